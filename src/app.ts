@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { createSlackWorkspaceFactory } from './chat/index.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { registerAuth } from './http/auth.js';
+import { registerBodyParsers } from './http/body-parsers.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerHealthRoutes } from './http/health.routes.js';
+import { registerNotFound } from './http/not-found.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerPlanGuard } from './http/plans.js';
+import { registerResponseHeaders, requestIdFrom } from './http/response-headers.js';
+import { registerValidation } from './http/validation.js';
+import { Authenticator } from './modules/api-keys/authenticator.js';
+import { moduleRoutes } from './modules/routes.js';
+import type { AppServices } from './services.js';
+import { type Clock, systemClock } from './shared/clock.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  /** Pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Overrides of the default services (tests inject fakes of the outside world here). */
+  services?: Partial<AppServices>;
+}
+
+/** Builds the whole HTTP application without listening, so tests can inject requests. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  const services: AppServices = {
+    config,
+    database,
+    clock,
+    authenticator: new Authenticator(database, clock),
+    chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
+    ...options.services,
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    },
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 512 },
+    trustProxy: config.trustProxy,
+    requestTimeout: config.requestTimeoutMs,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+  app.decorate('services', services);
+
+  // Order matters: headers first (so even errors carry them), then who is calling, then what
+  // they may do. Rate limiting and idempotency hook in after auth (see registerAuth).
+  registerValidation(app);
+  registerErrorHandler(app);
+  registerResponseHeaders(app);
+  registerNotFound(app);
+  registerBodyParsers(app);
+  registerAuth(app, services.authenticator);
+  // (rate limit: registered here, right after auth, so every request is counted against its key)
+  registerPlanGuard(app);
+  // (idempotency: registered here, after the plan guard, so refused requests store nothing)
+  await registerOpenApi(app);
+  registerHealthRoutes(app, database);
+  for (const routes of moduleRoutes) await app.register(routes, { services });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}

@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+
+/** Commands contributed by resource modules (`chat connect`, `seed`), registered after the core ones. */
+export const extraCommands: ((program: Command) => void)[] = [];

@@ -1,0 +1,48 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
+import { UserInputError } from '../errors.js';
+import { runServer } from '../main.js';
+import { registerCommunityCommands } from './community.commands.js';
+import { registerDataCommands } from './data.commands.js';
+import { registerKeyCommands } from './key.commands.js';
+import { extraCommands } from './extra-commands.js';
+
+/** Exit statuses of the operator interface. */
+const exitUserError = 1;
+const exitUsageError = 2;
+
+/** The `community-admin` command line. */
+export async function runCli(argv: string[]): Promise<void> {
+  const program = new Command('community-admin')
+    .description('Operate the Community Administration API service')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  program
+    .command('serve')
+    .description('run the API server')
+    .action(async () => {
+      await runServer(loadConfig());
+    });
+  registerDataCommands(program);
+  registerCommunityCommands(program);
+  registerKeyCommands(program);
+  for (const register of extraCommands) register(program);
+  for (const command of program.commands) command.exitOverride();
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successes; anything else commander rejects is a usage error.
+      process.exitCode = error.exitCode === 0 ? 0 : exitUsageError;
+      return;
+    }
+    if (error instanceof UserInputError || error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = exitUserError;
+      return;
+    }
+    process.stderr.write(`Unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = exitUserError;
+  }
+}

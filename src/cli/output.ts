@@ -1,0 +1,17 @@
+/** How a command reports: one JSON document with --json, readable lines otherwise. */
+export interface Output {
+  json: boolean;
+}
+
+/** Prints the command's result: exactly one JSON document on stdout with --json, else the text. */
+export function printResult(output: Output, value: unknown, text: string): void {
+  process.stdout.write(output.json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+}
+
+/** Prints a table of rows as aligned columns. */
+export function formatTable(rows: Record<string, unknown>[], columns: string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => (line[i] as string).length)));
+  return cells.map((line) => line.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ').trimEnd()).join('\n');
+}

@@ -1,0 +1,82 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/** The environment the service reads; every variable of the operator interface is here. */
+const EnvironmentSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATABASE_URL: Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$', default: 'sqlite:./data/community.db' }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+  CHAT_API_URL: Type.String({ pattern: '^https?://.+', default: 'https://slack.com/api/' }),
+  CHAT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
+  RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 50 }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 1 }),
+  RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
+  CORS_ORIGINS: Type.String({ default: '' }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
+  TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+});
+
+type Environment = Static<typeof EnvironmentSchema>;
+
+export type DatabaseTarget = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  redisUrl: string | null;
+  logLevel: string;
+  chatApiUrl: string;
+  chatTimeoutMs: number;
+  rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number };
+  corsOrigins: string[];
+  requestTimeoutMs: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses a DATABASE_URL into the engine it names. */
+export function parseDatabaseUrl(url: string): DatabaseTarget {
+  if (url.startsWith('sqlite:')) return { engine: 'sqlite', path: url.slice('sqlite:'.length) };
+  return { engine: 'postgres', url };
+}
+
+/** Validates the environment once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvironmentSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  // Convert turns numeric strings into integers; Default fills what is unset.
+  const candidate = Value.Default(EnvironmentSchema, Value.Convert(EnvironmentSchema, raw));
+  const firstError = Value.Errors(EnvironmentSchema, candidate).First();
+  if (firstError) {
+    const variable = firstError.path.replace(/^\//, '') || 'environment';
+    throw new ConfigError(`Invalid configuration: ${variable}=${JSON.stringify(raw[variable] ?? '')} ${firstError.message.toLowerCase()}`);
+  }
+  const parsed = candidate as Environment;
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    database: parseDatabaseUrl(parsed.DATABASE_URL),
+    redisUrl: parsed.REDIS_URL ?? null,
+    logLevel: parsed.LOG_LEVEL,
+    chatApiUrl: parsed.CHAT_API_URL,
+    chatTimeoutMs: parsed.CHAT_TIMEOUT_MS,
+    rateLimit: {
+      perSecond: parsed.RATE_LIMIT_PER_SECOND,
+      windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
+      unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
+    },
+    corsOrigins: parsed.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
+    trustProxy: parsed.TRUST_PROXY === 'true',
+  };
+}

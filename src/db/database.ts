@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.js';
+import { migrations } from './migrations/index.js';
+import type { DB } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<DB>;
+export type Tx = Transaction<DB>;
+
+/** An open database: the Kysely handle plus what differs between engines. */
+export interface Database {
+  engine: Engine;
+  db: Db;
+  /** The raw better-sqlite3 handle when on SQLite (hot paths may prepare statements on it). */
+  sqlite: SqliteDatabase.Database | null;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and bigint columns come back from pg as strings; every such value here fits a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use (created if missing): lets test files run in parallel on one database. */
+  schema?: string;
+  poolSize?: number;
+}
+
+/** Opens the database named by the target; SQLite in WAL mode, PostgreSQL through a pool. */
+export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
+  if (target.engine === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    const sqlite = new SqliteDatabase(target.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return {
+      engine: 'sqlite',
+      db,
+      sqlite,
+      close: async () => {
+        await db.destroy();
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // An idle client that errors (server restart) must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    engine: 'postgres',
+    db,
+    sqlite: null,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}
+
+/** Creates a PostgreSQL schema if missing (used by tests and by operators who want one). */
+export async function ensurePostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Brings the schema up to date; returns the names of the migrations applied now. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when the database answers a trivial query. */
+export async function isDatabaseReachable(database: Database): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(database.db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the error is a unique-constraint violation on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './001-initial.js';
+
+/** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
+export const migrations: Record<string, Migration> = {
+  '001-initial': initial,
+};

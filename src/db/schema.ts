@@ -1,0 +1,198 @@
+import type { Generated } from 'kysely';
+
+/*
+ * Table shapes shared by both engines. Instants are epoch milliseconds (bigint) so that they sort
+ * and compare the same way on SQLite and PostgreSQL; booleans are 0/1 integers for the same
+ * reason. `doc` columns hold the JSON text of the stored (non-derived) fields of a record, so a
+ * response can splice them without parsing; anything the API filters or sorts on is a column.
+ */
+
+export type Flag = 0 | 1;
+
+export interface CommunitiesTable {
+  id: string;
+  name: string;
+  plan: string;
+  created_at: number;
+  /** Bumped in the same transaction as any write to events (or posts): the key of cached counts. */
+  events_version: Generated<number>;
+  posts_version: Generated<number>;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  community_id: string;
+  label: string;
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface ChatConnectionsTable {
+  community_id: string;
+  token: string;
+  team_id: string | null;
+  connected_at: number;
+}
+
+export interface ProfilesTable {
+  community_id: string;
+  id: string;
+  email_norm: string;
+  chat_user_id: string | null;
+  /** JSON of the full profile as the API shows it (profile_id ... chat_image_original). */
+  doc: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MembersTable {
+  community_id: string;
+  id: string;
+  email: string;
+  email_norm: string;
+  full_name: string;
+  preferred_name: string;
+  avatar_url_original: string | null;
+  chat_profile_id: string | null;
+  state: 'active' | 'deactivated' | 'forgotten';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ChatInvitationsTable {
+  community_id: string;
+  id: string;
+  email_norm: string;
+  profile_id: string | null;
+  member_id: string | null;
+  status: 'pending' | 'accepted' | 'cancelled' | 'failed';
+  channel_ids: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GroupsTable {
+  community_id: string;
+  id: string;
+  name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GroupMembersTable {
+  community_id: string;
+  group_id: string;
+  profile_id: string;
+  created_at: number;
+}
+
+export interface FeedsTable {
+  community_id: string;
+  id: string;
+  chat_channel_id: string | null;
+  is_archived: Flag;
+  is_unlisted: Flag;
+  /** JSON of every stored feed field of the API record. */
+  doc: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostsTable {
+  community_id: string;
+  id: string;
+  feed_id: string;
+  author_profile_id: string | null;
+  /** 1 when the post's feed is neither archived nor unlisted: the Home feed filter, kept in step by feed writes. */
+  in_home: Flag;
+  content_created_at: number;
+  latest_activity_at: number;
+  /** JSON of the stored post fields (title, slug, chat_message, bodies, counts ...). */
+  doc: string;
+  /** JSON of the mentions extracted from the message blocks, resolved to references at read time. */
+  mentions: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CalendarEventsTable {
+  community_id: string;
+  id: string;
+  status: 'draft' | 'needs_approval' | 'published';
+  start_at: number;
+  end_at: number | null;
+  /** end_at, or start_at when the event has no end: the instant that splits upcoming from past. */
+  ends_at: number;
+  publish_to_site: Flag;
+  is_unlisted: Flag;
+  attendees_count: Generated<number>;
+  /** JSON of the stored event fields (title, blocks, tags, published_to, reminders_config ...). */
+  doc: string;
+  /** JSON of the mentions extracted from description and recap blocks. */
+  mentions: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CalendarEventTagsTable {
+  community_id: string;
+  event_id: string;
+  tag_id: string;
+}
+
+export interface CalendarEventFeedsTable {
+  community_id: string;
+  event_id: string;
+  feed_id: string;
+}
+
+export interface CalendarEventPeopleTable {
+  community_id: string;
+  event_id: string;
+  role: 'host' | 'speaker';
+  position: number;
+  profile_id: string;
+}
+
+export interface CalendarEventAttendeesTable {
+  community_id: string;
+  event_id: string;
+  profile_id: string;
+  personal_join_link: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  community_id: string;
+  key: string;
+  fingerprint: string;
+  state: 'in_flight' | 'done';
+  status_code: number | null;
+  headers: string | null;
+  body: string | null;
+  created_at: number;
+  /** In flight: when a crashed claim is considered abandoned. Done: when the stored response expires. */
+  expires_at: number;
+}
+
+export interface DB {
+  communities: CommunitiesTable;
+  api_keys: ApiKeysTable;
+  chat_connections: ChatConnectionsTable;
+  profiles: ProfilesTable;
+  members: MembersTable;
+  chat_invitations: ChatInvitationsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  feeds: FeedsTable;
+  posts: PostsTable;
+  calendar_events: CalendarEventsTable;
+  calendar_event_tags: CalendarEventTagsTable;
+  calendar_event_feeds: CalendarEventFeedsTable;
+  calendar_event_people: CalendarEventPeopleTable;
+  calendar_event_attendees: CalendarEventAttendeesTable;
+  idempotency_keys: IdempotencyKeysTable;
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { BodyType } from './request-context.js';
+import { formEncodedBodies } from './validation.js';
+
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
+
+type FormValue = string | FormValue[] | { [key: string]: FormValue };
+
+/**
+ * Parses `application/x-www-form-urlencoded` into nested objects: `user[chat_user_id]=U1` becomes
+ * `{user: {chat_user_id: 'U1'}}`, repeated keys (or `a[]`) become arrays.
+ */
+export function parseFormBody(text: string): Record<string, FormValue> {
+  const root: Record<string, FormValue> = {};
+  for (const [rawKey, value] of new URLSearchParams(text)) {
+    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(rawKey);
+    if (!match) throw new ApiError('validation_failed', `body.${rawKey}: malformed form field name`);
+    const segments = [match[1] as string, ...[...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string)];
+    if (segments.length > 5) throw new ApiError('validation_failed', `body.${rawKey}: nested too deeply`);
+    let target: Record<string, FormValue> = root;
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i] as string;
+      if (forbiddenKeys.has(segment)) throw new ApiError('validation_failed', `body.${rawKey}: is not allowed`);
+      const last = i === segments.length - 1;
+      const nextIsArrayMarker = segments[i + 1] === '';
+      if (last || nextIsArrayMarker) {
+        if (segment === '') throw new ApiError('validation_failed', `body.${rawKey}: malformed form field name`);
+        const existing = Object.hasOwn(target, segment) ? target[segment] : undefined;
+        if (existing === undefined) target[segment] = nextIsArrayMarker ? [value] : value;
+        else if (Array.isArray(existing)) existing.push(value);
+        else if (typeof existing === 'string') target[segment] = [existing, value];
+        else throw new ApiError('validation_failed', `body.${rawKey}: conflicts with another field`);
+        break;
+      }
+      const existing = Object.hasOwn(target, segment) ? target[segment] : undefined;
+      if (existing === undefined) {
+        const child: Record<string, FormValue> = {};
+        target[segment] = child;
+        target = child;
+      } else if (typeof existing === 'object' && !Array.isArray(existing)) {
+        target = existing;
+      } else {
+        throw new ApiError('validation_failed', `body.${rawKey}: conflicts with another field`);
+      }
+    }
+  }
+  return root;
+}
+
+function mediaType(request: FastifyRequest): string | null {
+  const header = request.headers['content-type'];
+  return header ? (header.split(';')[0] ?? '').trim().toLowerCase() : null;
+}
+
+/**
+ * Registers the form parser and the per-route Content-Type rule: a route declares the encodings it
+ * accepts (`config.bodyTypes`); any other (or a missing one, where the route takes a body) is a 415.
+ */
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      const parsed = parseFormBody(body as string);
+      formEncodedBodies.add(parsed);
+      done(null, parsed);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.addHook('preParsing', async (request) => {
+    const accepted: BodyType[] | undefined = request.routeOptions.config.bodyTypes;
+    if (!accepted) return;
+    const type = mediaType(request);
+    const allowed = new Set<string>(accepted.map((t) => (t === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')));
+    if (type === null || !allowed.has(type)) {
+      throw new ApiError('unsupported_media_type', `Content-Type must be ${[...allowed].join(' or ')}.`, {
+        hint: `Send the body with Content-Type: ${[...allowed][0]}.`,
+      });
+    }
+  });
+}

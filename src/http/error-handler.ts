@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorCode } from '../errors.js';
+import { describeValidationError } from './validation.js';
+
+/** Fastify's own error codes, mapped onto the catalogue. */
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+  FST_ERR_BAD_URL: 'validation_failed',
+  FST_ERR_ASYNC_CONSTRAINT: 'validation_failed',
+};
+
+/** Turns anything thrown into the ApiError that describes it to the client. */
+export function toApiError(error: FastifyError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return new ApiError('validation_failed', describeValidationError(fastifyError.validation, fastifyError.validationContext));
+  }
+  const mapped = fastifyError.code ? fastifyCodes[fastifyError.code] : undefined;
+  if (mapped === 'invalid_json') return new ApiError('invalid_json', 'The request body is not valid JSON.');
+  if (mapped === 'unsupported_media_type') return new ApiError('unsupported_media_type', 'Unsupported Content-Type for this request.');
+  if (mapped) return new ApiError(mapped);
+  // JSON.parse failures (and secure-json-parse's prototype poisoning refusal) surface as SyntaxError with 400.
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) return new ApiError('invalid_json', 'The request body is not valid JSON.');
+  if (fastifyError.statusCode === 413) return new ApiError('payload_too_large');
+  if (fastifyError.statusCode === 415) return new ApiError('unsupported_media_type');
+  if (fastifyError.statusCode === 400) return new ApiError('validation_failed', 'The request is malformed.');
+  return new ApiError('internal_error');
+}
+
+/** Sends an ApiError in the envelope with its status and headers. */
+export function sendApiError(reply: FastifyReply, apiError: ApiError): FastifyReply {
+  return reply.code(apiError.status).headers(apiError.headers).type('application/json; charset=utf-8').send(apiError.toBody());
+}
+
+/** The single place where errors become responses. Internals are logged, never sent. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: apiError.code }, apiError.message);
+    return sendApiError(reply, apiError);
+  });
+}

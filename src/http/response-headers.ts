@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Headers every response carries: the request id, and what an API needs against sniffing and caching. */
+export function registerResponseHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+  });
+}
+
+const sanePattern = /^[A-Za-z0-9._:\-]{1,128}$/;
+
+/** The client's X-Request-Id when it is sane, else a fresh one. */
+export function requestIdFrom(header: string | string[] | undefined, fresh: () => string): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && sanePattern.test(value) ? value : fresh();
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ErrorBodySchema } from './common.schemas.js';
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** Bodies parsed from form encoding: validated with type coercion, JSON bodies without. */
+export const formEncodedBodies = new WeakSet<object>();
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
+  addFormats(ajv);
+  ajv.addSchema(ErrorBodySchema);
+  return ajv;
+}
+
+/**
+ * Query strings, path and headers are text and are coerced to the schema's types; JSON bodies
+ * are not (a JSON `"1"` where a number is required is an error), but form-encoded bodies are,
+ * since form encoding has no types.
+ */
+export function registerValidation(app: FastifyInstance): void {
+  const coercing = makeAjv(true);
+  const strict = makeAjv(false);
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart !== 'body') return coercing.compile(schema);
+    const strictValidate = strict.compile(schema);
+    const coercingValidate = coercing.compile(schema);
+    return (data: unknown) => {
+      const validate = typeof data === 'object' && data !== null && formEncodedBodies.has(data) ? coercingValidate : strictValidate;
+      const valid = validate(data);
+      return valid ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) };
+    };
+  });
+}
+
+const contextNames: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header', body: 'body' };
+
+/** `query.per_page: must be <= 50`: the field and the rule, from the first schema error. */
+export function describeValidationError(errors: readonly ErrorObject[] | readonly unknown[], context: string | undefined): string {
+  const first = errors[0] as Partial<ErrorObject> | undefined;
+  const prefix = contextNames[context ?? ''] ?? context ?? 'request';
+  if (!first) return `${prefix}: is invalid`;
+  const path = (first.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('');
+  const params = (first.params ?? {}) as Record<string, unknown>;
+  if (first.keyword === 'required') return `${prefix}${path}.${String(params.missingProperty)}: is required`;
+  if (first.keyword === 'additionalProperties') return `${prefix}${path}.${String(params.additionalProperty)}: is not allowed`;
+  if (first.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    return `${prefix}${path}: must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${prefix}${path || ''}: ${first.message ?? 'is invalid'}`;
+}
+
+export type { FastifySchema };

@@ -1,0 +1,64 @@
+import type { TSchema } from '@sinclair/typebox';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Tx } from '../db/database.js';
+import { UserInputError } from '../errors.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** A problem in the import file, named by section, index and field. Nothing of the file is kept. */
+export class ImportError extends UserInputError {
+  constructor(section: string, index: number | null, field: string | null, problem: string) {
+    super(`${section}${index === null ? '' : `[${index}]`}${field ? `.${field}` : ''}: ${problem}`);
+    this.name = 'ImportError';
+  }
+}
+
+/** What every section's apply step gets. */
+export interface ImportContext {
+  communityId: string;
+  /** The import time: default for every timestamp the file leaves out. */
+  now: number;
+}
+
+/** One section of the import file (`profiles`, `calendar_events`, ...). */
+export interface ImportSection<T> {
+  name: string;
+  /** Checks one record's shape; returns it typed or throws an ImportError. */
+  parse(record: unknown, index: number): T;
+  /** Writes the section's records (upsert by id) inside the import's transaction; returns how many. */
+  apply(tx: Tx, records: T[], context: ImportContext): Promise<number>;
+}
+
+const ajv = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, strict: false });
+addFormats(ajv);
+
+/** A parse function for a section from its record schema (unknown fields are refused by the schema). */
+export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return (record, index) => {
+    if (validate(record)) return record as T;
+    const error = validate.errors?.[0];
+    const path = (error?.instancePath ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : `${i === 0 ? '' : '.'}${segment}`))
+      .join('');
+    const params = (error?.params ?? {}) as Record<string, unknown>;
+    if (error?.keyword === 'required') throw new ImportError(section, index, joinField(path, String(params.missingProperty)), 'is required');
+    if (error?.keyword === 'additionalProperties') throw new ImportError(section, index, joinField(path, String(params.additionalProperty)), 'is not a known field');
+    throw new ImportError(section, index, path || null, error?.message ?? 'is invalid');
+  };
+}
+
+const joinField = (path: string, field: string): string => (path ? `${path}.${field}` : field);
+
+/** Throws an ImportError for the first id that appears twice in a section. */
+export function assertUniqueIds<T>(section: string, records: T[], idOf: (record: T) => string, field = 'id'): void {
+  const seen = new Set<string>();
+  records.forEach((record, index) => {
+    const id = idOf(record);
+    if (seen.has(id)) throw new ImportError(section, index, field, `duplicate id "${id}" in this file`);
+    seen.add(id);
+  });
+}

@@ -1,0 +1,8 @@
+import { profilesImportSection } from '../modules/profiles/profiles.import.js';
+import type { ImportSection } from './import-section.js';
+
+/**
+ * Every section of the import file, in the order they are applied: a section may refer only to
+ * sections before it (posts to feeds and profiles, events to profiles and feeds, ...).
+ */
+export const importSections: ImportSection<unknown>[] = [profilesImportSection as ImportSection<unknown>];

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type Database, migrateToLatest, openDatabase } from './db/database.js';
+import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
+import { systemClock } from './shared/clock.js';
+
+/** How long a graceful stop may take before the process gives up on in-flight work. */
+const stopDeadlineMs = 9000;
+
+/** The banner of the first start: the only time a default key is ever shown. */
+function firstStartBanner(key: string, config: Config): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  return [
+    '',
+    'First start: created the community "Default community" (enterprise plan) and its API key.',
+    'This key is shown once and never again; store it now:',
+    '',
+    `  ${key}`,
+    '',
+    'Try it:',
+    `  curl -H "Authorization: Bearer ${key}" ${base}/admin/v0/calendar_events`,
+    '',
+    `API reference: ${base}/docs   OpenAPI: ${base}/admin/v0/openapi.json`,
+    '',
+  ].join('\n');
+}
+
+/** Runs the server until SIGTERM/SIGINT: migrate, bootstrap, listen, then stop gracefully. */
+export async function runServer(config: Config): Promise<void> {
+  const database: Database = openDatabase(config.database);
+  await migrateToLatest(database);
+  const bootstrap = await bootstrapDefaultCommunity(database, systemClock);
+  const app: FastifyInstance = await buildApp({ config, database });
+  await app.listen({ port: config.port, host: config.host });
+  if (bootstrap) process.stdout.write(firstStartBanner(bootstrap.key, config));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing in-flight requests');
+    const deadline = setTimeout(() => {
+      app.log.error('graceful stop took too long; exiting');
+      process.exit(1);
+    }, stopDeadlineMs);
+    deadline.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error while stopping');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,49 @@
+import type { Db, Tx } from '../../db/database.js';
+import type { Plan } from '../../shared/plans.js';
+
+export interface CommunityRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: number;
+}
+
+const columns = ['id', 'name', 'plan', 'created_at'] as const;
+
+/** Inserts a community. */
+export async function insertCommunity(db: Db, row: CommunityRow): Promise<void> {
+  await db.insertInto('communities').values(row).execute();
+}
+
+/** All communities, oldest first. */
+export async function selectCommunities(db: Db): Promise<CommunityRow[]> {
+  const rows = await db.selectFrom('communities').select(columns).orderBy('created_at').orderBy('id').execute();
+  return rows as CommunityRow[];
+}
+
+/** One community by id, or undefined. */
+export async function selectCommunity(db: Db, id: string): Promise<CommunityRow | undefined> {
+  const row = await db.selectFrom('communities').select(columns).where('id', '=', id).executeTakeFirst();
+  return row as CommunityRow | undefined;
+}
+
+/** Changes a community's plan; returns false when there is no such community. */
+export async function updateCommunityPlan(db: Db, id: string, plan: Plan): Promise<boolean> {
+  const result = await db.updateTable('communities').set({ plan }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Number of communities (first-start detection). */
+export async function countCommunities(db: Db): Promise<number> {
+  const row = await db.selectFrom('communities').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks the community's events (or posts) as changed: invalidates every cached count of them. */
+export async function bumpDataVersion(db: Db | Tx, communityId: string, which: 'events_version' | 'posts_version'): Promise<void> {
+  await db
+    .updateTable('communities')
+    .set((eb) => ({ [which]: eb(which, '+', 1) }))
+    .where('id', '=', communityId)
+    .execute();
+}

@@ -1,0 +1,68 @@
+import type { Database } from '../../db/database.js';
+import { UserInputError } from '../../errors.js';
+import type { Clock } from '../../shared/clock.js';
+import { newUuid } from '../../shared/ids.js';
+import { isPlan, plans } from '../../shared/plans.js';
+import { createApiKey } from '../api-keys/api-keys.service.js';
+import {
+  type CommunityRow,
+  countCommunities,
+  insertCommunity,
+  selectCommunities,
+  selectCommunity,
+  updateCommunityPlan,
+} from './communities.queries.js';
+
+export interface Community {
+  id: string;
+  name: string;
+  plan: string;
+}
+
+const toCommunity = (row: CommunityRow): Community => ({ id: row.id, name: row.name, plan: row.plan });
+
+function requirePlan(plan: string) {
+  if (!isPlan(plan)) throw new UserInputError(`Unknown plan "${plan}": use one of ${plans.join(', ')}.`);
+  return plan;
+}
+
+/** Creates a community on a plan. */
+export async function createCommunity(database: Database, clock: Clock, name: string, plan: string): Promise<Community> {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) throw new UserInputError('The community name must be 1-200 characters.');
+  const row: CommunityRow = { id: newUuid(), name: trimmed, plan: requirePlan(plan), created_at: clock.now() };
+  await insertCommunity(database.db, row);
+  return toCommunity(row);
+}
+
+/** Lists every community. */
+export async function listCommunities(database: Database): Promise<Community[]> {
+  return (await selectCommunities(database.db)).map(toCommunity);
+}
+
+/** Changes the plan of a community. */
+export async function setCommunityPlan(database: Database, id: string, plan: string): Promise<Community> {
+  const checked = requirePlan(plan);
+  if (!(await updateCommunityPlan(database.db, id, checked))) throw new UserInputError(`No community with id "${id}".`);
+  const row = await selectCommunity(database.db, id);
+  if (!row) throw new UserInputError(`No community with id "${id}".`);
+  return toCommunity(row);
+}
+
+/** Throws unless the community exists (CLI commands that take --community). */
+export async function requireCommunity(database: Database, id: string): Promise<Community> {
+  const row = await selectCommunity(database.db, id);
+  if (!row) throw new UserInputError(`No community with id "${id}".`);
+  return toCommunity(row);
+}
+
+/**
+ * On an empty database, creates the default community and its first key, and returns the key's
+ * secret (to be shown once). Returns null on every later start.
+ */
+export async function bootstrapDefaultCommunity(database: Database, clock: Clock): Promise<{ community: Community; key: string } | null> {
+  if ((await countCommunities(database.db)) > 0) return null;
+  const community = await createCommunity(database, clock, 'Default community', 'enterprise');
+  const created = await createApiKey(database, clock, community.id, 'default');
+  return { community, key: created.key };
+}
