@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerChatCommands } from './chat.commands.js';
 
 /** Commands contributed by resource modules (`chat connect`, `seed`), registered after the core ones. */
-export const extraCommands: ((program: Command) => void)[] = [];
+export const extraCommands: ((program: Command) => void)[] = [registerChatCommands];

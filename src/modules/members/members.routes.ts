@@ -1,5 +1,104 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { errorResponses, IdempotencyHeaders } from '../../http/common.schemas.js';
+import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
+import {
+  AddMemberBodySchema,
+  AddMemberResponseSchema,
+  CheckMemberBodySchema,
+  CheckMemberResponseSchema,
+  DeactivateMemberResponseSchema,
+  MemberIdParamsSchema,
+} from './members.schemas.js';
+import { type AddMemberResult, addMember, checkMembership, deactivateMember } from './members.service.js';
 
-/** Routes of this module (being written: see its issue). */
-export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async () => {};
+/**
+ * Trims the email and name before validation, so that " Ada@Example.com " is checked (format,
+ * length) as the address it stands for, and turns an empty avatar URL (the only way a form can say
+ * "none") into null.
+ */
+async function normaliseMemberBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const fields = body as Record<string, unknown>;
+  for (const key of ['email', 'full_name']) {
+    const value = fields[key];
+    if (typeof value === 'string') fields[key] = value.trim();
+  }
+  if (fields.avatar_url_original === '') fields.avatar_url_original = null;
+}
+
+function addMessage(result: AddMemberResult): string {
+  if (result.created) return 'Member created.';
+  return result.reactivated ? 'Member already existed; it was updated and reactivated.' : 'Member already existed; it was updated.';
+}
+
+/** POST /members, POST /members/check and POST /members/{member_id}/deactivate. */
+export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
+  const deps = { database: services.database, clock: services.clock, chat: services.chat };
+
+  app.post(
+    '/admin/v0/members',
+    {
+      config: { operation: 'members.add', bodyTypes: ['json', 'form'] },
+      preValidation: normaliseMemberBody,
+      schema: {
+        tags: ['Members'],
+        operationId: 'addMember',
+        summary: 'Add a member (or update the member holding the email), optionally inviting them to the chat workspace',
+        description: 'Requires the Enterprise plan. 201 when a member is created, 200 when an existing one is updated (and reactivated).',
+        headers: IdempotencyHeaders,
+        body: AddMemberBodySchema,
+        response: { 200: AddMemberResponseSchema, 201: AddMemberResponseSchema, ...errorResponses(400, 403, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const result = await addMember(deps, principalOf(request).communityId, request.body);
+      if (result.chatInvite) request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
+      const data = result.chatInvite ? { member: result.member, chat_invite: result.chatInvite } : { member: result.member };
+      return reply.code(result.created ? 201 : 200).send({ success: true as const, message: addMessage(result), data });
+    },
+  );
+
+  app.post(
+    '/admin/v0/members/check',
+    {
+      config: { operation: 'members.check', bodyTypes: ['json', 'form'] },
+      preValidation: normaliseMemberBody,
+      schema: {
+        tags: ['Members'],
+        operationId: 'checkMember',
+        summary: 'Check whether a member holds an email (never fails for an unknown email)',
+        headers: IdempotencyHeaders,
+        body: CheckMemberBodySchema,
+        response: { 200: CheckMemberResponseSchema, ...errorResponses(400, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => {
+      const data = await checkMembership(deps, principalOf(request).communityId, request.body.email);
+      return { success: true as const, data };
+    },
+  );
+
+  app.post(
+    '/admin/v0/members/:member_id/deactivate',
+    {
+      config: { operation: 'members.deactivate' },
+      schema: {
+        tags: ['Members'],
+        operationId: 'deactivateMember',
+        summary: 'Deactivate a member (not one linked to a chat profile)',
+        description: 'Requires the Enterprise plan. 409 member_has_chat_profile for a member linked to a chat profile.',
+        headers: IdempotencyHeaders,
+        params: MemberIdParamsSchema,
+        response: { 200: DeactivateMemberResponseSchema, ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { member, alreadyDeactivated } = await deactivateMember(deps, principalOf(request).communityId, request.params.member_id);
+      const message = alreadyDeactivated ? 'Member was already deactivated.' : 'Member deactivated.';
+      return { success: true as const, message, data: { member, already_deactivated: alreadyDeactivated } };
+    },
+  );
+};

@@ -1,0 +1,32 @@
+import type { Db, Tx } from '../../db/database.js';
+
+export interface ChatConnectionRow {
+  community_id: string;
+  token: string;
+  team_id: string | null;
+  connected_at: number;
+}
+
+/** The community's stored chat admin connection, or undefined when it has none. */
+export async function selectChatConnection(db: Db | Tx, communityId: string): Promise<ChatConnectionRow | undefined> {
+  return db
+    .selectFrom('chat_connections')
+    .select(['community_id', 'token', 'team_id', 'connected_at'])
+    .where('community_id', '=', communityId)
+    .executeTakeFirst();
+}
+
+/** Stores the community's chat admin connection, replacing the previous one. */
+export async function upsertChatConnection(db: Db | Tx, row: ChatConnectionRow): Promise<void> {
+  await db
+    .insertInto('chat_connections')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('community_id').doUpdateSet((eb) => ({
+        token: eb.ref('excluded.token'),
+        team_id: eb.ref('excluded.team_id'),
+        connected_at: eb.ref('excluded.connected_at'),
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,51 @@
+import { type ChatWorkspace, type ChatWorkspaceFactory, verifySlackToken } from '../../chat/index.js';
+import type { Database } from '../../db/database.js';
+import { UserInputError } from '../../errors.js';
+import type { Clock } from '../../shared/clock.js';
+import { requireCommunity } from '../communities/communities.service.js';
+import { selectChatConnection, upsertChatConnection } from './chat-connections.queries.js';
+
+export interface ConnectChatInput {
+  communityId: string;
+  token: string;
+  /** Base URL of the chat platform's Web API (config `chatApiUrl`). */
+  apiUrl: string;
+  timeoutMs: number;
+}
+
+/** What `chat connect --json` prints: never the token. */
+export interface ChatConnectionSummary {
+  community_id: string;
+  connected: true;
+}
+
+// Codes that mean the chat platform could not be asked, as opposed to having refused the token.
+const transportCodes = new Set(['timeout', 'chat_unreachable', 'rate_limited', 'chat_http_error', 'chat_bad_response', 'chat_error']);
+
+function rejectionMessage(code: string): string {
+  // The code comes from verifySlackToken, which only ever returns snake_case codes: safe to print.
+  if (transportCodes.has(code)) {
+    return `Could not verify the chat admin token: the chat platform did not answer usefully (${code}). Nothing was stored; try again.`;
+  }
+  return `The chat platform rejected the chat admin token (${code}). Nothing was stored; check the token and try again.`;
+}
+
+/** Verifies a chat admin token with the chat platform, then stores it (with its workspace id) as the community's connection. */
+export async function connectChat(database: Database, clock: Clock, input: ConnectChatInput): Promise<ChatConnectionSummary> {
+  const token = input.token.trim();
+  // Never echo the token in a message: it is a credential.
+  if (token === '' || /\s/.test(token) || token.length > 1024) {
+    throw new UserInputError('The chat admin token must be a single word of at most 1024 characters.');
+  }
+  await requireCommunity(database, input.communityId);
+  const verified = await verifySlackToken({ token, apiUrl: input.apiUrl, timeoutMs: input.timeoutMs });
+  if (!verified.ok) throw new UserInputError(rejectionMessage(verified.code));
+  await upsertChatConnection(database.db, { community_id: input.communityId, token, team_id: verified.teamId, connected_at: clock.now() });
+  return { community_id: input.communityId, connected: true };
+}
+
+/** The chat workspace of a community, built from its stored connection; null when the community has none. */
+export async function chatWorkspaceOf(database: Database, factory: ChatWorkspaceFactory, communityId: string): Promise<ChatWorkspace | null> {
+  const connection = await selectChatConnection(database.db, communityId);
+  return connection ? factory({ token: connection.token, teamId: connection.team_id }) : null;
+}

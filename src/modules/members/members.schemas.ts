@@ -1,0 +1,66 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { StringEnum, Uuid } from '../../http/common.schemas.js';
+
+/** Member states; `forgotten` has no API transition into it (import only). */
+export const memberStates = ['active', 'deactivated', 'forgotten'] as const;
+export type MemberState = (typeof memberStates)[number];
+
+// Avatars are shown by clients as images: only web URLs, never javascript:, data: and the like.
+const AvatarUrl = Type.String({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048 });
+
+/** A member as every member operation returns it. */
+export const MemberSchema = Type.Object({
+  id: Uuid(),
+  email: Type.String({ format: 'email' }),
+  full_name: Type.String(),
+  preferred_name: Type.String({ description: 'The first name: full_name up to its first space.' }),
+  avatar_url_original: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+  chat_profile_id: Type.Union([Uuid({ description: 'The linked profile with a chat identity.' }), Type.Null()]),
+});
+export type Member = Static<typeof MemberSchema>;
+
+/** The outcome of the chat invitation of a member add. */
+export const ChatInviteSchema = Type.Object({
+  status: StringEnum(['invited', 'already_in_workspace', 'failed'] as const),
+  code: Type.String({ description: '`ok` when sent; otherwise the chat platform\'s code or one of ours (see docs/chat.md).' }),
+  channel_ids: Type.Array(Type.String()),
+  detail: Type.String(),
+});
+
+export const AddMemberBodySchema = Type.Object(
+  {
+    email: Type.String({ format: 'email', minLength: 1, maxLength: 254, description: 'Matched case-insensitively, after trimming.' }),
+    full_name: Type.String({ minLength: 1, maxLength: 100, description: 'First and last name separated by a space.' }),
+    avatar_url_original: Type.Optional(Type.Union([AvatarUrl, Type.Null()], { description: 'http(s) URL; null or "" clears it.' })),
+    invite_to_chat: Type.Optional(Type.Boolean({ default: false })),
+    chat_channel_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 10, description: 'Only with invite_to_chat: true.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AddMemberBody = Static<typeof AddMemberBodySchema>;
+
+export const AddMemberResponseSchema = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: Type.Object({ member: MemberSchema, chat_invite: Type.Optional(ChatInviteSchema) }),
+});
+
+export const CheckMemberBodySchema = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 254, description: 'Matched case-insensitively, after trimming.' }) },
+  { additionalProperties: false },
+);
+
+export const CheckMemberResponseSchema = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ is_member: Type.Boolean(), is_deactivated: Type.Boolean(), is_forgotten: Type.Boolean() }),
+});
+
+export const MemberIdParamsSchema = Type.Object({ member_id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const DeactivateMemberResponseSchema = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: Type.Object({ member: MemberSchema, already_deactivated: Type.Boolean() }),
+});
