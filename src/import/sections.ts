@@ -1,3 +1,5 @@
+import { feedsImportSection } from '../modules/feeds/feeds.import.js';
+import { postsImportSection } from '../modules/posts/posts.import.js';
 import { profilesImportSection } from '../modules/profiles/profiles.import.js';
 import type { ImportSection } from './import-section.js';
 
@@ -5,4 +7,9 @@ import type { ImportSection } from './import-section.js';
  * Every section of the import file, in the order they are applied: a section may refer only to
  * sections before it (posts to feeds and profiles, events to profiles and feeds, ...).
  */
-export const importSections: ImportSection<unknown>[] = [profilesImportSection as ImportSection<unknown>];
+export const importSections: ImportSection<unknown>[] = [
+  profilesImportSection as ImportSection<unknown>,
+  // feeds and posts: after profiles, members and groups; before calendar_events, which refer to feeds.
+  feedsImportSection as ImportSection<unknown>,
+  postsImportSection as ImportSection<unknown>,
+];

@@ -1,0 +1,75 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ImportError } from '../../import/import-section.js';
+import { validateBlocks } from '../../rich-text/index.js';
+
+/*
+ * Field rules shared by the `feeds` and `posts` import sections. Exports from other systems
+ * often write `null` for "no value", so an optional field may be absent or null, and both mean
+ * "use the default".
+ */
+
+/** An optional import field that may also be null (null means the same as absent). */
+export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+/** An optional free-text import field. */
+export const OptText = (maxLength = 2048) => Opt(Type.String({ maxLength }));
+
+/** An optional ISO 8601 timestamp import field. */
+export const OptTimestamp = () => Opt(Type.String({ format: 'date-time', maxLength: 64 }));
+
+/** The value, or the fallback when the file left it out (absent or null). */
+export const orDefault = <T>(value: T | null | undefined, fallback: T): T => (value === undefined || value === null ? fallback : value);
+
+/** Epoch milliseconds of an import timestamp (already format-checked), or undefined when absent. */
+export function importInstant(value: string | null | undefined, section: string, index: number, field: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new ImportError(section, index, field, 'is not a readable date-time');
+  return ms;
+}
+
+/** A URL slug of a label: lower case ASCII letters and digits joined by single dashes. */
+export function slugify(label: string): string {
+  return label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 200);
+}
+
+/**
+ * Refuses rich text blocks that the response schema could not carry, naming the first problem
+ * as `section[index].field...: rule` like every other import error.
+ */
+export function assertImportBlocks(section: string, index: number, field: string, blocks: unknown): void {
+  const problem = validateBlocks(blocks, field)[0];
+  if (problem === undefined) return;
+  const split = problem.indexOf(': ');
+  if (split < 0) throw new ImportError(section, index, field, problem);
+  throw new ImportError(section, index, problem.slice(0, split), problem.slice(split + 2));
+}
+
+/** Refuses derived fields with a message that says why, before the schema calls them unknown. */
+export function assertNoDerivedFields(section: string, index: number, record: unknown, derived: readonly string[], from: string): void {
+  if (typeof record !== 'object' || record === null) return;
+  for (const field of derived) {
+    if (Object.hasOwn(record, field)) throw new ImportError(section, index, field, `is computed from ${from} and cannot be imported`);
+  }
+}
+
+/**
+ * created_at and updated_at of an upserted record. A timestamp the file leaves out is the stored
+ * one (so importing the same file twice changes nothing), else the import time; updated_at
+ * moves to the import time only when the stored content actually changed.
+ */
+export function resolveStamps(
+  given: { created_at: number | undefined; updated_at: number | undefined },
+  stored: { created_at: number; updated_at: number; unchanged: boolean } | undefined,
+  now: number,
+): { created_at: number; updated_at: number } {
+  const created_at = given.created_at ?? stored?.created_at ?? now;
+  const updated_at = given.updated_at ?? (stored?.unchanged ? stored.updated_at : Math.max(now, created_at));
+  return { created_at, updated_at };
+}

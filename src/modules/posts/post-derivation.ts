@@ -1,0 +1,63 @@
+import {
+  type RenderOptions,
+  type RichTextBlock,
+  readTimeMinutes,
+  renderMarkdown,
+  renderPlaintext,
+  renderProseMirror,
+} from '../../rich-text/index.js';
+import { orDefault, slugify } from '../feeds/import-fields.js';
+import type { PostDoc, PostImport } from './posts.schemas.js';
+
+/*
+ * The derived fields of a post, computed once at import (reads only splice the stored doc):
+ * plain text, Markdown and ProseMirror from the message blocks, and the read time from the
+ * plain text. A value the file gives wins over the derived one.
+ */
+
+/** A text the file gave, or undefined when it gave none (absent, null or ""). */
+const givenText = (value: string | null | undefined): string | undefined => (value === undefined || value === null || value === '' ? undefined : value);
+
+/** One rich text block holding the text as it is: the source of Markdown and ProseMirror for a post without blocks. */
+function plaintextBlocks(text: string): RichTextBlock[] {
+  if (text === '') return [];
+  const section = { type: 'rich_text_section', elements: [{ type: 'text', text }] };
+  return [{ type: 'rich_text', block_id: 'plaintext', elements: [section] }];
+}
+
+/**
+ * The stored doc of a post import record. `options` name the mentioned users and channels
+ * (`@Preferred Name`, `#channel`) as the community knows them at import time.
+ */
+export function derivePostDoc(post: PostImport, options: RenderOptions): PostDoc {
+  const message = post.chat_message ?? {};
+  // Shape checked by assertImportBlocks when the record was parsed.
+  const blocks = orDefault(message.blocks, []) as RichTextBlock[];
+  const body_plaintext = givenText(post.body_plaintext) ?? renderPlaintext(blocks, options);
+  const source = blocks.length > 0 ? blocks : plaintextBlocks(body_plaintext);
+  const title = orDefault(post.title, '');
+  return {
+    title,
+    slug: orDefault(post.slug, slugify(title)),
+    post_detail_display_format: orDefault(post.post_detail_display_format, ''),
+    read_time_minutes: orDefault(post.read_time_minutes, readTimeMinutes(body_plaintext)),
+    source: orDefault(post.source, ''),
+    file_attachments_count: orDefault(post.file_attachments_count, 0),
+    reactions_count: orDefault(post.reactions_count, 0),
+    comments_count: orDefault(post.comments_count, 0),
+    body_plaintext,
+    body_prosemirror: post.body_prosemirror ?? renderProseMirror(source, options),
+    chat_message: {
+      id: orDefault(message.id, '').toLowerCase(),
+      message_ts: orDefault(message.message_ts, 0),
+      blocks,
+      markdown: givenText(message.markdown) ?? renderMarkdown(source, options),
+      permalink: orDefault(message.permalink, ''),
+      parent_chat_message_id: orDefault(message.parent_chat_message_id, '').toLowerCase(),
+      username: orDefault(message.username, ''),
+      icon: orDefault(message.icon, ''),
+    },
+    cover_image_file_id: orDefault(post.cover_image_file_id, ''),
+    cover_image_url: orDefault(post.cover_image_url, ''),
+  };
+}

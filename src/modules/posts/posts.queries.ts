@@ -1,0 +1,124 @@
+import type { Db, Tx } from '../../db/database.js';
+import type { Flag } from '../../db/schema.js';
+import type { PostSort } from './posts.schemas.js';
+
+/** A post row as stored (community_id aside). */
+export interface PostRow {
+  id: string;
+  feed_id: string;
+  author_profile_id: string | null;
+  in_home: Flag;
+  content_created_at: number;
+  latest_activity_at: number;
+  doc: string;
+  mentions: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Which posts a list shows: one feed's, or the Home feed's. */
+export type FeedScope = { kind: 'feed'; feedId: string } | { kind: 'home' };
+
+const batchSize = 500;
+const postColumns = [
+  'id',
+  'feed_id',
+  'author_profile_id',
+  'in_home',
+  'content_created_at',
+  'latest_activity_at',
+  'doc',
+  'mentions',
+  'created_at',
+  'updated_at',
+] as const;
+
+// Both directions of each sort match an index (community_id, feed_id|in_home, column, id), so a
+// page is a range scan of that index; the id tie-break runs in the same direction for that reason.
+const sortOrder: Record<PostSort, { column: 'content_created_at' | 'latest_activity_at'; direction: 'asc' | 'desc' }> = {
+  newest: { column: 'content_created_at', direction: 'desc' },
+  oldest: { column: 'content_created_at', direction: 'asc' },
+  'most-recent-activity': { column: 'latest_activity_at', direction: 'desc' },
+};
+
+function scoped(db: Db | Tx, communityId: string, scope: FeedScope) {
+  const base = db.selectFrom('posts').where('community_id', '=', communityId);
+  return scope.kind === 'home' ? base.where('in_home', '=', 1) : base.where('feed_id', '=', scope.feedId);
+}
+
+/** Number of posts in the scope: its own query so that a cache (keyed by posts_version) can wrap it. */
+export async function countPosts(db: Db | Tx, communityId: string, scope: FeedScope): Promise<number> {
+  const row = await scoped(db, communityId, scope)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** One page of posts in the scope, sorted, ties broken by id. */
+export async function selectPostsPage(
+  db: Db | Tx,
+  communityId: string,
+  scope: FeedScope,
+  sort: PostSort,
+  limit: number,
+  offset: number,
+): Promise<PostRow[]> {
+  const { column, direction } = sortOrder[sort];
+  return scoped(db, communityId, scope)
+    .select(postColumns)
+    .orderBy(column, direction)
+    .orderBy('id', direction)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** Stored posts by id (unknown ids are absent), in batches. */
+export async function selectPostRows(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, PostRow>> {
+  const found = new Map<string, PostRow>();
+  for (let i = 0; i < ids.length; i += batchSize) {
+    const rows = await db
+      .selectFrom('posts')
+      .select(postColumns)
+      .where('community_id', '=', communityId)
+      .where('id', 'in', ids.slice(i, i + batchSize))
+      .execute();
+    for (const row of rows) found.set(row.id, row);
+  }
+  return found;
+}
+
+/** Inserts or replaces posts by id (callers batch: every row is one statement's parameters). */
+export async function upsertPosts(db: Db | Tx, communityId: string, rows: readonly PostRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('posts')
+    .values(rows.map((row) => ({ community_id: communityId, ...row })))
+    .onConflict((oc) =>
+      oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({
+        feed_id: eb.ref('excluded.feed_id'),
+        author_profile_id: eb.ref('excluded.author_profile_id'),
+        in_home: eb.ref('excluded.in_home'),
+        content_created_at: eb.ref('excluded.content_created_at'),
+        latest_activity_at: eb.ref('excluded.latest_activity_at'),
+        doc: eb.ref('excluded.doc'),
+        mentions: eb.ref('excluded.mentions'),
+        created_at: eb.ref('excluded.created_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}
+
+/** Moves every post of these feeds into (1) or out of (0) the Home feed. */
+export async function updatePostsInHome(db: Db | Tx, communityId: string, feedIds: readonly string[], inHome: Flag): Promise<void> {
+  for (let i = 0; i < feedIds.length; i += batchSize) {
+    await db
+      .updateTable('posts')
+      .set({ in_home: inHome })
+      .where('community_id', '=', communityId)
+      .where('feed_id', 'in', feedIds.slice(i, i + batchSize))
+      .where('in_home', '<>', inHome)
+      .execute();
+  }
+}
