@@ -1,4 +1,6 @@
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
+import { groupsImportSection } from '../modules/groups/groups.import.js';
+import { membersImportSection } from '../modules/members/members.import.js';
 import { postsImportSection } from '../modules/posts/posts.import.js';
 import { profilesImportSection } from '../modules/profiles/profiles.import.js';
 import type { ImportSection } from './import-section.js';
@@ -9,6 +11,8 @@ import type { ImportSection } from './import-section.js';
  */
 export const importSections: ImportSection<unknown>[] = [
   profilesImportSection as ImportSection<unknown>,
+  membersImportSection as ImportSection<unknown>,
+  groupsImportSection as ImportSection<unknown>,
   // feeds and posts: after profiles, members and groups; before calendar_events, which refer to feeds.
   feedsImportSection as ImportSection<unknown>,
   postsImportSection as ImportSection<unknown>,

@@ -1,5 +1,32 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, IdempotencyHeaders } from '../../http/common.schemas.js';
+import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
+import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema } from './groups.schemas.js';
+import { addGroupMember } from './groups.service.js';
 
-/** Routes of this module (being written: see its issue). */
-export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async () => {};
+/** POST /groups/{group_id}/members. */
+export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
+  const deps = { database: services.database, clock: services.clock };
+
+  app.post(
+    '/admin/v0/groups/:group_id/members',
+    {
+      config: { operation: 'groups.addMember', bodyTypes: ['json'] },
+      schema: {
+        tags: ['Groups'],
+        operationId: 'addGroupMember',
+        summary: 'Add a user (by chat user id, email or profile id) to a group',
+        description: 'Answers 200 with just success when added, and 200 with a message when the user already was a member.',
+        headers: IdempotencyHeaders,
+        params: GroupIdParamsSchema,
+        body: AddGroupMemberBodySchema,
+        response: { 200: AddGroupMemberResponseSchema, ...errorResponses(400, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => {
+      const { alreadyMember } = await addGroupMember(deps, principalOf(request).communityId, request.params.group_id, request.body.user);
+      return alreadyMember ? { success: true as const, message: 'The user is already a member of this group.' } : { success: true as const };
+    },
+  );
+};

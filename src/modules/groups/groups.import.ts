@@ -1,0 +1,27 @@
+import type { ImportSection } from '../../import/import-section.js';
+import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
+import { replaceGroupMembers, upsertGroups } from './groups.queries.js';
+import { type GroupImport, GroupImportSchema } from './groups.schemas.js';
+
+/** The `groups` section of the import file: a group and its members (profiles) exactly as listed. */
+export const groupsImportSection: ImportSection<GroupImport> = {
+  name: 'groups',
+  parse: schemaParser<GroupImport>('groups', GroupImportSchema),
+  async apply(tx, records, context) {
+    assertUniqueIds('groups', records, (record) => record.id);
+    const memberLists = records.map((record) => (record.member_profile_ids ?? []).map((id) => id.toLowerCase()));
+    const existing = await selectExistingProfileIds(tx, context.communityId, memberLists.flat());
+    memberLists.forEach((ids, index) => {
+      const missing = ids.findIndex((id) => !existing.has(id));
+      if (missing >= 0) {
+        throw new ImportError('groups', index, `member_profile_ids[${missing}]`, `no profile "${ids[missing]}" in this community or this file`);
+      }
+    });
+    await upsertGroups(tx, context.communityId, records.map((record) => ({ id: record.id, name: record.name })), context.now);
+    for (const [index, record] of records.entries()) {
+      await replaceGroupMembers(tx, context.communityId, record.id, memberLists[index] ?? [], context.now);
+    }
+    return records.length;
+  },
+};

@@ -1,0 +1,39 @@
+import type { Database } from '../../db/database.js';
+import { notFound, validationFailed } from '../../errors.js';
+import type { Clock } from '../../shared/clock.js';
+import { isUuid, normaliseEmail } from '../../shared/ids.js';
+import { groupExists, insertGroupMember, selectProfileIdBy } from './groups.queries.js';
+import type { GroupUser } from './groups.schemas.js';
+
+export interface GroupDeps {
+  database: Database;
+  clock: Clock;
+}
+
+const identifierFields = ['chat_user_id', 'email', 'profile_id'] as const;
+
+/** The one identifier a group-add names its user by; a 400 when there are none or several. */
+export function userIdentifier(user: GroupUser): { column: 'id' | 'chat_user_id' | 'email_norm'; value: string } {
+  const given = identifierFields.filter((field) => user[field] !== undefined);
+  if (given.length !== 1) {
+    const found = given.length === 0 ? 'none was given' : `got ${given.join(' and ')}`;
+    throw validationFailed('body.user', `must hold exactly one of chat_user_id, email, profile_id (${found})`);
+  }
+  const field = given[0] as (typeof identifierFields)[number];
+  const value = user[field] as string;
+  if (field === 'email') return { column: 'email_norm', value: normaliseEmail(value) };
+  // Profile ids are stored lower-case; a UUID is the same id in any letter case.
+  if (field === 'profile_id') return { column: 'id', value: isUuid(value) ? value.toLowerCase() : value };
+  return { column: 'chat_user_id', value };
+}
+
+/** Adds the profile a user identifier names to a group; reports whether it already was a member. */
+export async function addGroupMember(deps: GroupDeps, communityId: string, groupId: string, user: GroupUser): Promise<{ alreadyMember: boolean }> {
+  const identifier = userIdentifier(user);
+  const db = deps.database.db;
+  if (!(await groupExists(db, communityId, groupId))) throw notFound('Group');
+  const profileId = await selectProfileIdBy(db, communityId, identifier);
+  if (profileId === undefined) throw notFound('User');
+  const added = await insertGroupMember(db, communityId, groupId, profileId, deps.clock.now());
+  return { alreadyMember: !added };
+}

@@ -1,0 +1,83 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { isUniqueViolation } from '../../db/database.js';
+import { StringEnum, Uuid } from '../../http/common.schemas.js';
+import type { ImportSection } from '../../import/import-section.js';
+import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { normaliseEmail } from '../../shared/ids.js';
+import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
+import { type MemberRow, selectMemberIdsByEmails, upsertMembersById } from './members.queries.js';
+import { memberStates } from './members.schemas.js';
+import { splitFullName } from './members.service.js';
+
+/** A member record of the import file: the API's member fields plus its state. */
+const MemberImportSchema = Type.Object(
+  {
+    id: Uuid(),
+    email: Type.String({ format: 'email', minLength: 1, maxLength: 254 }),
+    full_name: Type.String({ minLength: 1, maxLength: 100 }),
+    preferred_name: Type.Optional(Type.String({ maxLength: 200 })),
+    avatar_url_original: Type.Optional(
+      Type.Union([Type.String({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048 }), Type.Literal(''), Type.Null()]),
+    ),
+    chat_profile_id: Type.Optional(Type.Union([Uuid(), Type.Null()])),
+    state: Type.Optional(StringEnum(memberStates)),
+  },
+  { additionalProperties: false },
+);
+type MemberImport = Static<typeof MemberImportSchema>;
+
+function rowOf(record: MemberImport, now: number): MemberRow {
+  const fullName = record.full_name.trim();
+  return {
+    id: record.id.toLowerCase(),
+    email: record.email.trim(),
+    email_norm: normaliseEmail(record.email),
+    full_name: fullName,
+    preferred_name: record.preferred_name ?? splitFullName(fullName).firstName,
+    avatar_url_original: record.avatar_url_original || null,
+    chat_profile_id: record.chat_profile_id ? record.chat_profile_id.toLowerCase() : null,
+    state: record.state ?? 'active',
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The `members` section of the import file (after `profiles`, which chat_profile_id refers to). */
+export const membersImportSection: ImportSection<MemberImport> = {
+  name: 'members',
+  parse: schemaParser<MemberImport>('members', MemberImportSchema),
+  async apply(tx, records, context) {
+    const rows = records.map((record) => rowOf(record, context.now));
+    assertUniqueIds('members', rows, (row) => row.id);
+    const emailsSeen = new Set<string>();
+    rows.forEach((row, index) => {
+      if (emailsSeen.has(row.email_norm)) throw new ImportError('members', index, 'email', `"${row.email}" is given to another member of this file`);
+      emailsSeen.add(row.email_norm);
+    });
+
+    const profileIds = await selectExistingProfileIds(tx, context.communityId, rows.flatMap((row) => (row.chat_profile_id ? [row.chat_profile_id] : [])));
+    rows.forEach((row, index) => {
+      if (row.chat_profile_id && !profileIds.has(row.chat_profile_id)) {
+        throw new ImportError('members', index, 'chat_profile_id', `no profile "${row.chat_profile_id}" in this community or this file`);
+      }
+    });
+
+    // An email may move between members of the file, but not take over one held by a member the file leaves alone.
+    const fileIds = new Set(rows.map((row) => row.id));
+    const holders = await selectMemberIdsByEmails(tx, context.communityId, rows.map((row) => row.email_norm));
+    rows.forEach((row, index) => {
+      const holder = holders.get(row.email_norm);
+      if (holder !== undefined && holder !== row.id && !fileIds.has(holder)) {
+        throw new ImportError('members', index, 'email', `"${row.email}" is already held by member "${holder}"`);
+      }
+    });
+
+    try {
+      await upsertMembersById(tx, context.communityId, rows);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw new ImportError('members', null, 'email', 'members of this file exchange emails with each other; import the change in two steps');
+    }
+    return rows.length;
+  },
+};
