@@ -7,12 +7,16 @@ import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPlanGuard } from './http/plans.js';
+import { createRateLimiter, registerKeyRateLimit } from './http/rate-limit.js';
+import { registerAddressRateLimit } from './http/rate-limit-address.js';
 import { registerResponseHeaders, requestIdFrom } from './http/response-headers.js';
 import { registerValidation } from './http/validation.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
+import { IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { moduleRoutes } from './modules/routes.js';
 import type { AppServices } from './services.js';
 import { type Clock, systemClock } from './shared/clock.js';
@@ -65,10 +69,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerResponseHeaders(app);
   registerNotFound(app);
   registerBodyParsers(app);
+  // Rate limit: requests without a valid key are counted per address before auth (so keys cannot
+  // be guessed at speed), every authenticated request against its key right after auth.
+  const rateLimiter = createRateLimiter(app, config, clock);
+  registerAddressRateLimit(app, rateLimiter, services.authenticator, clock);
   registerAuth(app, services.authenticator);
-  // (rate limit: registered here, right after auth, so every request is counted against its key)
+  registerKeyRateLimit(app, rateLimiter);
   registerPlanGuard(app);
-  // (idempotency: registered here, after the plan guard, so refused requests store nothing)
+  // Idempotency: after the plan guard, so refused requests store nothing.
+  registerIdempotency(app, new IdempotencyService(database, clock));
   await registerOpenApi(app);
   registerHealthRoutes(app, database);
   for (const routes of moduleRoutes) await app.register(routes, { services });

@@ -7,6 +7,7 @@ const EnvironmentSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   DATABASE_URL: Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$', default: 'sqlite:./data/community.db' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
+  REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9:_.-]{1,64}$', default: 'community-admin:' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
@@ -30,6 +31,8 @@ export interface Config {
   host: string;
   database: DatabaseTarget;
   redisUrl: string | null;
+  /** Prefix of every Redis key, so that several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
   logLevel: string;
   chatApiUrl: string;
   chatTimeoutMs: number;
@@ -67,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: parsed.HOST,
     database: parseDatabaseUrl(parsed.DATABASE_URL),
     redisUrl: parsed.REDIS_URL ?? null,
+    redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     logLevel: parsed.LOG_LEVEL,
     chatApiUrl: parsed.CHAT_API_URL,
     chatTimeoutMs: parsed.CHAT_TIMEOUT_MS,

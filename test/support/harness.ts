@@ -16,6 +16,13 @@ import type { Clock } from '../../src/shared/clock.js';
 export const postgresUrl = process.env.TEST_DATABASE_URL ?? '';
 export const redisUrl = process.env.TEST_REDIS_URL ?? '';
 
+export const redisSkipReason = redisUrl
+  ? false
+  : 'Redis suite skipped: TEST_REDIS_URL is not set (run e.g. TEST_REDIS_URL=redis://127.0.0.1:6379 npm test)';
+
+/** A Redis key prefix of its own for one test run, so parallel runs sharing a Redis never collide. */
+export const uniqueRedisPrefix = (label = 'test'): string => `ca-${label}-${randomBytes(6).toString('hex')}:`;
+
 export const postgresSkipReason = postgresUrl
   ? false
   : 'PostgreSQL suite skipped: TEST_DATABASE_URL is not set (run e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test)';
@@ -106,6 +113,8 @@ export interface TestApp {
 export interface HarnessOptions {
   env?: Record<string, string>;
   services?: Partial<AppServices>;
+  /** Runs on the built app before `ready()`: tests register test-only routes here. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /** Test config: the operator defaults, with a rate limit high enough not to interfere. */
@@ -119,6 +128,7 @@ export async function startTestApp(engine: Engine, options: HarnessOptions = {})
   const clock = new TestClock();
   const config = testConfig(options.env);
   const app = await buildApp({ config, database: testDb.database, clock, logger: false, services: options.services });
+  await options.beforeReady?.(app);
   await app.ready();
   return {
     engine,

@@ -1,0 +1,45 @@
+import { type RateLimitStore, type WindowCount, windowOf } from './rate-limit-store.js';
+
+/** Buckets beyond this many in one window share one counter, so a flood of addresses cannot exhaust memory. */
+const defaultMaxBuckets = 100_000;
+const overflowBucket = '\u0000overflow';
+
+interface Generation {
+  index: number;
+  counts: Map<string, number>;
+}
+
+/**
+ * Fixed-window counters in this process. Only the current window is kept per window length: when
+ * the window moves on, the whole previous generation is dropped at once (no sweep, no growth).
+ */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly generations = new Map<number, Generation>();
+
+  constructor(private readonly maxBuckets = defaultMaxBuckets) {}
+
+  /** Counts synchronously; exposed so the Redis store can fall back without an extra tick. */
+  incrementNow(bucket: string, windowMs: number, now: number): WindowCount {
+    const { index, resetMs } = windowOf(now, windowMs);
+    let generation = this.generations.get(windowMs);
+    if (!generation || generation.index !== index) {
+      generation = { index, counts: new Map() };
+      this.generations.set(windowMs, generation);
+    }
+    const counts = generation.counts;
+    const target = counts.has(bucket) || counts.size < this.maxBuckets ? bucket : overflowBucket;
+    const count = (counts.get(target) ?? 0) + 1;
+    counts.set(target, count);
+    return { count, resetMs };
+  }
+
+  async increment(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
+    return this.incrementNow(bucket, windowMs, now);
+  }
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.generations.clear();
+  }
+}

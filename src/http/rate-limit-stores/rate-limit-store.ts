@@ -1,0 +1,25 @@
+/** How many requests a bucket has made in the current window, and when that window ends. */
+export interface WindowCount {
+  count: number;
+  /** Milliseconds until the window that holds `now` ends. */
+  resetMs: number;
+}
+
+/**
+ * Where fixed-window counters live: this process's memory, or Redis when several instances share
+ * one budget. Counting is atomic per bucket, so concurrent requests never both take the last slot.
+ */
+export interface RateLimitStore {
+  /** Counts one request of `bucket` in the window of length `windowMs` that holds `now`. */
+  increment(bucket: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** Connects where there is something to connect to; waits at most a bounded time. */
+  start(): Promise<void>;
+  /** Releases connections and timers. */
+  close(): Promise<void>;
+}
+
+/** The window that holds `now`: windows are aligned to the epoch, so every instance agrees on them. */
+export function windowOf(now: number, windowMs: number): { index: number; resetMs: number } {
+  const index = Math.floor(now / windowMs);
+  return { index, resetMs: (index + 1) * windowMs - now };
+}

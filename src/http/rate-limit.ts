@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import type { Clock } from '../shared/clock.js';
+import { MemoryRateLimitStore } from './rate-limit-stores/memory-store.js';
+import type { RateLimitStore } from './rate-limit-stores/rate-limit-store.js';
+import { RedisRateLimitStore } from './rate-limit-stores/redis-store.js';
+
+/** One budget: `limit` requests per fixed window of `windowSeconds`, counted per bucket id. */
+export interface RateLimitPolicy {
+  name: 'key' | 'address';
+  limit: number;
+  windowSeconds: number;
+}
+
+/** The outcome of counting one request, with what the RateLimit-* headers report. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1, so a client never retries at once). */
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
+/** Counts requests against the per-key and per-address budgets in the configured store. */
+export class RateLimiter {
+  readonly perKey: RateLimitPolicy;
+  readonly perAddress: RateLimitPolicy;
+
+  constructor(
+    readonly store: RateLimitStore,
+    private readonly clock: Clock,
+    settings: Config['rateLimit'],
+  ) {
+    this.perKey = { name: 'key', limit: settings.perSecond, windowSeconds: settings.windowSeconds };
+    this.perAddress = { name: 'address', limit: settings.unauthenticatedPerSecond, windowSeconds: settings.windowSeconds };
+  }
+
+  /** Counts one request of `id` against `policy` and says whether it is within the budget. */
+  async consume(policy: RateLimitPolicy, id: string): Promise<RateLimitDecision> {
+    const { count, resetMs } = await this.store.increment(`${policy.name}:${id}`, policy.windowSeconds * 1000, this.clock.now());
+    return {
+      allowed: count <= policy.limit,
+      limit: policy.limit,
+      remaining: Math.max(0, policy.limit - count),
+      resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+      windowSeconds: policy.windowSeconds,
+    };
+  }
+}
+
+/** Sets the RateLimit-* fields of the IETF RateLimit header fields draft on the reply. */
+export function applyRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
+  reply.header('ratelimit-limit', String(decision.limit));
+  reply.header('ratelimit-remaining', String(decision.remaining));
+  reply.header('ratelimit-reset', String(decision.resetSeconds));
+  reply.header('ratelimit-policy', `${decision.limit};w=${decision.windowSeconds}`);
+}
+
+/** The 429 for an exhausted budget, with Retry-After in whole seconds. */
+export function rateLimitedError(decision: RateLimitDecision, message: string): ApiError {
+  return new ApiError('rate_limited', message, {
+    hint: `Retry after ${decision.resetSeconds} second${decision.resetSeconds === 1 ? '' : 's'} (Retry-After); the budget is ${decision.limit} requests per ${decision.windowSeconds} s.`,
+    headers: { 'retry-after': String(decision.resetSeconds) },
+  });
+}
+
+/**
+ * Builds the limiter over Redis when REDIS_URL is set (one budget for every instance), else over
+ * this process's memory; the store connects when the app is ready and disconnects when it closes.
+ */
+export function createRateLimiter(app: FastifyInstance, config: Config, clock: Clock): RateLimiter {
+  const store: RateLimitStore = config.redisUrl
+    ? new RedisRateLimitStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log: app.log })
+    : new MemoryRateLimitStore();
+  app.addHook('onReady', async () => store.start());
+  app.addHook('onClose', async () => store.close());
+  return new RateLimiter(store, clock, config.rateLimit);
+}
+
+/**
+ * Counts every authenticated request against its key's budget, across all endpoints; runs right
+ * after auth (so 403s and validation errors are counted too) and before idempotency (so a 429
+ * claims and stores nothing).
+ */
+export function registerKeyRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.principal) return;
+    const decision = await limiter.consume(limiter.perKey, request.principal.keyId);
+    applyRateLimitHeaders(reply, decision);
+    if (!decision.allowed) {
+      throw rateLimitedError(decision, `Too many requests for this API key: at most ${decision.limit} per ${decision.windowSeconds} s.`);
+    }
+  });
+}
