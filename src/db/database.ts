@@ -80,9 +80,13 @@ export async function ensurePostgresSchema(url: string, schema: string): Promise
 
 /** Brings the schema up to date; returns the names of the migrations applied now. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
+  // Kysely looks for its own tables in every schema unless told which one: with several schemas in
+  // one PostgreSQL database (parallel test files, benches), another schema's would pass for ours.
+  const schemaRow = database.engine === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(database.db)).rows[0] : undefined;
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    ...(schemaRow ? { migrationTableSchema: schemaRow.name } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -1,3 +1,4 @@
+import { calendarEventsImportSection } from '../modules/calendar-events/calendar-events.import.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import { groupsImportSection } from '../modules/groups/groups.import.js';
 import { membersImportSection } from '../modules/members/members.import.js';
@@ -16,4 +17,5 @@ export const importSections: ImportSection<unknown>[] = [
   // feeds and posts: after profiles, members and groups; before calendar_events, which refer to feeds.
   feedsImportSection as ImportSection<unknown>,
   postsImportSection as ImportSection<unknown>,
+  calendarEventsImportSection as ImportSection<unknown>,
 ];

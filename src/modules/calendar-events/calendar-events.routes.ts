@@ -1,5 +1,100 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../http/common.schemas.js';
+import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
+import {
+  AttendeeBodySchema,
+  DeleteResponseSchema,
+  EventResponseSchema,
+  GetParamsSchema,
+  ListQuerySchema,
+  ListResponseSchema,
+  MutationParamsSchema,
+  SuccessResponseSchema,
+} from './calendar-events.schemas.js';
+import { deleteCalendarEvent, getCalendarEvent, listCalendarEvents, upsertAttendee } from './calendar-events.service.js';
 
-/** Routes of this module (being written: see its issue). */
-export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async () => {};
+const tags = ['Calendar events'];
+
+/** GET/DELETE /calendar_events(/{id}) and PATCH /calendar_events/{id}/attendees. */
+export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
+  const { database, clock } = services;
+
+  app.get(
+    '/admin/v0/calendar_events',
+    {
+      config: { operation: 'calendarEvents.list' },
+      // The spec makes `page` nullable; in a query string that can only be `page=`, read as "default".
+      preValidation: async (request) => {
+        const query = request.query as Record<string, unknown>;
+        if (query.page === '') delete query.page;
+      },
+      schema: {
+        tags,
+        summary: 'List calendar events',
+        description: 'Paged; published upcoming events by default. See docs/calendar-events.md for the filter semantics.',
+        querystring: ListQuerySchema,
+        response: { 200: ListResponseSchema, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const data = await listCalendarEvents(database, principalOf(request).communityId, request.query, clock.now());
+      return { success: true as const, data };
+    },
+  );
+
+  app.get(
+    '/admin/v0/calendar_events/:calendar_event_id',
+    {
+      config: { operation: 'calendarEvents.get' },
+      schema: {
+        tags,
+        summary: 'Retrieve a calendar event',
+        params: GetParamsSchema,
+        response: { 200: EventResponseSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const data = await getCalendarEvent(database, principalOf(request).communityId, request.params.calendar_event_id);
+      return { success: true as const, data };
+    },
+  );
+
+  app.delete(
+    '/admin/v0/calendar_events/:calendar_event_id',
+    {
+      config: { operation: 'calendarEvents.delete' },
+      schema: {
+        tags,
+        summary: 'Delete a calendar event',
+        params: MutationParamsSchema,
+        headers: IdempotencyHeaders,
+        response: { 200: DeleteResponseSchema, ...errorResponses(...idempotentErrorStatuses, 404) },
+      },
+    },
+    async (request) => {
+      const data = await deleteCalendarEvent(database, principalOf(request).communityId, request.params.calendar_event_id);
+      return { success: true as const, data };
+    },
+  );
+
+  app.patch(
+    '/admin/v0/calendar_events/:calendar_event_id/attendees',
+    {
+      config: { operation: 'calendarEvents.upsertAttendee', bodyTypes: ['json'] },
+      schema: {
+        tags,
+        summary: 'Add an attendee to a calendar event or update their personal join link',
+        params: MutationParamsSchema,
+        headers: IdempotencyHeaders,
+        body: AttendeeBodySchema,
+        response: { 200: SuccessResponseSchema, ...errorResponses(...idempotentErrorStatuses, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { communityId } = principalOf(request);
+      await upsertAttendee(database, communityId, request.params.calendar_event_id, request.body, clock.now());
+      return { success: true as const };
+    },
+  );
+};

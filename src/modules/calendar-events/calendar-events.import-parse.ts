@@ -1,0 +1,149 @@
+import { ImportError, schemaParser } from '../../import/import-section.js';
+import type { Flag } from '../../db/schema.js';
+import { extractMentions } from '../../rich-text/extract-mentions.js';
+import type { RichTextBlock } from '../../rich-text/rich-text.schemas.js';
+import { validateBlocks } from '../../rich-text/validate-blocks.js';
+import { type CalendarEventImport, CalendarEventImportSchema, derivedEventFields } from './calendar-events.import-schema.js';
+import { type CalendarEventDoc, type CalendarEventMentions, isHttpUrl } from './calendar-events.records.js';
+import type { EventStatus, PublishedTo } from './calendar-events.schemas.js';
+
+export const section = 'calendar_events';
+
+/** A tag as imported; created_at is settled when the event's own created_at is known. */
+export interface ParsedTag {
+  id: string;
+  label: string;
+  tag_group_id: string;
+  created_at: number | undefined;
+}
+
+/** An import record checked and reduced to what is stored (everything but timestamps settled). */
+export interface ParsedEvent {
+  id: string;
+  status: EventStatus;
+  start_at: number;
+  end_at: number | null;
+  publish_to_site: Flag;
+  is_unlisted: Flag;
+  doc: Omit<CalendarEventDoc, 'tags'>;
+  tags: ParsedTag[];
+  mentions: string;
+  hostIds: string[];
+  speakerIds: string[];
+  /** Distinct feeds of published_to. */
+  feedIds: string[];
+  attendees: { profileId: string; link: string | null }[];
+  given: { created_at: number | undefined; updated_at: number | undefined };
+}
+
+const parseShape = schemaParser<CalendarEventImport>(section, CalendarEventImportSchema);
+const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/** Epoch ms of an import date-time; the field is named when it is not one. */
+function instant(value: string, index: number, field: string): number {
+  const ms = rfc3339.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new ImportError(section, index, field, 'must be an ISO 8601 date-time such as 2026-11-21T18:00:00Z');
+  return ms;
+}
+
+const optionalInstant = (value: string | null | undefined, index: number, field: string) =>
+  value === undefined || value === null ? undefined : instant(value, index, field);
+
+/** Refuses blocks the response schema could not carry, naming the first problem's path. */
+function assertBlocks(index: number, field: string, blocks: unknown): void {
+  const problem = validateBlocks(blocks, field)[0];
+  if (problem === undefined) return;
+  const split = problem.indexOf(': ');
+  if (split < 0) throw new ImportError(section, index, field, problem);
+  throw new ImportError(section, index, problem.slice(0, split), problem.slice(split + 2));
+}
+
+/** The ids in order, refusing one that appears twice; UUIDs are compared (and stored) lower case. */
+function distinctIds(ids: readonly string[] | null | undefined, index: number, fieldOf: (j: number) => string, lowerCase = true): string[] {
+  const seen = new Set<string>();
+  (ids ?? []).forEach((id, j) => {
+    const key = lowerCase ? id.toLowerCase() : id;
+    if (seen.has(key)) throw new ImportError(section, index, fieldOf(j), `duplicate id "${id}"`);
+    seen.add(key);
+  });
+  return [...seen];
+}
+
+const or = <T>(value: T | null | undefined, fallback: T): T => (value === undefined || value === null ? fallback : value);
+const flag = (value: boolean | null | undefined): Flag => (value === true ? 1 : 0);
+
+/** Checks one record of the section (shape, blocks, dates, duplicates) and reduces it to what is stored. */
+export function parseEventRecord(record: unknown, index: number): ParsedEvent {
+  if (typeof record === 'object' && record !== null) {
+    for (const [field, source] of Object.entries(derivedEventFields)) {
+      if (Object.hasOwn(record, field)) throw new ImportError(section, index, field, `is computed from ${source} and cannot be imported`);
+    }
+  }
+  const e = parseShape(record, index);
+  if (e.description_chat_blocks != null) assertBlocks(index, 'description_chat_blocks', e.description_chat_blocks);
+  if (e.recap_chat_blocks != null) assertBlocks(index, 'recap_chat_blocks', e.recap_chat_blocks);
+  const start_at = instant(e.start_date, index, 'start_date');
+  const end_at = e.end_date === undefined || e.end_date === null || e.end_date === '' ? null : instant(e.end_date, index, 'end_date');
+  if (end_at !== null && end_at < start_at) throw new ImportError(section, index, 'end_date', 'must not be before start_date');
+
+  distinctIds(e.tags?.map((tag) => tag.id), index, (j) => `tags[${j}].id`, false);
+  const attendeeIds = distinctIds(e.attendees?.map((a) => a.profile_id), index, (j) => `attendees[${j}].profile_id`);
+  const attendees = (e.attendees ?? []).map((attendee, j) => {
+    const link = or(attendee.personal_join_link, '');
+    if (link !== '' && !isHttpUrl(link)) throw new ImportError(section, index, `attendees[${j}].personal_join_link`, 'must be an http(s) URL');
+    return { profileId: attendeeIds[j] as string, link: link === '' ? null : link };
+  });
+  const published_to: PublishedTo[] = (e.published_to ?? []).map((p) => ({
+    chat_channel_id: or(p.chat_channel_id, ''),
+    chat_message_permalink: or(p.chat_message_permalink, ''),
+    feed_id: p.feed_id.toLowerCase(),
+  }));
+  // Blocks were checked by validateBlocks above, which is what the response schema needs.
+  const description = e.description_chat_blocks === undefined ? [] : (e.description_chat_blocks as RichTextBlock[] | null);
+  const recap = or(e.recap_chat_blocks, []) as RichTextBlock[];
+  const mentions: CalendarEventMentions = { description: extractMentions(description ?? []), recap: extractMentions(recap) };
+
+  return {
+    id: e.id,
+    status: e.status,
+    start_at,
+    end_at,
+    publish_to_site: flag(e.publish_to_site),
+    is_unlisted: flag(e.is_unlisted),
+    doc: {
+      title: or(e.title, ''),
+      description_chat_blocks: description,
+      recap_chat_blocks: recap,
+      allow_public_guest_list: or(e.allow_public_guest_list, false),
+      enable_registration_button: or(e.enable_registration_button, false),
+      show_end_date: or(e.show_end_date, false),
+      external_speakers: or(e.external_speakers, ''),
+      link: or(e.link, ''),
+      location: or(e.location, ''),
+      partner_event_id: or(e.partner_event_id, ''),
+      triggers_webhooks: or(e.triggers_webhooks, false),
+      webhook_custom_metadata: or(e.webhook_custom_metadata, ''),
+      recording_link: or(e.recording_link, ''),
+      slug: or(e.slug, ''),
+      use_registration_btn_as_link: or(e.use_registration_btn_as_link, false),
+      cover_image_url: or(e.cover_image_url, ''),
+      published_to,
+      reminders_config: (e.reminders_config ?? []).map((r) => ({ minutes: r.minutes })),
+    },
+    tags: (e.tags ?? []).map((tag, j) => ({
+      id: tag.id,
+      label: or(tag.label, ''),
+      tag_group_id: or(tag.tag_group_id, ''),
+      created_at: optionalInstant(tag.created_at, index, `tags[${j}].created_at`),
+    })),
+    mentions: JSON.stringify(mentions),
+    hostIds: distinctIds(e.host_profile_ids, index, (j) => `host_profile_ids[${j}]`),
+    speakerIds: distinctIds(e.speaker_profile_ids, index, (j) => `speaker_profile_ids[${j}]`),
+    feedIds: [...new Set(published_to.map((p) => p.feed_id))],
+    attendees,
+    given: {
+      created_at: optionalInstant(e.created_at, index, 'created_at'),
+      updated_at: optionalInstant(e.updated_at, index, 'updated_at'),
+    },
+  };
+}

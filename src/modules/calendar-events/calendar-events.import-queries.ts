@@ -1,0 +1,119 @@
+import type { Insertable } from 'kysely';
+import type { Tx } from '../../db/database.js';
+import type {
+  CalendarEventAttendeesTable,
+  CalendarEventFeedsTable,
+  CalendarEventPeopleTable,
+  CalendarEventsTable,
+  CalendarEventTagsTable,
+} from '../../db/schema.js';
+
+/** Rows per statement: far below both engines' bound-parameter limits (SQLite 32766, PostgreSQL 65535). */
+const rowsPerStatement = 1000;
+const idsPerStatement = 500;
+
+/** What the import compares against to keep timestamps of unchanged events. */
+export interface StoredEventState {
+  doc: string;
+  status: string;
+  start_at: number;
+  end_at: number | null;
+  publish_to_site: number;
+  is_unlisted: number;
+  created_at: number;
+  updated_at: number;
+  /** `role:profile_id` of hosts then speakers, in order. */
+  people: string[];
+}
+
+/** The stored state of those events that already exist (at most `idsPerStatement` ids at a time). */
+export async function selectStoredEventStates(tx: Tx, communityId: string, ids: readonly string[]): Promise<Map<string, StoredEventState>> {
+  const states = new Map<string, StoredEventState>();
+  for (let i = 0; i < ids.length; i += idsPerStatement) {
+    const chunk = ids.slice(i, i + idsPerStatement);
+    const rows = await tx
+      .selectFrom('calendar_events')
+      .select(['id', 'doc', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'created_at', 'updated_at'])
+      .where('community_id', '=', communityId)
+      .where('id', 'in', chunk)
+      .execute();
+    if (rows.length === 0) continue;
+    for (const { id, ...state } of rows) states.set(id, { ...state, people: [] });
+    const people = await tx
+      .selectFrom('calendar_event_people')
+      .select(['event_id', 'role', 'profile_id'])
+      .where('community_id', '=', communityId)
+      .where('event_id', 'in', chunk)
+      .orderBy('event_id')
+      .orderBy('role')
+      .orderBy('position')
+      .execute();
+    for (const person of people) states.get(person.event_id)?.people.push(`${person.role}:${person.profile_id}`);
+  }
+  return states;
+}
+
+/** Which of these ids are feeds of the community (published_to reference checks). */
+export async function selectExistingFeedIds(tx: Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += idsPerStatement) {
+    const rows = await tx
+      .selectFrom('feeds')
+      .select('id')
+      .where('community_id', '=', communityId)
+      .where('id', 'in', unique.slice(i, i + idsPerStatement))
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** Inserts or replaces event rows by (community_id, id). */
+export async function upsertEventRows(tx: Tx, rows: readonly Insertable<CalendarEventsTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += idsPerStatement) {
+    await tx
+      .insertInto('calendar_events')
+      .values(rows.slice(i, i + idsPerStatement))
+      .onConflict((oc) =>
+        oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          start_at: eb.ref('excluded.start_at'),
+          end_at: eb.ref('excluded.end_at'),
+          ends_at: eb.ref('excluded.ends_at'),
+          publish_to_site: eb.ref('excluded.publish_to_site'),
+          is_unlisted: eb.ref('excluded.is_unlisted'),
+          attendees_count: eb.ref('excluded.attendees_count'),
+          doc: eb.ref('excluded.doc'),
+          mentions: eb.ref('excluded.mentions'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** The child rows of a set of events, replacing whatever they had. */
+export interface EventChildRows {
+  tags: Insertable<CalendarEventTagsTable>[];
+  feeds: Insertable<CalendarEventFeedsTable>[];
+  people: Insertable<CalendarEventPeopleTable>[];
+  attendees: Insertable<CalendarEventAttendeesTable>[];
+}
+
+/** Inserts child rows in multi-row statements. */
+export async function insertEventChildren(tx: Tx, children: EventChildRows): Promise<void> {
+  for (let i = 0; i < children.tags.length; i += rowsPerStatement) {
+    await tx.insertInto('calendar_event_tags').values(children.tags.slice(i, i + rowsPerStatement)).execute();
+  }
+  for (let i = 0; i < children.feeds.length; i += rowsPerStatement) {
+    await tx.insertInto('calendar_event_feeds').values(children.feeds.slice(i, i + rowsPerStatement)).execute();
+  }
+  for (let i = 0; i < children.people.length; i += rowsPerStatement) {
+    await tx.insertInto('calendar_event_people').values(children.people.slice(i, i + rowsPerStatement)).execute();
+  }
+  for (let i = 0; i < children.attendees.length; i += rowsPerStatement) {
+    await tx.insertInto('calendar_event_attendees').values(children.attendees.slice(i, i + rowsPerStatement)).execute();
+  }
+}
