@@ -92,7 +92,13 @@ async function applyBatch(tx: Tx, context: ImportContext, posts: ParsedPost[], i
     const doc = JSON.stringify(derivePostDoc(post.record, renderOptionsFromReferences(references[i] ?? emptyReferences())));
     return postRow(post, doc, JSON.stringify(mentions[i]), stored.get(post.record.id), inHome.get(post.feedId) ?? 0, context.now);
   });
-  await upsertPosts(tx, context.communityId, rows);
+  // Rows the file leaves exactly as they are are not written: a re-import costs reads only.
+  await upsertPosts(tx, context.communityId, rows.filter((row) => !sameRow(row, stored.get(row.id))));
+}
+
+function sameRow(row: PostRow, before: PostRow | undefined): boolean {
+  if (before === undefined) return false;
+  return (Object.keys(row) as (keyof PostRow)[]).every((key) => row[key] === before[key]);
 }
 
 /**
