@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import { describeEachEngine } from '../../support/harness.js';
+import { type Auth, block, channel, emoji, feed, feedId, getFeed, importInto, link, profile, profileId, section, text, user } from './fixtures.js';
+
+const purposeBlocks = [block(section(text('Talk to '), user('U1'), text(' in '), channel('C2'), text(' '), emoji('partyparrot'), link('https://example.com/a.png')))];
+const topicBlocks = [block(section(text('Weekly topic by '), user('U404')))];
+
+/** A feed with every stored field set to something other than its default. */
+const fullFeed = feed(1, {
+  public_id: 'pub-1',
+  created_at: '2026-01-02T03:04:05.000Z',
+  updated_at: '2026-02-03T04:05:06.000Z',
+  label: 'General',
+  slug: 'general',
+  emoji_icon: '💬',
+  banner_file_id: 'F123',
+  banner_file_url: 'https://example.com/banner.png',
+  is_archived: true,
+  is_unlisted: true,
+  list_view_display_format: 'card',
+  post_detail_display_format: 'discussion',
+  chat_channel_id: 'C1',
+  chat_channel_name: 'general',
+  chat_channel_num_members: 42,
+  chat_channel_is_private: true,
+  chat_channel_purpose_chat_blocks: purposeBlocks,
+  chat_channel_topic_chat_blocks: topicBlocks,
+  show_in_navigation_menu: true,
+  is_site_posting_enabled: true,
+  visibility: 'disabled',
+  sync_all_incoming_messages: true,
+  stores_new_messages: true,
+  ai_titles_enabled: true,
+  show_pinned_posts: true,
+  allow_selected_answer: true,
+  preset: 'discussion',
+});
+
+describeEachEngine('feeds: GET /feeds/{feed_id}', (ctx) => {
+  let auth: Auth;
+  let otherAuth: Auth;
+  let otherFeed: string;
+
+  before(async () => {
+    const community = await ctx().community();
+    auth = community.auth;
+    await importInto(ctx(), community.id, {
+      profiles: [profile(1, { preferred_name: 'Ada' })],
+      feeds: [fullFeed, feed(2, { label: 'Random', slug: 'random', public_id: 'pub-2', chat_channel_name: 'random' }), { id: feedId(3), label: 'Ünïcode Label!' }],
+    });
+    const other = await ctx().community('free', 'Other');
+    otherAuth = other.auth;
+    otherFeed = feedId(9);
+    await importInto(ctx(), other.id, { feeds: [feed(9)] });
+  });
+
+  it('returns every field of the spec with the imported values', async () => {
+    const { status, body } = await getFeed(ctx(), auth, feedId(1));
+    assert.equal(status, 200);
+    assert.equal(body.success, true);
+    const { chat_channel_purpose_chat_blocks_references: purposeRefs, chat_channel_topic_chat_blocks_references: topicRefs, ...rest } = body.data;
+    const { chat_channel_purpose_chat_blocks_references: _p, chat_channel_topic_chat_blocks_references: _t, ...expected } = { ...fullFeed };
+    assert.deepEqual(rest, { ...expected, id: feedId(1) });
+    assert.deepEqual(purposeRefs, {
+      mentioned_chat_users: [{ profile_id: profileId(1), preferred_name: 'Ada', chat_user_id: 'U1' }],
+      mentioned_chat_channels: [
+        { chat_channel: { id: 'C2', name: 'random' }, feed: { id: feedId(2), label: 'Random', slug: 'random', public_id: 'pub-2', chat_channel: { name: 'random' } } },
+      ],
+      custom_emojis: [{ alias: 'partyparrot', name: 'partyparrot', url: '' }],
+      urls: [{ order_seen: 0, is_embedded_media: true, is_image: true, is_video: false, url: 'https://example.com/a.png' }],
+    });
+    // U404 has no profile: the References shape has no place for it.
+    assert.deepEqual(topicRefs, { mentioned_chat_users: [], mentioned_chat_channels: [], custom_emojis: [], urls: [] });
+  });
+
+  it('fills every field the file leaves out with a default, never leaving one out', async () => {
+    const { status, body } = await getFeed(ctx(), auth, feedId(3));
+    assert.equal(status, 200);
+    const empty = { mentioned_chat_users: [], mentioned_chat_channels: [], custom_emojis: [], urls: [] };
+    assert.deepEqual(body.data, {
+      id: feedId(3),
+      public_id: '',
+      created_at: '2026-11-21T12:00:00.000Z',
+      updated_at: '2026-11-21T12:00:00.000Z',
+      label: 'Ünïcode Label!',
+      slug: 'unicode-label',
+      emoji_icon: '',
+      banner_file_id: '',
+      banner_file_url: '',
+      is_archived: false,
+      is_unlisted: false,
+      list_view_display_format: '',
+      post_detail_display_format: '',
+      chat_channel_id: '',
+      chat_channel_name: '',
+      chat_channel_num_members: 0,
+      chat_channel_is_private: false,
+      chat_channel_purpose_chat_blocks: [],
+      chat_channel_purpose_chat_blocks_references: empty,
+      chat_channel_topic_chat_blocks: [],
+      chat_channel_topic_chat_blocks_references: empty,
+      show_in_navigation_menu: false,
+      is_site_posting_enabled: false,
+      visibility: '',
+      sync_all_incoming_messages: false,
+      stores_new_messages: false,
+      ai_titles_enabled: false,
+      show_pinned_posts: false,
+      allow_selected_answer: false,
+      preset: '',
+    });
+  });
+
+  it('finds a feed by its id in upper case', async () => {
+    const { status, body } = await getFeed(ctx(), auth, feedId(1).toUpperCase());
+    assert.equal(status, 200);
+    assert.equal(body.data.id, feedId(1));
+  });
+
+  it('answers 400 validation_failed naming feed_id for an id that is not a UUID', async () => {
+    for (const bad of ['not-a-uuid', 'home', '123', `urn:uuid:${feedId(1)}`, `${feedId(1)}0`]) {
+      const { status, body } = await getFeed(ctx(), auth, encodeURIComponent(bad));
+      assert.equal(status, 400, bad);
+      assert.equal(body.error?.code, 'validation_failed', bad);
+      assert.match(body.error?.message ?? '', /feed_id/, bad);
+    }
+  });
+
+  it('answers 404 not_found for an unknown feed and for a feed of another community', async () => {
+    for (const id of [feedId(404), otherFeed]) {
+      const { status, body } = await getFeed(ctx(), auth, id);
+      assert.equal(status, 404, id);
+      assert.equal(body.error?.code, 'not_found');
+    }
+    // The other community sees its own feed, and not ours.
+    assert.equal((await getFeed(ctx(), otherAuth, otherFeed)).status, 200);
+    assert.equal((await getFeed(ctx(), otherAuth, feedId(1))).status, 404);
+  });
+
+  it('answers 401 without a key', async () => {
+    const res = await ctx().request({ method: 'GET', url: `/admin/v0/feeds/${feedId(1)}` });
+    assert.equal(res.statusCode, 401);
+  });
+
+  it('shows a re-imported feed with its new values and keeps created_at', async () => {
+    const community = await ctx().community();
+    ctx().clock.set('2026-11-21T12:00:00.000Z');
+    await importInto(ctx(), community.id, { feeds: [feed(5)] });
+    ctx().clock.set('2026-11-22T12:00:00.000Z');
+    await importInto(ctx(), community.id, { feeds: [feed(5)] });
+    let { body } = await getFeed(ctx(), community.auth, feedId(5));
+    assert.equal(body.data.updated_at, '2026-11-21T12:00:00.000Z', 'the same record twice changes nothing');
+    await importInto(ctx(), community.id, { feeds: [feed(5, { label: 'Renamed' })] });
+    ({ body } = await getFeed(ctx(), community.auth, feedId(5)));
+    assert.equal(body.data.label, 'Renamed');
+    assert.equal(body.data.created_at, '2026-11-21T12:00:00.000Z');
+    assert.equal(body.data.updated_at, '2026-11-22T12:00:00.000Z');
+    ctx().clock.set('2026-11-21T12:00:00.000Z');
+  });
+});
