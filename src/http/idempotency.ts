@@ -41,7 +41,9 @@ function canonical(value: unknown): unknown {
 
 /** SHA-256 of what makes two requests the same operation: method, path (with query) and canonical body. */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([method, url, canonical(body)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([method, url, canonical(body)]))
+    .digest('hex');
 }
 
 function headersToStore(reply: FastifyReply): Record<string, string> {

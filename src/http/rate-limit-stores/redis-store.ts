@@ -42,6 +42,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       // Fail commands at once while disconnected instead of queueing them behind a reconnect.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
+      // A command that failed was already counted in memory: resending it after a reconnect would count it twice.
+      autoResendUnfulfilledCommands: false,
       commandTimeout: commandTimeoutMs,
       connectTimeout: connectTimeoutMs,
       // Reconnect forever, backing off from 100 ms to 5 s.
@@ -60,7 +62,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     const { index, resetMs } = windowOf(now, windowMs);
     const key = `${this.options.keyPrefix}rl:${bucket}:${index}`;
     try {
-      const replies = await this.client.multi().incr(key).pexpire(key, resetMs + expiryGraceMs).exec();
+      const replies = await this.client
+        .multi()
+        .incr(key)
+        .pexpire(key, resetMs + expiryGraceMs)
+        .exec();
       const [error, count] = replies?.[0] ?? [new Error('no reply to INCR'), null];
       if (error) throw error;
       if (typeof count !== 'number') throw new Error('unexpected reply to INCR');

@@ -43,22 +43,31 @@ export async function insertClaim(db: Db, claim: ClaimIdentity, fingerprint: str
 
 /** The row of (community, key), if any. */
 export async function selectIdempotencyKey(db: Db, communityId: string, key: string): Promise<IdempotencyRow | undefined> {
-  return db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('community_id', '=', communityId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  return db.selectFrom('idempotency_keys').selectAll().where('community_id', '=', communityId).where('key', '=', key).executeTakeFirst();
 }
 
 /**
  * Takes over an expired row (a stored response past its hour, or a claim whose request died) as a
  * new claim. Compare-and-set on the row as it was read, so of concurrent takeovers exactly one wins.
  */
-export async function takeOverExpired(db: Db, seen: IdempotencyRow, claim: ClaimIdentity, fingerprint: string, leaseUntil: number): Promise<boolean> {
+export async function takeOverExpired(
+  db: Db,
+  seen: IdempotencyRow,
+  claim: ClaimIdentity,
+  fingerprint: string,
+  leaseUntil: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({ fingerprint, state: 'in_flight', status_code: null, headers: null, body: null, created_at: claim.createdAt, expires_at: leaseUntil })
+    .set({
+      fingerprint,
+      state: 'in_flight',
+      status_code: null,
+      headers: null,
+      body: null,
+      created_at: claim.createdAt,
+      expires_at: leaseUntil,
+    })
     .where('community_id', '=', seen.community_id)
     .where('key', '=', seen.key)
     .where('state', '=', seen.state)
@@ -105,7 +114,12 @@ export async function deleteExpiredBatch(db: Db, now: number, limit: number): Pr
       eb(
         eb.refTuple('community_id', 'key'),
         'in',
-        eb.selectFrom('idempotency_keys').select(['community_id', 'key']).where('expires_at', '<', now).limit(limit).$asTuple('community_id', 'key'),
+        eb
+          .selectFrom('idempotency_keys')
+          .select(['community_id', 'key'])
+          .where('expires_at', '<', now)
+          .limit(limit)
+          .$asTuple('community_id', 'key'),
       ),
     )
     .executeTakeFirst();
