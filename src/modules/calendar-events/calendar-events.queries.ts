@@ -20,10 +20,15 @@ export async function selectCalendarEventsPage(
   return calendarEventsPageQuery(db, communityId, filter, limit, offset).execute();
 }
 
+/** The query counting the events that match the filter (exported for EXPLAIN in tests). */
+export function calendarEventsCountQuery(db: Db | Tx, communityId: string, filter: CalendarEventFilter) {
+  const base = db.selectFrom('calendar_events').select((eb) => eb.fn.countAll<number>().as('total'));
+  return applyEventFilter(base, communityId, filter, false);
+}
+
 /** How many events match the filter (kept apart so that a cache keyed by events_version can front it). */
 export async function countCalendarEvents(db: Db | Tx, communityId: string, filter: CalendarEventFilter): Promise<number> {
-  const base = db.selectFrom('calendar_events').select((eb) => eb.fn.countAll<number>().as('total'));
-  const row = await applyEventFilter(base, communityId, filter, false).executeTakeFirstOrThrow();
+  const row = await calendarEventsCountQuery(db, communityId, filter).executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
