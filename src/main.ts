@@ -33,9 +33,6 @@ export async function runServer(config: Config): Promise<void> {
   await migrateToLatest(database);
   const bootstrap = await bootstrapDefaultCommunity(database, systemClock);
   const app: FastifyInstance = await buildApp({ config, database });
-  await app.listen({ port: config.port, host: config.host });
-  if (bootstrap) process.stdout.write(firstStartBanner(bootstrap.key, config));
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -55,6 +52,9 @@ export async function runServer(config: Config): Promise<void> {
       process.exit(1);
     }
   };
+  // Installed before listening, so a signal that arrives as soon as the port opens still stops gracefully.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  if (bootstrap) process.stdout.write(firstStartBanner(bootstrap.key, config));
 }

@@ -33,7 +33,10 @@ export function registerChatCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { community: string; email: string; json?: boolean }) => {
       const result = await withDatabase((database) => cancelChatInvitations(database, systemClock, options.community, options.email));
-      const text = result.cancelled > 0 ? `Cancelled ${result.cancelled} pending invitation(s) of ${result.email}.` : `No pending invitation of ${result.email}.`;
+      const text =
+        result.cancelled > 0
+          ? `Cancelled ${result.cancelled} pending invitation(s) of ${result.email}.`
+          : `No pending invitation of ${result.email}.`;
       printResult({ json: Boolean(options.json) }, result, text);
     });
 }

@@ -1,7 +1,7 @@
+import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { UserInputError } from '../errors.js';
-import { runServer } from '../main.js';
 import { registerCommunityCommands } from './community.commands.js';
 import { registerDataCommands } from './data.commands.js';
 import { registerKeyCommands } from './key.commands.js';
@@ -13,6 +13,8 @@ const exitUsageError = 2;
 
 /** The `community-admin` command line. */
 export async function runCli(argv: string[]): Promise<void> {
+  // Variables already in the environment win over the file (process.loadEnvFile never overwrites).
+  if (existsSync('.env')) process.loadEnvFile('.env');
   const program = new Command('community-admin')
     .description('Operate the Community Administration API service')
     .exitOverride()
@@ -21,6 +23,8 @@ export async function runCli(argv: string[]): Promise<void> {
     .command('serve')
     .description('run the API server')
     .action(async () => {
+      // Loaded on demand: the operator commands start faster without the HTTP stack.
+      const { runServer } = await import('../main.js');
       await runServer(loadConfig());
     });
   registerDataCommands(program);

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { selectChatConnection } from '../../src/modules/chat-connections/chat-connections.queries.js';
 import { createCommunity } from '../../src/modules/communities/communities.service.js';
 import { systemClock } from '../../src/shared/clock.js';
@@ -80,7 +80,10 @@ for (const { engine, skip } of engines) {
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(JSON.parse(run.stdout), { community_id: communityId, connected: true });
       assert.equal(run.stdout.trim().split('\n').length, 1);
-      assert.deepEqual(fake.calls.map((c) => [c.method, c.token]), [['auth.test', fake.validToken]]);
+      assert.deepEqual(
+        fake.calls.map((c) => [c.method, c.token]),
+        [['auth.test', fake.validToken]],
+      );
       const stored = await selectChatConnection(testDb.database.db, communityId);
       assert.equal(stored?.token, fake.validToken);
       assert.equal(stored?.team_id, fake.teamId);
@@ -101,7 +104,11 @@ for (const { engine, skip } of engines) {
       await cli(['chat', 'connect', '--community', communityId, '--token', fake.validToken, '--json'], env);
       const again = await cli(['chat', 'connect', '--community', communityId, '--token', ` ${fake.validToken} `, '--json'], env);
       assert.equal(again.code, 0, again.stderr);
-      const rows = await testDb.database.db.selectFrom('chat_connections').select('token').where('community_id', '=', communityId).execute();
+      const rows = await testDb.database.db
+        .selectFrom('chat_connections')
+        .select('token')
+        .where('community_id', '=', communityId)
+        .execute();
       assert.deepEqual(rows, [{ token: fake.validToken }]);
     });
 
@@ -119,7 +126,10 @@ for (const { engine, skip } of engines) {
 
     it('exits 1 when the chat platform cannot be reached, storing nothing', async () => {
       const communityId = await newCommunity();
-      const run = await cli(['chat', 'connect', '--community', communityId, '--token', fake.validToken], { ...env, CHAT_API_URL: await deadUrl() });
+      const run = await cli(['chat', 'connect', '--community', communityId, '--token', fake.validToken], {
+        ...env,
+        CHAT_API_URL: await deadUrl(),
+      });
       assert.equal(run.code, 1);
       assert.match(run.stderr, /chat_unreachable|timeout/);
       assert.equal(run.stderr.includes(fake.validToken), false);
