@@ -63,17 +63,18 @@ export const feedsImportSection: ImportSection<ParsedFeed> = {
   parse: parseFeed,
   async apply(tx, records, context) {
     assertUniqueIds(section, records, (record) => record.row.id);
-    const stored = await selectFeedRows(tx, context.communityId, records.map((record) => record.row.id));
+    const stored = await selectFeedRows(
+      tx,
+      context.communityId,
+      records.map((record) => record.row.id),
+    );
     const joining: string[] = [];
     const leaving: string[] = [];
     const rows = records.map(({ row, given }): FeedRow => {
       const before = stored.get(row.id);
       if (before && homeFlag(before) !== homeFlag(row)) (homeFlag(row) === 1 ? joining : leaving).push(row.id);
       const unchanged =
-        before !== undefined &&
-        before.doc === row.doc &&
-        before.is_archived === row.is_archived &&
-        before.is_unlisted === row.is_unlisted;
+        before !== undefined && before.doc === row.doc && before.is_archived === row.is_archived && before.is_unlisted === row.is_unlisted;
       return { ...row, ...resolveStamps(given, before && { ...before, unchanged }, context.now) };
     });
     await upsertFeeds(tx, context.communityId, rows);

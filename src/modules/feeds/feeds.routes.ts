@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../../http/common.schemas.js';
 import { principalOf } from '../../http/request-context.js';
-import { postsRoutes } from '../posts/posts.routes.js';
 import type { ModuleOptions } from '../../services.js';
+import { postsRoutes } from '../posts/posts.routes.js';
 import { FeedParamsSchema, FeedSchema } from './feeds.schemas.js';
 import { getFeed } from './feeds.service.js';
 
@@ -22,7 +22,10 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
         response: { 200: Type.Object({ success: Type.Literal(true), data: FeedSchema }), ...errorResponses(400, 404) },
       },
     },
-    async (request) => ({ success: true as const, data: await getFeed(database, principalOf(request).communityId, request.params.feed_id) }),
+    async (request) => ({
+      success: true as const,
+      data: await getFeed(database, principalOf(request).communityId, request.params.feed_id),
+    }),
   );
 
   await app.register(postsRoutes, options);

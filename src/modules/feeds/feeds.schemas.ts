@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp, Uuid } from '../../http/common.schemas.js';
-import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
 import type { References, RichTextBlock } from '../../rich-text/index.js';
+import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
 import { Opt, OptText, OptTimestamp } from './import-fields.js';
 
 /** The stored string fields of a feed (default ""). */

@@ -16,7 +16,8 @@ import type { PostDoc, PostImport } from './posts.schemas.js';
  */
 
 /** A text the file gave, or undefined when it gave none (absent, null or ""). */
-const givenText = (value: string | null | undefined): string | undefined => (value === undefined || value === null || value === '' ? undefined : value);
+const givenText = (value: string | null | undefined): string | undefined =>
+  value === undefined || value === null || value === '' ? undefined : value;
 
 /** One rich text block holding the text as it is: the source of Markdown and ProseMirror for a post without blocks. */
 function plaintextBlocks(text: string): RichTextBlock[] {

@@ -1,11 +1,11 @@
 import type { Tx } from '../../db/database.js';
 import type { ImportContext, ImportSection } from '../../import/import-section.js';
-import { ImportError, assertUniqueIds, schemaParser } from '../../import/import-section.js';
+import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
 import { emptyReferences, extractMentions, renderOptionsFromReferences } from '../../rich-text/index.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
 import { assertImportBlocks, assertNoDerivedFields, importInstant, resolveStamps } from '../feeds/import-fields.js';
-import { resolveReferences } from '../references/resolve-references.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
+import { resolveReferences } from '../references/resolve-references.js';
 import { derivePostDoc } from './post-derivation.js';
 import { type PostRow, selectPostRows, upsertPosts } from './posts.queries.js';
 import { type PostImport, PostImportSchema } from './posts.schemas.js';
@@ -45,8 +45,16 @@ function parsePost(raw: unknown, index: number): ParsedPost {
 
 /** Refuses the first post whose feed or author is neither in the file nor in the community. */
 async function assertReferencesExist(tx: Tx, communityId: string, posts: ParsedPost[]): Promise<Map<string, 0 | 1>> {
-  const feeds = await selectFeedRows(tx, communityId, posts.map((post) => post.feedId));
-  const authors = await selectExistingProfileIds(tx, communityId, posts.map((post) => post.authorId));
+  const feeds = await selectFeedRows(
+    tx,
+    communityId,
+    posts.map((post) => post.feedId),
+  );
+  const authors = await selectExistingProfileIds(
+    tx,
+    communityId,
+    posts.map((post) => post.authorId),
+  );
   posts.forEach((post, index) => {
     if (!feeds.has(post.feedId)) throw new ImportError(section, index, 'feed_id', `no feed "${post.feedId}" in this community or file`);
     if (!authors.has(post.authorId)) {
@@ -87,13 +95,21 @@ function postRow(post: ParsedPost, doc: string, mentions: string, before: PostRo
 async function applyBatch(tx: Tx, context: ImportContext, posts: ParsedPost[], inHome: Map<string, 0 | 1>): Promise<void> {
   const mentions = posts.map((post) => extractMentions(post.record.chat_message?.blocks ?? []));
   const references = await resolveReferences(tx, context.communityId, mentions);
-  const stored = await selectPostRows(tx, context.communityId, posts.map((post) => post.record.id));
+  const stored = await selectPostRows(
+    tx,
+    context.communityId,
+    posts.map((post) => post.record.id),
+  );
   const rows = posts.map((post, i) => {
     const doc = JSON.stringify(derivePostDoc(post.record, renderOptionsFromReferences(references[i] ?? emptyReferences())));
     return postRow(post, doc, JSON.stringify(mentions[i]), stored.get(post.record.id), inHome.get(post.feedId) ?? 0, context.now);
   });
   // Rows the file leaves exactly as they are are not written: a re-import costs reads only.
-  await upsertPosts(tx, context.communityId, rows.filter((row) => !sameRow(row, stored.get(row.id))));
+  await upsertPosts(
+    tx,
+    context.communityId,
+    rows.filter((row) => !sameRow(row, stored.get(row.id))),
+  );
 }
 
 function sameRow(row: PostRow, before: PostRow | undefined): boolean {

@@ -2,8 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum, Timestamp, Uuid } from '../../http/common.schemas.js';
 import type { References, RichTextBlock } from '../../rich-text/index.js';
 import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
+import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
 import { Opt, OptText, OptTimestamp } from '../feeds/import-fields.js';
-import { FeedSummarySchema, type FeedSummary } from '../feeds/feeds.schemas.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
 
 /** The sorts of the posts list. */
@@ -14,7 +14,10 @@ export type PostSort = (typeof postSorts)[number];
 export const ListPostsQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: '0-based page number.' }),
   per_page: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Posts per page, 1 to 50.' }),
-  sort: StringEnum(postSorts, { default: 'newest', description: 'newest (content_created_at desc), oldest, most-recent-activity (latest_activity_at desc); ties break by id.' }),
+  sort: StringEnum(postSorts, {
+    default: 'newest',
+    description: 'newest (content_created_at desc), oldest, most-recent-activity (latest_activity_at desc); ties break by id.',
+  }),
 });
 export type ListPostsQuery = Static<typeof ListPostsQuerySchema>;
 

@@ -1,12 +1,12 @@
 import type { Database } from '../../db/database.js';
 import { emptyReferences, type Mentions } from '../../rich-text/index.js';
 import { toIso } from '../../shared/clock.js';
-import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.service.js';
 import { feedSummaryOf, selectFeedSummaries } from '../feeds/feeds.queries.js';
 import type { FeedSummary } from '../feeds/feeds.schemas.js';
-import { resolveReferences } from '../references/resolve-references.js';
-import type { Profile } from '../profiles/profiles.schemas.js';
+import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.service.js';
 import { selectProfilesByIds } from '../profiles/profiles.queries.js';
+import type { Profile } from '../profiles/profiles.schemas.js';
+import { resolveReferences } from '../references/resolve-references.js';
 import { countPosts, type FeedScope, type PostRow, selectPostsPage } from './posts.queries.js';
 import type { ListPostsQuery, Post, PostDoc } from './posts.schemas.js';
 
@@ -50,14 +50,27 @@ export async function listPosts(database: Database, communityId: string, feedIdO
   };
 }
 
-async function hydratePosts(database: Database, communityId: string, rows: PostRow[], knownFeeds: Map<string, FeedSummary>): Promise<Post[]> {
+async function hydratePosts(
+  database: Database,
+  communityId: string,
+  rows: PostRow[],
+  knownFeeds: Map<string, FeedSummary>,
+): Promise<Post[]> {
   if (rows.length === 0) return [];
   const { db } = database;
   const missingFeeds = rows.map((row) => row.feed_id).filter((id) => !knownFeeds.has(id));
   const [authors, feeds, references] = await Promise.all([
-    selectProfilesByIds(db, communityId, rows.flatMap((row) => (row.author_profile_id ? [row.author_profile_id] : []))),
+    selectProfilesByIds(
+      db,
+      communityId,
+      rows.flatMap((row) => (row.author_profile_id ? [row.author_profile_id] : [])),
+    ),
     missingFeeds.length ? selectFeedSummaries(db, communityId, missingFeeds) : Promise.resolve(new Map<string, FeedSummary>()),
-    resolveReferences(db, communityId, rows.map((row) => JSON.parse(row.mentions) as Mentions)),
+    resolveReferences(
+      db,
+      communityId,
+      rows.map((row) => JSON.parse(row.mentions) as Mentions),
+    ),
   ]);
   return rows.map((row, i) => {
     const doc = JSON.parse(row.doc) as PostDoc;

@@ -1,9 +1,28 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, block, channel, emoji, feed, feedId, getFeed, importInto, link, profile, profileId, section, text, user } from './fixtures.js';
+import {
+  type Auth,
+  block,
+  channel,
+  emoji,
+  feed,
+  feedId,
+  getFeed,
+  importInto,
+  link,
+  profile,
+  profileId,
+  section,
+  text,
+  user,
+} from './fixtures.js';
 
-const purposeBlocks = [block(section(text('Talk to '), user('U1'), text(' in '), channel('C2'), text(' '), emoji('partyparrot'), link('https://example.com/a.png')))];
+const purposeBlocks = [
+  block(
+    section(text('Talk to '), user('U1'), text(' in '), channel('C2'), text(' '), emoji('partyparrot'), link('https://example.com/a.png')),
+  ),
+];
 const topicBlocks = [block(section(text('Weekly topic by '), user('U404')))];
 
 /** A feed with every stored field set to something other than its default. */
@@ -47,7 +66,11 @@ describeEachEngine('feeds: GET /feeds/{feed_id}', (ctx) => {
     auth = community.auth;
     await importInto(ctx(), community.id, {
       profiles: [profile(1, { preferred_name: 'Ada' })],
-      feeds: [fullFeed, feed(2, { label: 'Random', slug: 'random', public_id: 'pub-2', chat_channel_name: 'random' }), { id: feedId(3), label: 'Ünïcode Label!' }],
+      feeds: [
+        fullFeed,
+        feed(2, { label: 'Random', slug: 'random', public_id: 'pub-2', chat_channel_name: 'random' }),
+        { id: feedId(3), label: 'Ünïcode Label!' },
+      ],
     });
     const other = await ctx().community('free', 'Other');
     otherAuth = other.auth;
@@ -59,13 +82,20 @@ describeEachEngine('feeds: GET /feeds/{feed_id}', (ctx) => {
     const { status, body } = await getFeed(ctx(), auth, feedId(1));
     assert.equal(status, 200);
     assert.equal(body.success, true);
-    const { chat_channel_purpose_chat_blocks_references: purposeRefs, chat_channel_topic_chat_blocks_references: topicRefs, ...rest } = body.data;
+    const {
+      chat_channel_purpose_chat_blocks_references: purposeRefs,
+      chat_channel_topic_chat_blocks_references: topicRefs,
+      ...rest
+    } = body.data;
     const { chat_channel_purpose_chat_blocks_references: _p, chat_channel_topic_chat_blocks_references: _t, ...expected } = { ...fullFeed };
     assert.deepEqual(rest, { ...expected, id: feedId(1) });
     assert.deepEqual(purposeRefs, {
       mentioned_chat_users: [{ profile_id: profileId(1), preferred_name: 'Ada', chat_user_id: 'U1' }],
       mentioned_chat_channels: [
-        { chat_channel: { id: 'C2', name: 'random' }, feed: { id: feedId(2), label: 'Random', slug: 'random', public_id: 'pub-2', chat_channel: { name: 'random' } } },
+        {
+          chat_channel: { id: 'C2', name: 'random' },
+          feed: { id: feedId(2), label: 'Random', slug: 'random', public_id: 'pub-2', chat_channel: { name: 'random' } },
+        },
       ],
       custom_emojis: [{ alias: 'partyparrot', name: 'partyparrot', url: '' }],
       urls: [{ order_seen: 0, is_embedded_media: true, is_image: true, is_video: false, url: 'https://example.com/a.png' }],

@@ -16,7 +16,14 @@ export const postId = (n: number) => `post-${String(n).padStart(4, '0')}`;
 
 /** A profile import record with a chat identity `U<n>`. */
 export function profile(n: number, extra: Json = {}): Json {
-  return { profile_id: profileId(n), email: `person${n}@example.com`, first_name: `First${n}`, last_name: `Last${n}`, chat_user_id: `U${n}`, ...extra };
+  return {
+    profile_id: profileId(n),
+    email: `person${n}@example.com`,
+    first_name: `First${n}`,
+    last_name: `Last${n}`,
+    chat_user_id: `U${n}`,
+    ...extra,
+  };
 }
 
 /** A feed import record bound to chat channel `C<n>`. */
@@ -64,13 +71,22 @@ export interface PostsPage {
 }
 
 /** GET /feeds/{feed}/posts?query: status and parsed body. */
-export async function listPosts(app: TestApp, auth: Auth, feed: string, query = ''): Promise<{ status: number; body: { success: boolean; data: PostsPage; error?: { code: string; message: string } } }> {
+export async function listPosts(
+  app: TestApp,
+  auth: Auth,
+  feed: string,
+  query = '',
+): Promise<{ status: number; body: { success: boolean; data: PostsPage; error?: { code: string; message: string } } }> {
   const res = await app.request({ method: 'GET', url: `/admin/v0/feeds/${feed}/posts${query ? `?${query}` : ''}`, headers: auth });
   return { status: res.statusCode, body: res.json() };
 }
 
 /** GET /feeds/{feed}: status and parsed body. */
-export async function getFeed(app: TestApp, auth: Auth, feed: string): Promise<{ status: number; body: { success: boolean; data: Json; error?: { code: string; message: string } } }> {
+export async function getFeed(
+  app: TestApp,
+  auth: Auth,
+  feed: string,
+): Promise<{ status: number; body: { success: boolean; data: Json; error?: { code: string; message: string } } }> {
   const res = await app.request({ method: 'GET', url: `/admin/v0/feeds/${feed}`, headers: auth });
   return { status: res.statusCode, body: res.json() };
 }

@@ -17,12 +17,19 @@ function community4() {
 describeEachEngine('posts: the Home feed', (ctx) => {
   it('lists the posts of every feed that is neither archived nor unlisted, newest first', async () => {
     const community = await ctx().community();
-    await importInto(ctx(), community.id, { ...community4(), feeds: [...community4().feeds, feed(5)], posts: [...community4().posts, post(51, 5, at(51))] });
+    await importInto(ctx(), community.id, {
+      ...community4(),
+      feeds: [...community4().feeds, feed(5)],
+      posts: [...community4().posts, post(51, 5, at(51))],
+    });
     const { status, body } = await listPosts(ctx(), community.auth, 'home');
     assert.equal(status, 200);
     assert.deepEqual(idsOf(body.data), [postId(51), postId(12), postId(11)]);
     assert.equal(body.data.total_records, 3);
-    assert.deepEqual(body.data.records.map((record) => (record.feed as { id: string }).id), [feedId(5), feedId(1), feedId(1)]);
+    assert.deepEqual(
+      body.data.records.map((record) => (record.feed as { id: string }).id),
+      [feedId(5), feedId(1), feedId(1)],
+    );
   });
 
   it('still lists archived and unlisted feeds by their own id', async () => {
@@ -34,7 +41,7 @@ describeEachEngine('posts: the Home feed', (ctx) => {
     }
   });
 
-  it('moves a feed\'s posts out of Home when a re-import archives or unlists it, and back in when it is restored', async () => {
+  it("moves a feed's posts out of Home when a re-import archives or unlists it, and back in when it is restored", async () => {
     const community = await ctx().community();
     const home = async () => idsOf((await listPosts(ctx(), community.auth, 'home', 'sort=oldest')).body.data);
     await importInto(ctx(), community.id, community4());
@@ -72,7 +79,9 @@ describeEachEngine('posts: the Home feed', (ctx) => {
       feeds: [feed(1), feed(2), feed(3, { is_archived: true })],
       posts: Array.from({ length: 30 }, (_, i) => post(i + 1, (i % 3) + 1, tie)),
     });
-    const open = Array.from({ length: 30 }, (_, i) => i + 1).filter((n) => (n - 1) % 3 !== 2).map(postId);
+    const open = Array.from({ length: 30 }, (_, i) => i + 1)
+      .filter((n) => (n - 1) % 3 !== 2)
+      .map(postId);
     for (const sort of ['newest', 'most-recent-activity']) {
       assert.deepEqual(await walkPages(ctx(), community.auth, 'home', `sort=${sort}`, 3), [...open].reverse(), sort);
     }

@@ -3,7 +3,6 @@ import { before, it } from 'node:test';
 import { describeEachEngine } from '../../support/harness.js';
 import {
   type Auth,
-  type Json,
   block,
   channel,
   emoji,
@@ -11,6 +10,7 @@ import {
   feedId,
   getFeed,
   importInto,
+  type Json,
   link,
   list,
   listPosts,
@@ -29,7 +29,11 @@ const welcomeBlocks = [
   block(
     section(text('Welcome to '), channel('C1'), text(', '), user('U2'), text('! '), emoji('wave', '1f44b')),
     section(text('Ground rules', { bold: true }), text('\n')),
-    list('bullet', section(text('Be '), text('kind', { italic: true })), section(text('Run '), text('npm test', { code: true }), text(' first'))),
+    list(
+      'bullet',
+      section(text('Be '), text('kind', { italic: true })),
+      section(text('Run '), text('npm test', { code: true }), text(' first')),
+    ),
     list('ordered', section(text('Read the '), link('https://example.com/guide', 'guide')), section(text('Say hi '), emoji('partyparrot'))),
     section(text('Questions? Ask '), user('U404'), text(' in '), channel('C9')),
   ),
@@ -39,7 +43,7 @@ const welcome = post(1, 1, {
   title: 'Welcome!',
   source: 'chat',
   content_created_at: '2026-11-20T09:00:00.000Z',
-  chat_message: { id: 'c0000000-0000-4000-8000-000000000001', message_ts: 1795165200.000100, blocks: welcomeBlocks, username: 'Grace' },
+  chat_message: { id: 'c0000000-0000-4000-8000-000000000001', message_ts: 1795165200.0001, blocks: welcomeBlocks, username: 'Grace' },
 });
 
 const bold = (value: string): Json => ({ type: 'text', text: value, marks: [{ type: 'bold' }] });
@@ -56,7 +60,14 @@ describeEachEngine('feeds: a newcomer imports chat posts and reads them back', (
     auth = community.auth;
     const counts = await importInto(ctx(), community.id, {
       profiles: [profile(2, { preferred_name: 'Grace' })],
-      feeds: [feed(1, { label: 'Welcome', slug: 'welcome', chat_channel_name: 'welcome', chat_channel_topic_chat_blocks: [block(section(text('Say hi to '), user('U2')))] })],
+      feeds: [
+        feed(1, {
+          label: 'Welcome',
+          slug: 'welcome',
+          chat_channel_name: 'welcome',
+          chat_channel_topic_chat_blocks: [block(section(text('Say hi to '), user('U2')))],
+        }),
+      ],
       posts: [{ ...welcome, author_profile_id: profileId(2) }],
     });
     assert.deepEqual(counts, { profiles: 1, feeds: 1, posts: 1 });
@@ -76,7 +87,15 @@ describeEachEngine('feeds: a newcomer imports chat posts and reads them back', (
   it('gives the plain text a reader sees, with mentions by name where the community knows them', () => {
     assert.equal(
       record.body_plaintext,
-      ['Welcome to #welcome, @Grace! 👋', 'Ground rules', '- Be kind', '- Run npm test first', '1. Read the guide', '2. Say hi :partyparrot:', 'Questions? Ask @U404 in #C9'].join('\n'),
+      [
+        'Welcome to #welcome, @Grace! 👋',
+        'Ground rules',
+        '- Be kind',
+        '- Run npm test first',
+        '1. Read the guide',
+        '2. Say hi :partyparrot:',
+        'Questions? Ask @U404 in #C9',
+      ].join('\n'),
     );
     assert.equal(record.read_time_minutes, 1);
   });
@@ -105,11 +124,24 @@ describeEachEngine('feeds: a newcomer imports chat posts and reads them back', (
       content: [
         paragraph(plain('Welcome to #welcome, @Grace! 👋')),
         paragraph(bold('Ground rules')),
-        { type: 'bullet_list', content: [item(plain('Be '), { type: 'text', text: 'kind', marks: [{ type: 'italic' }] }), item(plain('Run '), { type: 'text', text: 'npm test', marks: [{ type: 'code' }] }, plain(' first'))] },
+        {
+          type: 'bullet_list',
+          content: [
+            item(plain('Be '), { type: 'text', text: 'kind', marks: [{ type: 'italic' }] }),
+            item(plain('Run '), { type: 'text', text: 'npm test', marks: [{ type: 'code' }] }, plain(' first')),
+          ],
+        },
         {
           type: 'ordered_list',
           attrs: { order: 1 },
-          content: [item(plain('Read the '), { type: 'text', text: 'guide', marks: [{ type: 'link', attrs: { href: 'https://example.com/guide' } }] }), item(plain('Say hi :partyparrot:'))],
+          content: [
+            item(plain('Read the '), {
+              type: 'text',
+              text: 'guide',
+              marks: [{ type: 'link', attrs: { href: 'https://example.com/guide' } }],
+            }),
+            item(plain('Say hi :partyparrot:')),
+          ],
         },
         paragraph(plain('Questions? Ask @U404 in #C9')),
       ],
@@ -120,7 +152,10 @@ describeEachEngine('feeds: a newcomer imports chat posts and reads them back', (
     assert.deepEqual(record.references, {
       mentioned_chat_users: [{ profile_id: profileId(2), preferred_name: 'Grace', chat_user_id: 'U2' }],
       mentioned_chat_channels: [
-        { chat_channel: { id: 'C1', name: 'welcome' }, feed: { id: feedId(1), label: 'Welcome', slug: 'welcome', public_id: '', chat_channel: { name: 'welcome' } } },
+        {
+          chat_channel: { id: 'C1', name: 'welcome' },
+          feed: { id: feedId(1), label: 'Welcome', slug: 'welcome', public_id: '', chat_channel: { name: 'welcome' } },
+        },
       ],
       custom_emojis: [{ alias: 'partyparrot', name: 'partyparrot', url: '' }],
       urls: [{ order_seen: 0, is_embedded_media: false, is_image: false, is_video: false, url: 'https://example.com/guide' }],
@@ -128,16 +163,19 @@ describeEachEngine('feeds: a newcomer imports chat posts and reads them back', (
   });
 
   it('returns the blocks and the chat message exactly as imported', () => {
-    assert.deepEqual({ ...(record.chat_message as Json), markdown: undefined }, {
-      id: 'c0000000-0000-4000-8000-000000000001',
-      message_ts: 1795165200.0001,
-      blocks: welcomeBlocks,
-      markdown: undefined,
-      permalink: '',
-      parent_chat_message_id: '',
-      username: 'Grace',
-      icon: '',
-    });
+    assert.deepEqual(
+      { ...(record.chat_message as Json), markdown: undefined },
+      {
+        id: 'c0000000-0000-4000-8000-000000000001',
+        message_ts: 1795165200.0001,
+        blocks: welcomeBlocks,
+        markdown: undefined,
+        permalink: '',
+        parent_chat_message_id: '',
+        username: 'Grace',
+        icon: '',
+      },
+    );
   });
 
   it('shows the feed with its topic references resolved', async () => {

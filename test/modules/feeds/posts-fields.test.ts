@@ -1,7 +1,22 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, block, feed, feedId, importInto, link, listPosts, post, postId, profile, profileId, section, text, user } from './fixtures.js';
+import {
+  type Auth,
+  block,
+  feed,
+  feedId,
+  importInto,
+  link,
+  listPosts,
+  post,
+  postId,
+  profile,
+  profileId,
+  section,
+  text,
+  user,
+} from './fixtures.js';
 
 const blocks = [block(section(text('Read '), link('https://example.com/doc', 'the doc'), text(' with '), user('U2')))];
 const prosemirror = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Custom body' }] }] };
@@ -119,7 +134,16 @@ describeEachEngine('posts: record fields', (ctx) => {
         comments_count: 0,
         body_plaintext: '',
         body_prosemirror: { type: 'doc', content: [] },
-        chat_message: { id: '', message_ts: 0, blocks: [], markdown: '', permalink: '', parent_chat_message_id: '', username: '', icon: '' },
+        chat_message: {
+          id: '',
+          message_ts: 0,
+          blocks: [],
+          markdown: '',
+          permalink: '',
+          parent_chat_message_id: '',
+          username: '',
+          icon: '',
+        },
         cover_image_file_id: '',
         cover_image_url: '',
         author: profileId(1),

@@ -34,7 +34,10 @@ describeEachEngine('posts: sorting and paging', (ctx) => {
       feeds: [feed(1), feed(2)],
       posts: [
         ...shuffled.map((n) =>
-          post(n, 1, { content_created_at: new Date(createdAt(n)).toISOString(), latest_activity_at: new Date(activityAt(n)).toISOString() }),
+          post(n, 1, {
+            content_created_at: new Date(createdAt(n)).toISOString(),
+            latest_activity_at: new Date(activityAt(n)).toISOString(),
+          }),
         ),
         ...[101, 102, 103, 104, 105].map((n) => post(n, 2, { content_created_at: '2026-01-05T00:00:00Z' })),
       ],
@@ -100,6 +103,9 @@ describeEachEngine('posts: sorting and paging', (ctx) => {
     await importInto(ctx(), community.id, { posts: [post(2, 2)] });
     assert.deepEqual(idsOf((await listPosts(ctx(), community.auth, feedId(1))).body.data), [postId(1)]);
     const moved = (await listPosts(ctx(), community.auth, feedId(2))).body.data.records;
-    assert.deepEqual(moved.map((record) => [record.id, record.feed_id, (record.feed as { id: string }).id]), [[postId(2), feedId(2), feedId(2)]]);
+    assert.deepEqual(
+      moved.map((record) => [record.id, record.feed_id, (record.feed as { id: string }).id]),
+      [[postId(2), feedId(2), feedId(2)]],
+    );
   });
 });

@@ -13,7 +13,11 @@ describeEachEngine('posts: validation, 404 and isolation', (ctx) => {
     await importInto(ctx(), community.id, { profiles: [profile(1)], feeds: [feed(1)], posts: [post(1, 1), post(2, 1)] });
     const other = await ctx().community('growth', 'Other');
     otherAuth = other.auth;
-    await importInto(ctx(), other.id, { profiles: [profile(1)], feeds: [feed(2)], posts: [post(3, 2), post(1, 2, { title: 'Same id, other community' })] });
+    await importInto(ctx(), other.id, {
+      profiles: [profile(1)],
+      feeds: [feed(2)],
+      posts: [post(3, 2), post(1, 2, { title: 'Same id, other community' })],
+    });
   });
 
   const badQueries: [string, string][] = [
@@ -55,7 +59,7 @@ describeEachEngine('posts: validation, 404 and isolation', (ctx) => {
     }
   });
 
-  it('answers 404 not_found for an unknown feed and for another community\'s feed', async () => {
+  it("answers 404 not_found for an unknown feed and for another community's feed", async () => {
     for (const id of [feedId(404), feedId(2)]) {
       const { status, body } = await listPosts(ctx(), auth, id);
       assert.equal(status, 404, id);
