@@ -45,7 +45,11 @@ export async function connectChat(database: Database, clock: Clock, input: Conne
 }
 
 /** The chat workspace of a community, built from its stored connection; null when the community has none. */
-export async function chatWorkspaceOf(database: Database, factory: ChatWorkspaceFactory, communityId: string): Promise<ChatWorkspace | null> {
+export async function chatWorkspaceOf(
+  database: Database,
+  factory: ChatWorkspaceFactory,
+  communityId: string,
+): Promise<ChatWorkspace | null> {
   const connection = await selectChatConnection(database.db, communityId);
   return connection ? factory({ token: connection.token, teamId: connection.team_id }) : null;
 }

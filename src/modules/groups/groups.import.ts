@@ -15,10 +15,20 @@ export const groupsImportSection: ImportSection<GroupImport> = {
     memberLists.forEach((ids, index) => {
       const missing = ids.findIndex((id) => !existing.has(id));
       if (missing >= 0) {
-        throw new ImportError('groups', index, `member_profile_ids[${missing}]`, `no profile "${ids[missing]}" in this community or this file`);
+        throw new ImportError(
+          'groups',
+          index,
+          `member_profile_ids[${missing}]`,
+          `no profile "${ids[missing]}" in this community or this file`,
+        );
       }
     });
-    await upsertGroups(tx, context.communityId, records.map((record) => ({ id: record.id, name: record.name })), context.now);
+    await upsertGroups(
+      tx,
+      context.communityId,
+      records.map((record) => ({ id: record.id, name: record.name })),
+      context.now,
+    );
     for (const [index, record] of records.entries()) {
       await replaceGroupMembers(tx, context.communityId, record.id, memberLists[index] ?? [], context.now);
     }

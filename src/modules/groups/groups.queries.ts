@@ -2,12 +2,23 @@ import type { Db, Tx } from '../../db/database.js';
 
 /** True when the community has a group with this id. */
 export async function groupExists(db: Db | Tx, communityId: string, groupId: string): Promise<boolean> {
-  const row = await db.selectFrom('groups').select('id').where('community_id', '=', communityId).where('id', '=', groupId).executeTakeFirst();
+  const row = await db
+    .selectFrom('groups')
+    .select('id')
+    .where('community_id', '=', communityId)
+    .where('id', '=', groupId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Adds a profile to a group; false when it already was a member (nothing changes then). */
-export async function insertGroupMember(db: Db | Tx, communityId: string, groupId: string, profileId: string, now: number): Promise<boolean> {
+export async function insertGroupMember(
+  db: Db | Tx,
+  communityId: string,
+  groupId: string,
+  profileId: string,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .insertInto('group_members')
     .values({ community_id: communityId, group_id: groupId, profile_id: profileId, created_at: now })
@@ -38,8 +49,14 @@ export async function upsertGroups(db: Db | Tx, communityId: string, groups: { i
   for (let i = 0; i < groups.length; i += 500) {
     await db
       .insertInto('groups')
-      .values(groups.slice(i, i + 500).map((g) => ({ community_id: communityId, id: g.id, name: g.name, created_at: now, updated_at: now })))
-      .onConflict((oc) => oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), updated_at: eb.ref('excluded.updated_at') })))
+      .values(
+        groups.slice(i, i + 500).map((g) => ({ community_id: communityId, id: g.id, name: g.name, created_at: now, updated_at: now })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['community_id', 'id'])
+          .doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), updated_at: eb.ref('excluded.updated_at') })),
+      )
       .execute();
   }
 }
@@ -48,9 +65,20 @@ export async function upsertGroups(db: Db | Tx, communityId: string, groups: { i
  * Makes a group's members exactly these profiles: removes the others and adds the missing ones,
  * so that members who stay keep the time they joined.
  */
-export async function replaceGroupMembers(db: Db | Tx, communityId: string, groupId: string, profileIds: string[], now: number): Promise<void> {
+export async function replaceGroupMembers(
+  db: Db | Tx,
+  communityId: string,
+  groupId: string,
+  profileIds: string[],
+  now: number,
+): Promise<void> {
   const keep = new Set(profileIds);
-  const current = await db.selectFrom('group_members').select('profile_id').where('community_id', '=', communityId).where('group_id', '=', groupId).execute();
+  const current = await db
+    .selectFrom('group_members')
+    .select('profile_id')
+    .where('community_id', '=', communityId)
+    .where('group_id', '=', groupId)
+    .execute();
   const gone = current.map((row) => row.profile_id).filter((id) => !keep.has(id));
   for (let i = 0; i < gone.length; i += 500) {
     await db
@@ -63,7 +91,11 @@ export async function replaceGroupMembers(db: Db | Tx, communityId: string, grou
   for (let i = 0; i < profileIds.length; i += 500) {
     await db
       .insertInto('group_members')
-      .values(profileIds.slice(i, i + 500).map((profileId) => ({ community_id: communityId, group_id: groupId, profile_id: profileId, created_at: now })))
+      .values(
+        profileIds
+          .slice(i, i + 500)
+          .map((profileId) => ({ community_id: communityId, group_id: groupId, profile_id: profileId, created_at: now })),
+      )
       .onConflict((oc) => oc.columns(['community_id', 'group_id', 'profile_id']).doNothing())
       .execute();
   }

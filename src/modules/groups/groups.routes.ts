@@ -26,7 +26,9 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const { alreadyMember } = await addGroupMember(deps, principalOf(request).communityId, request.params.group_id, request.body.user);
-      return alreadyMember ? { success: true as const, message: 'The user is already a member of this group.' } : { success: true as const };
+      return alreadyMember
+        ? { success: true as const, message: 'The user is already a member of this group.' }
+        : { success: true as const };
     },
   );
 };

@@ -6,9 +6,9 @@ export const GroupIdParamsSchema = Type.Object({ group_id: Type.String({ minLeng
 /** The three ways to name a user; exactly one is given (checked by the service, with a clear message). */
 export const GroupUserSchema = Type.Object(
   {
-    chat_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The user\'s chat user id (U…).' })),
+    chat_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "The user's chat user id (U…)." })),
     email: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Matched case-insensitively, after trimming.' })),
-    profile_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The user\'s profile id (UUID).' })),
+    profile_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "The user's profile id (UUID)." })),
   },
   { additionalProperties: false, description: 'Exactly one of chat_user_id, email, profile_id.' },
 );

@@ -28,7 +28,12 @@ export function userIdentifier(user: GroupUser): { column: 'id' | 'chat_user_id'
 }
 
 /** Adds the profile a user identifier names to a group; reports whether it already was a member. */
-export async function addGroupMember(deps: GroupDeps, communityId: string, groupId: string, user: GroupUser): Promise<{ alreadyMember: boolean }> {
+export async function addGroupMember(
+  deps: GroupDeps,
+  communityId: string,
+  groupId: string,
+  user: GroupUser,
+): Promise<{ alreadyMember: boolean }> {
   const identifier = userIdentifier(user);
   const db = deps.database.db;
   if (!(await groupExists(db, communityId, groupId))) throw notFound('Group');

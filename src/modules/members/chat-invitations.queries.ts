@@ -42,7 +42,10 @@ export async function selectPendingInvitation(db: Db | Tx, communityId: string, 
 
 /** Records one invitation attempt. */
 export async function insertInvitation(db: Db | Tx, communityId: string, row: ChatInvitationRow): Promise<void> {
-  await db.insertInto('chat_invitations').values({ community_id: communityId, ...row }).execute();
+  await db
+    .insertInto('chat_invitations')
+    .values({ community_id: communityId, ...row })
+    .execute();
 }
 
 /** Hands a pending invitation (and the profile it holds) over to a member. */

@@ -8,8 +8,8 @@ import {
   adoptInvitation,
   type ChatInvitationStatus,
   closePendingInvitations,
-  insertInvitation,
   type Invitee,
+  insertInvitation,
   selectPendingInvitation,
 } from './chat-invitations.queries.js';
 import { selectProfilesForEmail } from './members.queries.js';
@@ -104,6 +104,12 @@ export async function cancelChatInvitations(
   if (emailNorm === '' || emailNorm.length > 254) throw new UserInputError('The email must be 1-254 characters.');
   await requireCommunity(database, communityId);
   const { anyProfileId } = await selectProfilesForEmail(database.db, communityId, emailNorm);
-  const cancelled = await closePendingInvitations(database.db, communityId, { emailNorm, profileId: anyProfileId }, 'cancelled', clock.now());
+  const cancelled = await closePendingInvitations(
+    database.db,
+    communityId,
+    { emailNorm, profileId: anyProfileId },
+    'cancelled',
+    clock.now(),
+  );
   return { community_id: communityId, email: emailNorm, cancelled };
 }

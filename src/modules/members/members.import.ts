@@ -51,11 +51,16 @@ export const membersImportSection: ImportSection<MemberImport> = {
     assertUniqueIds('members', rows, (row) => row.id);
     const emailsSeen = new Set<string>();
     rows.forEach((row, index) => {
-      if (emailsSeen.has(row.email_norm)) throw new ImportError('members', index, 'email', `"${row.email}" is given to another member of this file`);
+      if (emailsSeen.has(row.email_norm))
+        throw new ImportError('members', index, 'email', `"${row.email}" is given to another member of this file`);
       emailsSeen.add(row.email_norm);
     });
 
-    const profileIds = await selectExistingProfileIds(tx, context.communityId, rows.flatMap((row) => (row.chat_profile_id ? [row.chat_profile_id] : [])));
+    const profileIds = await selectExistingProfileIds(
+      tx,
+      context.communityId,
+      rows.flatMap((row) => (row.chat_profile_id ? [row.chat_profile_id] : [])),
+    );
     rows.forEach((row, index) => {
       if (row.chat_profile_id && !profileIds.has(row.chat_profile_id)) {
         throw new ImportError('members', index, 'chat_profile_id', `no profile "${row.chat_profile_id}" in this community or this file`);
@@ -64,7 +69,11 @@ export const membersImportSection: ImportSection<MemberImport> = {
 
     // An email may move between members of the file, but not take over one held by a member the file leaves alone.
     const fileIds = new Set(rows.map((row) => row.id));
-    const holders = await selectMemberIdsByEmails(tx, context.communityId, rows.map((row) => row.email_norm));
+    const holders = await selectMemberIdsByEmails(
+      tx,
+      context.communityId,
+      rows.map((row) => row.email_norm),
+    );
     rows.forEach((row, index) => {
       const holder = holders.get(row.email_norm);
       if (holder !== undefined && holder !== row.id && !fileIds.has(holder)) {
@@ -76,7 +85,12 @@ export const membersImportSection: ImportSection<MemberImport> = {
       await upsertMembersById(tx, context.communityId, rows);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new ImportError('members', null, 'email', 'members of this file exchange emails with each other; import the change in two steps');
+      throw new ImportError(
+        'members',
+        null,
+        'email',
+        'members of this file exchange emails with each other; import the change in two steps',
+      );
     }
     return rows.length;
   },

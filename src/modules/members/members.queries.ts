@@ -31,7 +31,12 @@ export function toMember(row: MemberRow): Member {
 
 /** The member holding a normalised email, or undefined. */
 export async function selectMemberByEmail(db: Db | Tx, communityId: string, emailNorm: string): Promise<MemberRow | undefined> {
-  return db.selectFrom('members').select(memberColumns).where('community_id', '=', communityId).where('email_norm', '=', emailNorm).executeTakeFirst();
+  return db
+    .selectFrom('members')
+    .select(memberColumns)
+    .where('community_id', '=', communityId)
+    .where('email_norm', '=', emailNorm)
+    .executeTakeFirst();
 }
 
 /** The member with this id, or undefined. */
@@ -127,7 +132,11 @@ export async function upsertMembersById(db: Db | Tx, communityId: string, rows: 
 }
 
 /** Members of the community holding any of these normalised emails: email_norm → id (import conflict check). */
-export async function selectMemberIdsByEmails(db: Db | Tx, communityId: string, emailNorms: readonly string[]): Promise<Map<string, string>> {
+export async function selectMemberIdsByEmails(
+  db: Db | Tx,
+  communityId: string,
+  emailNorms: readonly string[],
+): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const unique = [...new Set(emailNorms)];
   for (let i = 0; i < unique.length; i += 500) {

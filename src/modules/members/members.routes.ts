@@ -55,7 +55,8 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
     },
     async (request, reply) => {
       const result = await addMember(deps, principalOf(request).communityId, request.body);
-      if (result.chatInvite) request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
+      if (result.chatInvite)
+        request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
       const data = result.chatInvite ? { member: result.member, chat_invite: result.chatInvite } : { member: result.member };
       return reply.code(result.created ? 201 : 200).send({ success: true as const, message: addMessage(result), data });
     },

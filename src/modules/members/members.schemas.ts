@@ -22,7 +22,7 @@ export type Member = Static<typeof MemberSchema>;
 /** The outcome of the chat invitation of a member add. */
 export const ChatInviteSchema = Type.Object({
   status: StringEnum(['invited', 'already_in_workspace', 'failed'] as const),
-  code: Type.String({ description: '`ok` when sent; otherwise the chat platform\'s code or one of ours (see docs/chat.md).' }),
+  code: Type.String({ description: "`ok` when sent; otherwise the chat platform's code or one of ours (see docs/chat.md)." }),
   channel_ids: Type.Array(Type.String()),
   detail: Type.String(),
 });
@@ -34,7 +34,11 @@ export const AddMemberBodySchema = Type.Object(
     avatar_url_original: Type.Optional(Type.Union([AvatarUrl, Type.Null()], { description: 'http(s) URL; null or "" clears it.' })),
     invite_to_chat: Type.Optional(Type.Boolean({ default: false })),
     chat_channel_ids: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 10, description: 'Only with invite_to_chat: true.' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+        minItems: 1,
+        maxItems: 10,
+        description: 'Only with invite_to_chat: true.',
+      }),
     ),
   },
   { additionalProperties: false },

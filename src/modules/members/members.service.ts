@@ -153,6 +153,8 @@ export async function deactivateMember(
   const now = deps.clock.now();
   // Conditional on the state: of two concurrent calls exactly one reports the change.
   const changed = await deactivateActiveMember(db, communityId, id, now);
-  const row = changed ? { ...existing, state: 'deactivated' as const, updated_at: now } : ((await selectMemberById(db, communityId, id)) ?? existing);
+  const row = changed
+    ? { ...existing, state: 'deactivated' as const, updated_at: now }
+    : ((await selectMemberById(db, communityId, id)) ?? existing);
   return { member: toMember(row), alreadyDeactivated: !changed };
 }

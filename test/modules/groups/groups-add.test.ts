@@ -10,7 +10,12 @@ interface ErrorResponse {
 }
 
 const addToGroup = (t: TestApp, auth: { authorization: string }, groupId: string, payload: unknown) =>
-  t.request({ method: 'POST', url: `/admin/v0/groups/${encodeURIComponent(groupId)}/members`, headers: auth, payload: payload as Record<string, unknown> });
+  t.request({
+    method: 'POST',
+    url: `/admin/v0/groups/${encodeURIComponent(groupId)}/members`,
+    headers: auth,
+    payload: payload as Record<string, unknown>,
+  });
 
 /** A community with one group and three profiles: one with a chat identity, one without, one already in the group. */
 async function seeded(t: TestApp, plan = 'free') {
@@ -69,7 +74,9 @@ describeEachEngine('POST /admin/v0/groups/{group_id}/members', (ctx) => {
   it('adds exactly one membership out of concurrent adds of one user', async () => {
     const t = ctx();
     const c = await seeded(t);
-    const results = await Promise.all(Array.from({ length: 6 }, () => addToGroup(t, c.auth, c.groupId, { user: { chat_user_id: 'U0CHAT' } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => addToGroup(t, c.auth, c.groupId, { user: { chat_user_id: 'U0CHAT' } })),
+    );
     assert.ok(results.every((r) => r.statusCode === 200));
     assert.equal(results.filter((r) => r.json<{ message?: string }>().message === undefined).length, 1);
   });
@@ -109,7 +116,12 @@ describeEachEngine('POST /admin/v0/groups/{group_id}/members', (ctx) => {
   it('answers 404 for an unknown user of each kind', async () => {
     const t = ctx();
     const c = await seeded(t);
-    for (const user of [{ chat_user_id: 'U0NOBODY' }, { email: 'nobody@example.com' }, { profile_id: randomUUID() }, { profile_id: 'not-a-uuid' }]) {
+    for (const user of [
+      { chat_user_id: 'U0NOBODY' },
+      { email: 'nobody@example.com' },
+      { profile_id: randomUUID() },
+      { profile_id: 'not-a-uuid' },
+    ]) {
       const res = await addToGroup(t, c.auth, c.groupId, { user });
       assert.equal(res.statusCode, 404, JSON.stringify(user));
       assert.match(res.json<ErrorResponse>().error.message, /user/i);

@@ -27,7 +27,10 @@ describeEachEngine('import: groups section', (ctx) => {
         { profile_id: inFile, email: 'infile@example.com' },
         { profile_id: outside, email: 'outside@example.com' },
       ],
-      groups: [{ id: 'g1', name: 'Group One', member_profile_ids: [stored, inFile.toUpperCase()] }, { id: 'g2', name: 'Empty' }],
+      groups: [
+        { id: 'g1', name: 'Group One', member_profile_ids: [stored, inFile.toUpperCase()] },
+        { id: 'g2', name: 'Empty' },
+      ],
     });
     assert.equal(counts.groups, 2);
     assert.equal(await isAlreadyMember(t, auth, 'g1', stored), true);
@@ -78,13 +81,20 @@ describeEachEngine('import: groups section', (ctx) => {
     { name: 'an unknown field', record: { id: 'g', name: 'G', members: [] }, prefix: 'groups[0].members:' },
     { name: 'a missing name', record: { id: 'g' }, prefix: 'groups[0].name:' },
     { name: 'an empty id', record: { id: '', name: 'G' }, prefix: 'groups[0].id:' },
-    { name: 'a member id that is not a UUID', record: { id: 'g', name: 'G', member_profile_ids: ['p1'] }, prefix: 'groups[0].member_profile_ids[0]' },
+    {
+      name: 'a member id that is not a UUID',
+      record: { id: 'g', name: 'G', member_profile_ids: ['p1'] },
+      prefix: 'groups[0].member_profile_ids[0]',
+    },
   ];
   for (const { name, record, prefix } of refusals) {
     it(`refuses ${name}`, async () => {
       const t = ctx();
       const { id: communityId } = await t.community();
-      await assert.rejects(runImport(t.database, t.clock, communityId, { groups: [record] }), (error: unknown) => error instanceof ImportError && error.message.startsWith(prefix));
+      await assert.rejects(
+        runImport(t.database, t.clock, communityId, { groups: [record] }),
+        (error: unknown) => error instanceof ImportError && error.message.startsWith(prefix),
+      );
     });
   }
 
@@ -92,7 +102,12 @@ describeEachEngine('import: groups section', (ctx) => {
     const t = ctx();
     const { id: communityId } = await t.community();
     await assert.rejects(
-      runImport(t.database, t.clock, communityId, { groups: [{ id: 'g', name: 'A' }, { id: 'g', name: 'B' }] }),
+      runImport(t.database, t.clock, communityId, {
+        groups: [
+          { id: 'g', name: 'A' },
+          { id: 'g', name: 'B' },
+        ],
+      }),
       (error: unknown) => error instanceof ImportError && error.message.startsWith('groups[1].id:'),
     );
   });

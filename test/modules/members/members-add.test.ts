@@ -177,12 +177,21 @@ describeEachEngine('POST /admin/v0/members: create, update, link', (ctx) => {
   it('accepts a form-encoded body with the same rules (201, then 200 on the same email)', async () => {
     const t = ctx();
     const { auth } = await t.community();
-    const created = await postMemberForm(t, auth, { email: 'form@example.com', full_name: 'Form Filler', invite_to_chat: 'false', avatar_url_original: '' });
+    const created = await postMemberForm(t, auth, {
+      email: 'form@example.com',
+      full_name: 'Form Filler',
+      invite_to_chat: 'false',
+      avatar_url_original: '',
+    });
     assert.equal(created.statusCode, 201, created.body);
     const member = created.json<AddMemberResponse>().data.member;
     assert.equal(member.full_name, 'Form Filler');
     assert.equal(member.avatar_url_original, null);
-    const updated = await postMemberForm(t, auth, { email: 'FORM@example.com', full_name: 'Form Filler', avatar_url_original: 'https://img.example.com/f.png' });
+    const updated = await postMemberForm(t, auth, {
+      email: 'FORM@example.com',
+      full_name: 'Form Filler',
+      avatar_url_original: 'https://img.example.com/f.png',
+    });
     assert.equal(updated.statusCode, 200);
     assert.equal(updated.json<AddMemberResponse>().data.member.avatar_url_original, 'https://img.example.com/f.png');
   });
@@ -190,7 +199,12 @@ describeEachEngine('POST /admin/v0/members: create, update, link', (ctx) => {
   it('refuses other content types with 415', async () => {
     const t = ctx();
     const { auth } = await t.community();
-    const res = await t.request({ method: 'POST', url: '/admin/v0/members', headers: { ...auth, 'content-type': 'text/plain' }, payload: 'email=a@b.co' });
+    const res = await t.request({
+      method: 'POST',
+      url: '/admin/v0/members',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      payload: 'email=a@b.co',
+    });
     assert.equal(res.statusCode, 415);
     assert.equal(res.json<ErrorResponse>().success, false);
   });
@@ -212,7 +226,9 @@ describeEachEngine('POST /admin/v0/members: create, update, link', (ctx) => {
     const t = ctx();
     const res = await t.request({ method: 'GET', url: '/admin/v0/openapi.json' });
     const doc = res.json<{ paths: Record<string, { post?: { parameters?: { name: string; in: string; required?: boolean }[] } }> }>();
-    const header = doc.paths['/admin/v0/members']?.post?.parameters?.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+    const header = doc.paths['/admin/v0/members']?.post?.parameters?.find(
+      (p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+    );
     assert.ok(header, 'Idempotency-Key parameter');
     assert.notEqual(header.required, true);
   });

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
-import { type AddMemberResponse, checkMember, type ErrorResponse, formBody, importInto, newId, postMember, uniqueEmail } from './members-support.js';
+import {
+  type AddMemberResponse,
+  checkMember,
+  type ErrorResponse,
+  formBody,
+  importInto,
+  newId,
+  postMember,
+  uniqueEmail,
+} from './members-support.js';
 
 interface DeactivateResponse {
   success: boolean;
@@ -16,7 +25,12 @@ describeEachEngine('POST /admin/v0/members/check', (ctx) => {
   it('answers all three flags false for an unknown email', async () => {
     const t = ctx();
     const { auth } = await t.community();
-    const res = await t.request({ method: 'POST', url: '/admin/v0/members/check', headers: auth, payload: { email: 'nobody@example.com' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/admin/v0/members/check',
+      headers: auth,
+      payload: { email: 'nobody@example.com' },
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { success: true, data: { is_member: false, is_deactivated: false, is_forgotten: false } });
   });
@@ -66,7 +80,13 @@ describeEachEngine('POST /admin/v0/members/check', (ctx) => {
   it('answers 400 for a missing, empty or 255-character email and for unknown fields', async () => {
     const t = ctx();
     const { auth } = await t.community();
-    for (const payload of [{}, { email: '' }, { email: `${'a'.repeat(243)}@example.com` }, { email: 'a@example.com', extra: 1 }, { email: 5 }]) {
+    for (const payload of [
+      {},
+      { email: '' },
+      { email: `${'a'.repeat(243)}@example.com` },
+      { email: 'a@example.com', extra: 1 },
+      { email: 5 },
+    ]) {
       const res = await t.request({ method: 'POST', url: '/admin/v0/members/check', headers: auth, payload });
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json<ErrorResponse>().error.code, 'validation_failed');
@@ -114,7 +134,10 @@ describeEachEngine('POST /admin/v0/members/{member_id}/deactivate', (ctx) => {
     const { auth } = await t.community();
     const member = (await postMember(t, auth, { email: uniqueEmail(), full_name: 'Race Off' })).json<AddMemberResponse>().data.member;
     const results = await Promise.all(Array.from({ length: 5 }, () => deactivate(t, auth, member.id)));
-    assert.deepEqual(results.map((r) => r.statusCode), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      [200, 200, 200, 200, 200],
+    );
     assert.equal(results.filter((r) => !r.json<DeactivateResponse>().data.already_deactivated).length, 1);
   });
 
@@ -122,7 +145,8 @@ describeEachEngine('POST /admin/v0/members/{member_id}/deactivate', (ctx) => {
     const t = ctx();
     const { auth, id: communityId } = await t.community();
     await importInto(t, communityId, { profiles: [{ profile_id: newId(), email: 'linked@example.com', chat_user_id: 'U0LINKED' }] });
-    const member = (await postMember(t, auth, { email: 'linked@example.com', full_name: 'Linked Up' })).json<AddMemberResponse>().data.member;
+    const member = (await postMember(t, auth, { email: 'linked@example.com', full_name: 'Linked Up' })).json<AddMemberResponse>().data
+      .member;
     assert.ok(member.chat_profile_id);
     const res = await deactivate(t, auth, member.id);
     assert.equal(res.statusCode, 409);
@@ -134,7 +158,8 @@ describeEachEngine('POST /admin/v0/members/{member_id}/deactivate', (ctx) => {
     const t = ctx();
     const a = await t.community();
     const b = await t.community();
-    const member = (await postMember(t, a.auth, { email: uniqueEmail(), full_name: 'Elsewhere Member' })).json<AddMemberResponse>().data.member;
+    const member = (await postMember(t, a.auth, { email: uniqueEmail(), full_name: 'Elsewhere Member' })).json<AddMemberResponse>().data
+      .member;
     for (const id of [newId(), 'not-a-uuid', member.id]) {
       const res = await deactivate(t, b.auth, id);
       assert.equal(res.statusCode, 404, id);

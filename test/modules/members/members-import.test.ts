@@ -13,7 +13,14 @@ describeEachEngine('import: members section', (ctx) => {
     assert.equal(counts.members, 1);
     const row = await storedMember(t, communityId, id);
     assert.deepEqual(
-      { email: row?.email, full_name: row?.full_name, preferred_name: row?.preferred_name, avatar: row?.avatar_url_original, chat: row?.chat_profile_id, state: row?.state },
+      {
+        email: row?.email,
+        full_name: row?.full_name,
+        preferred_name: row?.preferred_name,
+        avatar: row?.avatar_url_original,
+        chat: row?.chat_profile_id,
+        state: row?.state,
+      },
       { email: 'Imp@Example.com', full_name: 'Imp Orted', preferred_name: 'Imp', avatar: null, chat: null, state: 'active' },
     );
   });
@@ -72,19 +79,34 @@ describeEachEngine('import: members section', (ctx) => {
   });
 
   const refusals: { name: string; record: Record<string, unknown>; prefix: string }[] = [
-    { name: 'an unknown field', record: { id: 'ID', email: 'u@example.com', full_name: 'U N', nickname: 'x' }, prefix: 'members[0].nickname:' },
-    { name: 'an unknown state', record: { id: 'ID', email: 'u@example.com', full_name: 'U N', state: 'paused' }, prefix: 'members[0].state:' },
+    {
+      name: 'an unknown field',
+      record: { id: 'ID', email: 'u@example.com', full_name: 'U N', nickname: 'x' },
+      prefix: 'members[0].nickname:',
+    },
+    {
+      name: 'an unknown state',
+      record: { id: 'ID', email: 'u@example.com', full_name: 'U N', state: 'paused' },
+      prefix: 'members[0].state:',
+    },
     { name: 'a missing email', record: { id: 'ID', full_name: 'U N' }, prefix: 'members[0].email:' },
     { name: 'a bad email', record: { id: 'ID', email: 'nope', full_name: 'U N' }, prefix: 'members[0].email:' },
     { name: 'an id that is not a UUID', record: { id: 'member-1', email: 'u@example.com', full_name: 'U N' }, prefix: 'members[0].id:' },
-    { name: 'a bad avatar URL', record: { id: 'ID', email: 'u@example.com', full_name: 'U N', avatar_url_original: 'ftp://x' }, prefix: 'members[0].avatar_url_original' },
+    {
+      name: 'a bad avatar URL',
+      record: { id: 'ID', email: 'u@example.com', full_name: 'U N', avatar_url_original: 'ftp://x' },
+      prefix: 'members[0].avatar_url_original',
+    },
   ];
   for (const { name, record, prefix } of refusals) {
     it(`refuses ${name}`, async () => {
       const t = ctx();
       const { id: communityId } = await t.community();
       const withId = record.id === 'ID' ? { ...record, id: newId() } : record;
-      await assert.rejects(importInto(t, communityId, { members: [withId] }), (error: unknown) => error instanceof ImportError && error.message.startsWith(prefix));
+      await assert.rejects(
+        importInto(t, communityId, { members: [withId] }),
+        (error: unknown) => error instanceof ImportError && error.message.startsWith(prefix),
+      );
     });
   }
 
@@ -93,11 +115,21 @@ describeEachEngine('import: members section', (ctx) => {
     const { id: communityId } = await t.community();
     const id = newId();
     await assert.rejects(
-      importInto(t, communityId, { members: [{ id, email: 'a@example.com', full_name: 'A A' }, { id, email: 'b@example.com', full_name: 'B B' }] }),
+      importInto(t, communityId, {
+        members: [
+          { id, email: 'a@example.com', full_name: 'A A' },
+          { id, email: 'b@example.com', full_name: 'B B' },
+        ],
+      }),
       (error: unknown) => error instanceof ImportError && error.message.startsWith('members[1].id:'),
     );
     await assert.rejects(
-      importInto(t, communityId, { members: [{ id: newId(), email: 'same@example.com', full_name: 'A A' }, { id: newId(), email: 'SAME@example.com', full_name: 'B B' }] }),
+      importInto(t, communityId, {
+        members: [
+          { id: newId(), email: 'same@example.com', full_name: 'A A' },
+          { id: newId(), email: 'SAME@example.com', full_name: 'B B' },
+        ],
+      }),
       (error: unknown) => error instanceof ImportError && error.message.startsWith('members[1].email:'),
     );
   });

@@ -62,7 +62,12 @@ export interface ErrorResponse {
 
 /** POST /admin/v0/members with a JSON body. */
 export function postMember(t: TestApp, auth: { authorization: string }, body: unknown, headers: Record<string, string> = {}) {
-  return t.request({ method: 'POST', url: '/admin/v0/members', headers: { ...auth, ...headers }, payload: body as Record<string, unknown> });
+  return t.request({
+    method: 'POST',
+    url: '/admin/v0/members',
+    headers: { ...auth, ...headers },
+    payload: body as Record<string, unknown>,
+  });
 }
 
 /** POST /admin/v0/members with a form-encoded body. */

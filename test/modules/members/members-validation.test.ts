@@ -20,15 +20,31 @@ const invalidBodies: { name: string; body: Record<string, unknown>; field: strin
   { name: 'full_name of 101 characters', body: { ...valid, full_name: 'a'.repeat(101) }, field: 'full_name' },
   { name: 'avatar not a URI', body: { ...valid, avatar_url_original: 'not a url' }, field: 'avatar_url_original' },
   { name: 'avatar with a script scheme', body: { ...valid, avatar_url_original: 'javascript:alert(1)' }, field: 'avatar_url_original' },
-  { name: 'avatar over 2048 characters', body: { ...valid, avatar_url_original: `https://x.example.com/${'a'.repeat(2030)}` }, field: 'avatar_url_original' },
+  {
+    name: 'avatar over 2048 characters',
+    body: { ...valid, avatar_url_original: `https://x.example.com/${'a'.repeat(2030)}` },
+    field: 'avatar_url_original',
+  },
   { name: 'invite_to_chat as text in JSON', body: { ...valid, invite_to_chat: 'true' }, field: 'invite_to_chat' },
   { name: 'no channel ids', body: { ...valid, invite_to_chat: true, chat_channel_ids: [] }, field: 'chat_channel_ids' },
-  { name: '11 channel ids', body: { ...valid, invite_to_chat: true, chat_channel_ids: Array.from({ length: 11 }, (_, i) => `C${i}`) }, field: 'chat_channel_ids' },
+  {
+    name: '11 channel ids',
+    body: { ...valid, invite_to_chat: true, chat_channel_ids: Array.from({ length: 11 }, (_, i) => `C${i}`) },
+    field: 'chat_channel_ids',
+  },
   { name: 'an empty channel id', body: { ...valid, invite_to_chat: true, chat_channel_ids: [''] }, field: 'chat_channel_ids' },
-  { name: 'a channel id of 33 characters', body: { ...valid, invite_to_chat: true, chat_channel_ids: [`C${'0'.repeat(32)}`] }, field: 'chat_channel_ids' },
+  {
+    name: 'a channel id of 33 characters',
+    body: { ...valid, invite_to_chat: true, chat_channel_ids: [`C${'0'.repeat(32)}`] },
+    field: 'chat_channel_ids',
+  },
   { name: 'channel ids not an array', body: { ...valid, invite_to_chat: true, chat_channel_ids: 'C1' }, field: 'chat_channel_ids' },
   { name: 'channel ids without invite_to_chat', body: { ...valid, chat_channel_ids: ['C0ONE'] }, field: 'chat_channel_ids' },
-  { name: 'channel ids with invite_to_chat false', body: { ...valid, invite_to_chat: false, chat_channel_ids: ['C0ONE'] }, field: 'chat_channel_ids' },
+  {
+    name: 'channel ids with invite_to_chat false',
+    body: { ...valid, invite_to_chat: false, chat_channel_ids: ['C0ONE'] },
+    field: 'chat_channel_ids',
+  },
   { name: 'an unknown field', body: { ...valid, nickname: 'Val' }, field: 'nickname' },
 ];
 
@@ -43,14 +59,20 @@ describeEachEngine('POST /admin/v0/members: body rules', (ctx) => {
       assert.equal(error.success, false);
       assert.equal(error.error.code, 'validation_failed');
       assert.ok(error.error.message.includes(field), error.error.message);
-      if (typeof body.email === 'string' && body.email.includes('@') && body.email.length <= 254) assert.equal((await checkMember(t, auth, body.email)).is_member, false);
+      if (typeof body.email === 'string' && body.email.includes('@') && body.email.length <= 254)
+        assert.equal((await checkMember(t, auth, body.email)).is_member, false);
     });
   }
 
   it('answers 400 invalid_json for a malformed JSON body', async () => {
     const t = ctx();
     const { auth } = await t.community();
-    const res = await t.request({ method: 'POST', url: '/admin/v0/members', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"email":' });
+    const res = await t.request({
+      method: 'POST',
+      url: '/admin/v0/members',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json<ErrorResponse>().error.code, 'invalid_json');
   });
@@ -68,7 +90,12 @@ describeEachEngine('POST /admin/v0/members: body rules', (ctx) => {
   it('accepts invite_to_chat: false alone, and treats an empty avatar URL as none', async () => {
     const t = ctx();
     const { auth } = await t.community();
-    const res = await postMember(t, auth, { email: 'plain@example.com', full_name: 'Plain Add', invite_to_chat: false, avatar_url_original: '' });
+    const res = await postMember(t, auth, {
+      email: 'plain@example.com',
+      full_name: 'Plain Add',
+      invite_to_chat: false,
+      avatar_url_original: '',
+    });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json<AddMemberResponse>().data.member.avatar_url_original, null);
   });
@@ -81,7 +108,15 @@ describeEachEngine('POST /admin/v0/members: body rules', (ctx) => {
       { fields: { email: 'form.bad@example.com' }, field: 'full_name' },
       { fields: { email: 'form.bad@example.com', full_name: 'Form Bad', invite_to_chat: 'maybe' }, field: 'invite_to_chat' },
       { fields: { email: 'form.bad@example.com', full_name: 'Form Bad', chat_channel_ids: 'C0ONE' }, field: 'chat_channel_ids' },
-      { fields: { email: 'form.bad@example.com', full_name: 'Form Bad', invite_to_chat: 'true', chat_channel_ids: Array.from({ length: 11 }, (_, i) => `C${i}`) }, field: 'chat_channel_ids' },
+      {
+        fields: {
+          email: 'form.bad@example.com',
+          full_name: 'Form Bad',
+          invite_to_chat: 'true',
+          chat_channel_ids: Array.from({ length: 11 }, (_, i) => `C${i}`),
+        },
+        field: 'chat_channel_ids',
+      },
       { fields: { email: 'form.bad@example.com', full_name: 'Form Bad', extra: 'x' }, field: 'extra' },
     ];
     for (const { fields, field } of cases) {
