@@ -5,7 +5,7 @@ import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
 import {
   AddMemberBodySchema,
-  AddMemberResponseSchema,
+  addMemberResponse,
   CheckMemberBodySchema,
   CheckMemberResponseSchema,
   DeactivateMemberResponseSchema,
@@ -29,6 +29,9 @@ async function normaliseMemberBody(request: FastifyRequest): Promise<void> {
   if (fields.avatar_url_original === '') fields.avatar_url_original = null;
 }
 
+// Documents in OpenAPI that these bodies may be form-encoded too (decisions.md, request bodies).
+const formOrJson = ['application/json', 'application/x-www-form-urlencoded'];
+
 function addMessage(result: AddMemberResult): string {
   if (result.created) return 'Member created.';
   return result.reactivated ? 'Member already existed; it was updated and reactivated.' : 'Member already existed; it was updated.';
@@ -48,9 +51,14 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
         operationId: 'addMember',
         summary: 'Add a member (or update the member holding the email), optionally inviting them to the chat workspace',
         description: 'Requires the Enterprise plan. 201 when a member is created, 200 when an existing one is updated (and reactivated).',
+        consumes: formOrJson,
         headers: IdempotencyHeaders,
         body: AddMemberBodySchema,
-        response: { 200: AddMemberResponseSchema, 201: AddMemberResponseSchema, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        response: {
+          200: addMemberResponse('A member already held the email: it was updated (and reactivated if it was not active).'),
+          201: addMemberResponse('A new member was created.'),
+          ...errorResponses(400, 403, 409, 413, 415, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -71,6 +79,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
         tags: ['Members'],
         operationId: 'checkMember',
         summary: 'Check whether a member holds an email (never fails for an unknown email)',
+        consumes: formOrJson,
         headers: IdempotencyHeaders,
         body: CheckMemberBodySchema,
         response: { 200: CheckMemberResponseSchema, ...errorResponses(400, 409, 413, 415, 422) },

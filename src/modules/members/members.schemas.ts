@@ -45,11 +45,19 @@ export const AddMemberBodySchema = Type.Object(
 );
 export type AddMemberBody = Static<typeof AddMemberBodySchema>;
 
-export const AddMemberResponseSchema = Type.Object({
-  success: Type.Literal(true),
-  message: Type.String(),
-  data: Type.Object({ member: MemberSchema, chat_invite: Type.Optional(ChatInviteSchema) }),
-});
+/** The body of both successes of a member add (201 created, 200 updated), told apart by `description`. */
+export const addMemberResponse = (description: string) =>
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      message: Type.String(),
+      data: Type.Object({
+        member: MemberSchema,
+        chat_invite: Type.Optional(Type.Object(ChatInviteSchema.properties, { description: 'Present when invite_to_chat was true.' })),
+      }),
+    },
+    { description },
+  );
 
 export const CheckMemberBodySchema = Type.Object(
   { email: Type.String({ minLength: 1, maxLength: 254, description: 'Matched case-insensitively, after trimming.' }) },

@@ -222,14 +222,18 @@ describeEachEngine('POST /admin/v0/members: create, update, link', (ctx) => {
     }
   });
 
-  it('declares the optional Idempotency-Key header in the OpenAPI document', async () => {
+  it('documents the optional Idempotency-Key header and both body encodings in the OpenAPI document', async () => {
     const t = ctx();
     const res = await t.request({ method: 'GET', url: '/admin/v0/openapi.json' });
-    const doc = res.json<{ paths: Record<string, { post?: { parameters?: { name: string; in: string; required?: boolean }[] } }> }>();
-    const header = doc.paths['/admin/v0/members']?.post?.parameters?.find(
-      (p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
-    );
+    type Operation = {
+      parameters?: { name: string; in: string; required?: boolean }[];
+      requestBody?: { content: Record<string, unknown> };
+    };
+    const doc = res.json<{ paths: Record<string, { post?: Operation }> }>();
+    const operation = doc.paths['/admin/v0/members']?.post;
+    const header = operation?.parameters?.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     assert.ok(header, 'Idempotency-Key parameter');
     assert.notEqual(header.required, true);
+    assert.deepEqual(Object.keys(operation?.requestBody?.content ?? {}).sort(), ['application/json', 'application/x-www-form-urlencoded']);
   });
 });

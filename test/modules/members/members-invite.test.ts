@@ -71,7 +71,9 @@ describeEachEngine(
       assert.equal(invite.code, 'ok');
       assert.deepEqual(invite.channel_ids, ['C0ONE', 'C0TWO']);
       assert.ok(invite.detail.length > 0);
-      assert.deepEqual(invitationsOf('ivy@example.com'), [{ email: 'ivy@example.com', channel_ids: ['C0ONE', 'C0TWO'], real_name: 'Ivy Invitee' }]);
+      assert.deepEqual(invitationsOf('ivy@example.com'), [
+        { email: 'ivy@example.com', channel_ids: ['C0ONE', 'C0TWO'], real_name: 'Ivy Invitee' },
+      ]);
       assert.equal(res.body.includes(fake.validToken), false);
     });
 
