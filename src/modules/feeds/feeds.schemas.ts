@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp, Uuid } from '../../http/common.schemas.js';
 import type { References, RichTextBlock } from '../../rich-text/index.js';
 import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
-import { Opt, OptText, OptTimestamp } from './import-fields.js';
+import { ImportUuid, Opt, OptText, OptTimestamp } from './import-fields.js';
 
 /** The stored string fields of a feed (default ""). */
 export const feedTextFields = [
@@ -109,7 +109,7 @@ export const FeedParamsSchema = Type.Object({ feed_id: Uuid({ description: 'The 
 /** A feed record of the import file: the API's stored fields; only id and label are required. */
 export const FeedImportSchema = Type.Object(
   {
-    id: Uuid(),
+    id: ImportUuid(),
     label: Type.String({ minLength: 1, maxLength: 200 }),
     slug: Opt(Type.String({ minLength: 1, maxLength: 200 })),
     created_at: OptTimestamp(),

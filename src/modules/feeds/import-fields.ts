@@ -8,6 +8,9 @@ import { validateBlocks } from '../../rich-text/index.js';
  * "use the default".
  */
 
+/** A UUID in canonical form (the `uuid` format alone also admits a `urn:uuid:` prefix). */
+export const ImportUuid = () => Type.String({ format: 'uuid', pattern: '^[0-9a-fA-F-]{36}$' });
+
 /** An optional import field that may also be null (null means the same as absent). */
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 

@@ -3,7 +3,7 @@ import { StringEnum, Timestamp, Uuid } from '../../http/common.schemas.js';
 import type { References, RichTextBlock } from '../../rich-text/index.js';
 import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
 import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
-import { Opt, OptText, OptTimestamp } from '../feeds/import-fields.js';
+import { ImportUuid, Opt, OptText, OptTimestamp } from '../feeds/import-fields.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
 
 /** The sorts of the posts list. */
@@ -125,8 +125,8 @@ const Count = () => Opt(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }));
 export const PostImportSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 128, pattern: '^\\S+$', description: 'Any id without whitespace.' }),
-    feed_id: Uuid(),
-    author_profile_id: Uuid(),
+    feed_id: ImportUuid(),
+    author_profile_id: ImportUuid(),
     created_at: OptTimestamp(),
     updated_at: OptTimestamp(),
     content_created_at: OptTimestamp(),
@@ -146,13 +146,13 @@ export const PostImportSchema = Type.Object(
     chat_message: Opt(
       Type.Object(
         {
-          id: Opt(Uuid()),
+          id: Opt(ImportUuid()),
           message_ts: Opt(Type.Number({ minimum: 0 })),
           // Checked element by element by validateBlocks.
           blocks: Opt(Type.Array(Type.Unknown())),
           markdown: OptText(1_000_000),
           permalink: OptText(),
-          parent_chat_message_id: Opt(Uuid()),
+          parent_chat_message_id: Opt(ImportUuid()),
           username: OptText(),
           icon: OptText(),
         },

@@ -25,6 +25,7 @@ describeEachEngine('feeds and posts: import', (ctx) => {
     ['an unknown feed field', { feeds: [feed(1, { colour: 'red' })] }, /^feeds\[0\]\.colour: is not a known field/],
     ['a feed without a label', { feeds: [{ id: feedId(1) }] }, /^feeds\[0\]\.label: is required/],
     ['a feed id that is not a UUID', { feeds: [feed(1, { id: 'general' })] }, /^feeds\[0\]\.id: /],
+    ['a feed id in urn:uuid: form', { feeds: [feed(1, { id: `urn:uuid:${feedId(1)}` })] }, /^feeds\[0\]\.id: must match pattern/],
     [
       'a derived feed field',
       { feeds: [feed(1, { chat_channel_topic_chat_blocks_references: {} })] },
