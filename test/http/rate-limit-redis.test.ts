@@ -150,23 +150,68 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
       assert.equal((await store.increment('b', 60_000, 0)).count, 3, 'back on the shared counter');
     } finally {
       await Promise.all([store.close(), peer.close()]);
-      await proxy.close();
+      await proxy.stop();
+    }
+  });
+
+  it('does not wait long on a Redis that stops answering: falls back after a short timeout', async () => {
+    const proxy = await tcpProxy(new URL(redisUrl));
+    const log = recordingLog();
+    const store = new RedisRateLimitStore({ url: proxy.url, keyPrefix: uniqueRedisPrefix('frozen'), log });
+    await store.start();
+    try {
+      assert.equal((await store.increment('b', 60_000, 0)).count, 1);
+      proxy.freeze();
+      const started = performance.now();
+      const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment('b', 60_000, 0)));
+      const waited = performance.now() - started;
+      assert.ok(waited < 500, `waited ${Math.round(waited)} ms`);
+      assert.deepEqual(
+        counts.map((c) => c.count).sort((x, y) => x - y),
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      );
+      // Within the cool-off Redis is not tried at all.
+      const next = performance.now();
+      assert.equal((await store.increment('b', 60_000, 0)).count, 11);
+      assert.ok(performance.now() - next < 20);
+      assert.equal(log.warnings.length, 1);
+    } finally {
+      proxy.thaw();
+      await store.close();
+      await proxy.stop();
     }
   });
 });
 
-/** A TCP proxy to Redis that the test can cut (dropping every connection) and restore on the same port. */
-async function tcpProxy(
-  target: URL,
-): Promise<{ url: string; stop: () => Promise<void>; resume: () => Promise<void>; close: () => Promise<void> }> {
+interface TcpProxy {
+  url: string;
+  /** Drops every connection and stops listening. */
+  stop: () => Promise<void>;
+  /** Listens again on the same port. */
+  resume: () => Promise<void>;
+  /** Holds bytes in both directions (a Redis that hangs) until thaw(), which delivers them in order. */
+  freeze: () => void;
+  thaw: () => void;
+}
+
+/** A TCP proxy to Redis that the test can cut, restore, freeze and thaw. */
+async function tcpProxy(target: URL): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const held: (() => void)[] = [];
+  let frozen = false;
   let server: Server | null = null;
   let port = 0;
+  const forward = (from: Socket, to: Socket) =>
+    from.on('data', (chunk: Buffer) => {
+      if (frozen) held.push(() => to.write(chunk));
+      else to.write(chunk);
+    });
   const listen = async () => {
     server = createServer((client) => {
       const upstream = connect(Number(target.port || 6379), target.hostname);
       sockets.add(client).add(upstream);
-      client.pipe(upstream).pipe(client);
+      forward(client, upstream);
+      forward(upstream, client);
       const drop = () => {
         client.destroy();
         upstream.destroy();
@@ -184,5 +229,16 @@ async function tcpProxy(
     server = null;
   };
   await listen();
-  return { url: `redis://127.0.0.1:${port}`, stop, resume: listen, close: stop };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    resume: listen,
+    freeze: () => {
+      frozen = true;
+    },
+    thaw: () => {
+      frozen = false;
+      for (const deliver of held.splice(0)) deliver();
+    },
+  };
 }

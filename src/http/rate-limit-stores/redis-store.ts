@@ -4,6 +4,8 @@ import { type RateLimitStore, type WindowCount, windowOf } from './rate-limit-st
 
 /** A rate-limit check must never hold a request up for long: Redis answers in well under a millisecond when healthy. */
 const commandTimeoutMs = 100;
+/** ioredis's own timeout only reclaims commands of a Redis that hangs; the decision to fall back is ours, above. */
+const abandonAfterMs = 5000;
 const connectTimeoutMs = 1000;
 /** How long startup waits for the first connection before serving with the in-memory fallback. */
 const startWaitMs = 1000;
@@ -11,6 +13,24 @@ const startWaitMs = 1000;
 const coolOffMs = 1000;
 /** Counters outlive their window a little, so a slightly late clock still finds them. */
 const expiryGraceMs = 1000;
+
+/**
+ * Rejects when the command has not answered within commandTimeoutMs of event-loop time. When the
+ * timer fires, a reply that arrived while the loop was busy (a burst of requests, a starved CPU)
+ * is still unread: one setImmediate lets the poll phase read it first, so only a reply that is
+ * really missing counts as a timeout (ioredis's own timer would fire before the read).
+ */
+async function withTimeout<T>(command: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => setImmediate(() => reject(new Error('Redis command timed out'))), commandTimeoutMs);
+  });
+  try {
+    return await Promise.race([command, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The slice of the app logger the store needs. */
 export interface StoreLog {
@@ -44,7 +64,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       maxRetriesPerRequest: 1,
       // A command that failed was already counted in memory: resending it after a reconnect would count it twice.
       autoResendUnfulfilledCommands: false,
-      commandTimeout: commandTimeoutMs,
+      commandTimeout: abandonAfterMs,
       connectTimeout: connectTimeoutMs,
       // Reconnect forever, backing off from 100 ms to 5 s.
       retryStrategy: (attempt: number) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000),
@@ -62,11 +82,13 @@ export class RedisRateLimitStore implements RateLimitStore {
     const { index, resetMs } = windowOf(now, windowMs);
     const key = `${this.options.keyPrefix}rl:${bucket}:${index}`;
     try {
-      const replies = await this.client
-        .multi()
-        .incr(key)
-        .pexpire(key, resetMs + expiryGraceMs)
-        .exec();
+      const replies = await withTimeout(
+        this.client
+          .multi()
+          .incr(key)
+          .pexpire(key, resetMs + expiryGraceMs)
+          .exec(),
+      );
       const [error, count] = replies?.[0] ?? [new Error('no reply to INCR'), null];
       if (error) throw error;
       if (typeof count !== 'number') throw new Error('unexpected reply to INCR');

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { systemClock } from '../../src/shared/clock.js';
+import { runCli } from '../support/cli.js';
+import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase, uniqueRedisPrefix } from '../support/harness.js';
+import { ensureBuilt, type ServerProcess, startServerProcess } from './server-processes.js';
+
+const skip =
+  !postgresUrl || !redisUrl
+    ? 'multi-instance suite skipped: it needs TEST_DATABASE_URL and TEST_REDIS_URL (run e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_REDIS_URL=redis://127.0.0.1:6379 npm test)'
+    : false;
+
+interface Answer {
+  status: number;
+  replayed: boolean;
+  body: string;
+}
+
+describe('two server processes on one PostgreSQL and one Redis', { skip }, () => {
+  let testDb: TestDatabase;
+  let servers: ServerProcess[] = [];
+  let communityId = '';
+  const keys: { id: string; key: string }[] = [];
+
+  before(async () => {
+    ensureBuilt();
+    testDb = await createTestDatabase('postgres');
+    communityId = (await createCommunity(testDb.database, systemClock, 'Multi-instance', 'enterprise')).id;
+    for (let i = 0; i < 3; i++) keys.push(await createApiKey(testDb.database, systemClock, communityId, `key ${i}`));
+    const env = { ...testDb.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix('multi'), RATE_LIMIT_PER_SECOND: '50' };
+    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  });
+
+  after(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await testDb?.drop();
+  });
+
+  const call = async (
+    server: ServerProcess,
+    key: string,
+    init: { method?: string; path?: string; body?: unknown; idempotencyKey?: string } = {},
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.idempotencyKey) headers['idempotency-key'] = init.idempotencyKey;
+    const res = await fetch(`${server.baseUrl}${init.path ?? '/admin/v0/calendar_events'}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    }).catch((error: unknown) => {
+      throw new Error(`${server.baseUrl} did not answer (exit ${server.child.exitCode}): ${String(error)}\n${server.output()}`);
+    });
+    return { status: res.status, replayed: res.headers.get('x-idempotent-replayed') === 'true', body: await res.text() };
+  };
+  const [a, b] = [() => servers[0] as ServerProcess, () => servers[1] as ServerProcess];
+
+  it('shares one budget per key: 100 requests at both within one window get at most ~50 answers', async () => {
+    const key = (keys[0] as { key: string }).key;
+    // A request refused by validation (400) has passed the limiter and costs no database query, so
+    // the burst is short enough to fall in one window.
+    const path = '/admin/v0/calendar_events?per_page=0';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      // Start just after a second boundary (windows are aligned to the epoch second).
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+      const started = Date.now();
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => call(i % 2 === 0 ? a() : b(), key, { path })));
+      const ended = Date.now();
+      const statuses = answers.map((answer) => answer.status);
+      const served = statuses.filter((status) => status === 400).length;
+      const detail = `served ${served} of 100 in ${ended - started} ms: ${statuses.join(',')}\nA: ${a().output()}\nB: ${b().output()}`;
+      assert.equal(statuses.filter((status) => status === 400 || status === 429).length, 100, detail);
+      if (Math.floor(started / 1000) !== Math.floor(ended / 1000)) continue; // spanned two windows: try again
+      // Each instance alone would serve all 50 of its own; together they spend one budget of 50.
+      assert.ok(served >= 48 && served <= 52, detail);
+      assert.ok(answers.filter((answer, i) => i % 2 === 0 && answer.status === 400).length > 0, 'instance A served some');
+      assert.ok(answers.filter((answer, i) => i % 2 === 1 && answer.status === 400).length > 0, 'instance B served some');
+      return;
+    }
+    assert.fail('no burst of 100 requests fitted in one second');
+  });
+
+  it('replays on one instance a response completed on the other, and runs concurrent claims exactly once', async () => {
+    const key = (keys[1] as { key: string }).key;
+    const idempotencyKey = randomUUID();
+    const body = { email: `multi-${randomUUID()}@example.org`, full_name: 'Multi Instance' };
+    const first = await call(a(), key, { method: 'POST', path: '/admin/v0/members', body, idempotencyKey });
+    assert.equal(first.status, 201, first.body);
+    assert.equal(first.replayed, false);
+    const replay = await call(b(), key, { method: 'POST', path: '/admin/v0/members', body, idempotencyKey });
+    assert.equal(replay.status, 201);
+    assert.equal(replay.replayed, true);
+    assert.equal(replay.body, first.body);
+
+    const raceKey = randomUUID();
+    const raceBody = { email: `race-${randomUUID()}@example.org`, full_name: 'Race Condition' };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(i % 2 === 0 ? a() : b(), key, { method: 'POST', path: '/admin/v0/members', body: raceBody, idempotencyKey: raceKey }),
+      ),
+    );
+    const ran = answers.filter((answer) => !answer.replayed && answer.status === 201);
+    assert.equal(ran.length, 1, answers.map((x) => `${x.status}${x.replayed ? 'r' : ''}`).join(','));
+    for (const answer of answers) {
+      if (answer === ran[0]) continue;
+      assert.ok(
+        answer.status === 409 || (answer.status === 201 && answer.replayed && answer.body === ran[0]?.body),
+        `${answer.status} ${answer.body}`,
+      );
+    }
+  });
+
+  it('refuses a key revoked through the CLI on both instances within a second', async () => {
+    const { id, key } = keys[2] as { id: string; key: string };
+    assert.equal((await call(a(), key)).status, 200);
+    assert.equal((await call(b(), key)).status, 200);
+    const revoked = await runCli(['key', 'revoke', id, '--json'], testDb.env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    const since = Date.now();
+    const refusedAt = await Promise.all(
+      [a(), b()].map(async (server) => {
+        while (Date.now() - since < 3000) {
+          if ((await call(server, key)).status === 401) return Date.now() - since;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return Number.POSITIVE_INFINITY;
+      }),
+    );
+    for (const ms of refusedAt) assert.ok(ms <= 1100, `refused after ${ms} ms`);
+  });
+});
