@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket, connect } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
@@ -207,7 +207,7 @@ async function tcpProxy(target: URL): Promise<TcpProxy> {
       else to.write(chunk);
     });
   const listen = async () => {
-    server = createServer((client) => {
+    const listening = createServer((client) => {
       const upstream = connect(Number(target.port || 6379), target.hostname);
       sockets.add(client).add(upstream);
       forward(client, upstream);
@@ -219,8 +219,9 @@ async function tcpProxy(target: URL): Promise<TcpProxy> {
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
     });
-    await new Promise<void>((resolve) => server?.listen(port, '127.0.0.1', resolve));
-    port = (server?.address() as { port: number }).port;
+    await new Promise<void>((resolve) => listening.listen(port, '127.0.0.1', resolve));
+    port = (listening.address() as { port: number }).port;
+    server = listening;
   };
   const stop = async () => {
     for (const socket of sockets) socket.destroy();

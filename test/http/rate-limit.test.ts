@@ -120,7 +120,7 @@ describeEachEngine(
         answers.map((res) => res.statusCode),
         [200, 400, 404, 200, 200],
       );
-      answers.forEach((res, i) => assertRateLimitHeaders(res.headers, 5, 4 - i));
+      for (const [i, res] of answers.entries()) assertRateLimitHeaders(res.headers, 5, 4 - i);
       assert.equal((await get(first.auth)).statusCode, 429);
       assert.equal((await get(second.auth)).statusCode, 200);
     });
