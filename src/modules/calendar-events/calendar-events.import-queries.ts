@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import type {
+  DB,
   CalendarEventAttendeesTable,
   CalendarEventFeedsTable,
   CalendarEventPeopleTable,
@@ -8,9 +9,22 @@ import type {
   CalendarEventTagsTable,
 } from '../../db/schema.js';
 
-/** Rows per statement: far below both engines' bound-parameter limits (SQLite 32766, PostgreSQL 65535). */
-const rowsPerStatement = 1000;
+/** Bound parameters per statement: below both engines' limits (SQLite 32766, PostgreSQL 65535). */
+const paramsPerStatement = 24_000;
 const idsPerStatement = 500;
+
+/** Inserts rows in multi-row statements sized to the parameter budget. */
+async function insertRows<T extends 'calendar_event_tags' | 'calendar_event_feeds' | 'calendar_event_people' | 'calendar_event_attendees'>(
+  tx: Tx,
+  table: T,
+  rows: readonly Insertable<DB[T]>[],
+): Promise<void> {
+  const columns = rows[0] ? Object.keys(rows[0]).length : 1;
+  const perStatement = Math.floor(paramsPerStatement / columns);
+  for (let i = 0; i < rows.length; i += perStatement) {
+    await tx.insertInto(table).values(rows.slice(i, i + perStatement) as Insertable<DB[T]>[]).execute();
+  }
+}
 
 /** What the import compares against to keep timestamps of unchanged events. */
 export interface StoredEventState {
@@ -26,30 +40,30 @@ export interface StoredEventState {
   people: string[];
 }
 
-/** The stored state of those events that already exist (at most `idsPerStatement` ids at a time). */
+/** Most ids one lookup takes. */
+export const idsPerLookup = idsPerStatement;
+
+/** The stored state of those of at most `idsPerLookup` events that already exist. */
 export async function selectStoredEventStates(tx: Tx, communityId: string, ids: readonly string[]): Promise<Map<string, StoredEventState>> {
   const states = new Map<string, StoredEventState>();
-  for (let i = 0; i < ids.length; i += idsPerStatement) {
-    const chunk = ids.slice(i, i + idsPerStatement);
-    const rows = await tx
-      .selectFrom('calendar_events')
-      .select(['id', 'doc', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'created_at', 'updated_at'])
-      .where('community_id', '=', communityId)
-      .where('id', 'in', chunk)
-      .execute();
-    if (rows.length === 0) continue;
-    for (const { id, ...state } of rows) states.set(id, { ...state, people: [] });
-    const people = await tx
-      .selectFrom('calendar_event_people')
-      .select(['event_id', 'role', 'profile_id'])
-      .where('community_id', '=', communityId)
-      .where('event_id', 'in', chunk)
-      .orderBy('event_id')
-      .orderBy('role')
-      .orderBy('position')
-      .execute();
-    for (const person of people) states.get(person.event_id)?.people.push(`${person.role}:${person.profile_id}`);
-  }
+  const rows = await tx
+    .selectFrom('calendar_events')
+    .select(['id', 'doc', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'created_at', 'updated_at'])
+    .where('community_id', '=', communityId)
+    .where('id', 'in', ids)
+    .execute();
+  if (rows.length === 0) return states;
+  for (const { id, ...state } of rows) states.set(id, { ...state, people: [] });
+  const people = await tx
+    .selectFrom('calendar_event_people')
+    .select(['event_id', 'role', 'profile_id'])
+    .where('community_id', '=', communityId)
+    .where('event_id', 'in', [...states.keys()])
+    .orderBy('event_id')
+    .orderBy('role')
+    .orderBy('position')
+    .execute();
+  for (const person of people) states.get(person.event_id)?.people.push(`${person.role}:${person.profile_id}`);
   return states;
 }
 
@@ -104,16 +118,8 @@ export interface EventChildRows {
 
 /** Inserts child rows in multi-row statements. */
 export async function insertEventChildren(tx: Tx, children: EventChildRows): Promise<void> {
-  for (let i = 0; i < children.tags.length; i += rowsPerStatement) {
-    await tx.insertInto('calendar_event_tags').values(children.tags.slice(i, i + rowsPerStatement)).execute();
-  }
-  for (let i = 0; i < children.feeds.length; i += rowsPerStatement) {
-    await tx.insertInto('calendar_event_feeds').values(children.feeds.slice(i, i + rowsPerStatement)).execute();
-  }
-  for (let i = 0; i < children.people.length; i += rowsPerStatement) {
-    await tx.insertInto('calendar_event_people').values(children.people.slice(i, i + rowsPerStatement)).execute();
-  }
-  for (let i = 0; i < children.attendees.length; i += rowsPerStatement) {
-    await tx.insertInto('calendar_event_attendees').values(children.attendees.slice(i, i + rowsPerStatement)).execute();
-  }
+  await insertRows(tx, 'calendar_event_tags', children.tags);
+  await insertRows(tx, 'calendar_event_feeds', children.feeds);
+  await insertRows(tx, 'calendar_event_people', children.people);
+  await insertRows(tx, 'calendar_event_attendees', children.attendees);
 }

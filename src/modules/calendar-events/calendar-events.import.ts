@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import type { CalendarEventsTable } from '../../db/schema.js';
@@ -6,7 +7,9 @@ import { toIso } from '../../shared/clock.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import {
   type EventChildRows,
+  idsPerLookup,
   insertEventChildren,
+  type StoredEventState,
   selectExistingFeedIds,
   selectStoredEventStates,
   upsertEventRows,
@@ -49,9 +52,48 @@ function docOf(record: ParsedEvent, createdAt: number): CalendarEventDoc {
   return { ...record.doc, tags };
 }
 
+/** Timestamps of a stored event and a digest of everything updated_at speaks for. */
+interface StoredStamp {
+  fingerprint: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A digest of an event's stored fields and its hosts and speakers (not its attendees). */
+function fingerprintOf(state: Omit<StoredEventState, 'created_at' | 'updated_at'>): string {
+  const { doc, status, start_at, end_at, publish_to_site, is_unlisted, people } = state;
+  const values = [doc, status, Number(start_at), end_at === null ? null : Number(end_at), Number(publish_to_site), Number(is_unlisted), people];
+  return createHash('sha256').update(JSON.stringify(values)).digest('base64');
+}
+
+/**
+ * The stamps of the events of the file that already exist, all read before anything is written:
+ * PostgreSQL has no statistics for rows this transaction adds, so lookups interleaved with the
+ * inserts would turn into scans of the whole community, once per batch.
+ */
+async function storedStamps(tx: Tx, communityId: string, ids: readonly string[]): Promise<Map<string, StoredStamp>> {
+  const stamps = new Map<string, StoredStamp>();
+  for (let i = 0; i < ids.length; i += idsPerLookup) {
+    const states = await selectStoredEventStates(tx, communityId, ids.slice(i, i + idsPerLookup));
+    for (const [id, state] of states) stamps.set(id, { fingerprint: fingerprintOf(state), created_at: Number(state.created_at), updated_at: Number(state.updated_at) });
+  }
+  return stamps;
+}
+
+/** Appends an event's child rows (plain literals: this runs for every row of large imports). */
+function addChildRows(children: EventChildRows, community_id: string, record: ParsedEvent, now: number): void {
+  const event_id = record.id;
+  for (const tag of record.tags) children.tags.push({ community_id, event_id, tag_id: tag.id });
+  for (const feed_id of record.feedIds) children.feeds.push({ community_id, event_id, feed_id });
+  record.hostIds.forEach((profile_id, position) => children.people.push({ community_id, event_id, role: 'host', position, profile_id }));
+  record.speakerIds.forEach((profile_id, position) => children.people.push({ community_id, event_id, role: 'speaker', position, profile_id }));
+  for (const a of record.attendees) {
+    children.attendees.push({ community_id, event_id, profile_id: a.profileId, personal_join_link: a.link, created_at: now, updated_at: now });
+  }
+}
+
 /** The rows of one batch: events with settled timestamps, and their new child rows. */
-async function rowsOfBatch(tx: Tx, communityId: string, batch: readonly ParsedEvent[], now: number) {
-  const stored = await selectStoredEventStates(tx, communityId, batch.map((r) => r.id));
+function rowsOfBatch(communityId: string, batch: readonly ParsedEvent[], stored: ReadonlyMap<string, StoredStamp>, now: number) {
   const children: EventChildRows = { tags: [], feeds: [], people: [], attendees: [] };
   const events = batch.map((record): Insertable<CalendarEventsTable> => {
     const before = stored.get(record.id);
@@ -59,24 +101,9 @@ async function rowsOfBatch(tx: Tx, communityId: string, batch: readonly ParsedEv
     const doc = JSON.stringify(docOf(record, created_at));
     const people = [...record.hostIds.map((id) => `host:${id}`), ...record.speakerIds.map((id) => `speaker:${id}`)];
     // Re-importing the same file must change nothing: updated_at moves only when the event did.
-    const unchanged =
-      before !== undefined &&
-      before.doc === doc &&
-      before.status === record.status &&
-      Number(before.start_at) === record.start_at &&
-      (before.end_at === null ? null : Number(before.end_at)) === record.end_at &&
-      before.publish_to_site === record.publish_to_site &&
-      before.is_unlisted === record.is_unlisted &&
-      before.people.join(',') === people.join(',');
+    const unchanged = before !== undefined && before.fingerprint === fingerprintOf({ ...record, doc, people });
     const updated_at = record.given.updated_at ?? (unchanged ? before.updated_at : Math.max(now, created_at));
-    const key = { community_id: communityId, event_id: record.id };
-    children.tags.push(...record.tags.map((tag) => ({ ...key, tag_id: tag.id })));
-    children.feeds.push(...record.feedIds.map((feed_id) => ({ ...key, feed_id })));
-    children.people.push(...record.hostIds.map((profile_id, position) => ({ ...key, role: 'host' as const, position, profile_id })));
-    children.people.push(...record.speakerIds.map((profile_id, position) => ({ ...key, role: 'speaker' as const, position, profile_id })));
-    children.attendees.push(
-      ...record.attendees.map((a) => ({ ...key, profile_id: a.profileId, personal_join_link: a.link, created_at: now, updated_at: now })),
-    );
+    addChildRows(children, communityId, record, now);
     return {
       community_id: communityId,
       id: record.id,
@@ -107,11 +134,13 @@ export const calendarEventsImportSection: ImportSection<ParsedEvent> = {
   async apply(tx, records, context) {
     assertUniqueIds(section, records, (record) => record.id);
     await assertReferencesExist(tx, context.communityId, records);
+    const stored = await storedStamps(tx, context.communityId, records.map((r) => r.id));
     for (let i = 0; i < records.length; i += eventsPerBatch) {
       const batch = records.slice(i, i + eventsPerBatch);
-      const { events, children } = await rowsOfBatch(tx, context.communityId, batch, context.now);
+      const { events, children } = rowsOfBatch(context.communityId, batch, stored, context.now);
       await upsertEventRows(tx, events);
-      await deleteEventChildren(tx, context.communityId, batch.map((r) => r.id));
+      // New events have no child rows to replace.
+      await deleteEventChildren(tx, context.communityId, batch.filter((r) => stored.has(r.id)).map((r) => r.id));
       await insertEventChildren(tx, children);
     }
     return records.length;
