@@ -58,6 +58,17 @@ function mediaType(request: FastifyRequest): string | null {
  * accepts (`config.bodyTypes`); any other (or a missing one, where the route takes a body) is a 415.
  */
 export function registerBodyParsers(app: FastifyInstance): void {
+  // An empty JSON body is no body: bodiless operations (deactivate, delete) must not fail because a
+  // client always sends Content-Type: application/json. Routes that need a body still get a 400.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (String(body).trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, String(body), done);
+  });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     try {
       const parsed = parseFormBody(body as string);

@@ -98,3 +98,19 @@ export async function selectExistingProfileIds(db: Db | Tx, communityId: string,
   }
   return found;
 }
+
+/** created_at of the given profiles that exist (re-imports keep it). */
+export async function selectProfileCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += batchSize) {
+    const rows = await db
+      .selectFrom('profiles')
+      .select(['id', 'created_at'])
+      .where('community_id', '=', communityId)
+      .where('id', 'in', unique.slice(i, i + batchSize))
+      .execute();
+    for (const row of rows) found.set(row.id, row.created_at);
+  }
+  return found;
+}
