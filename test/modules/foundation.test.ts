@@ -213,3 +213,28 @@ describeEachEngine('foundation: health, OpenAPI and docs', (ctx) => {
     assert.match(String(res.headers['content-type']), /text\/html/);
   });
 });
+
+describeEachEngine('foundation: bodies', (ctx) => {
+  it('treats an empty JSON body as no body on a bodiless operation', async () => {
+    const { auth } = await ctx().community();
+    const res = await ctx().request({
+      method: 'POST',
+      url: '/admin/v0/members/00000000-0000-4000-8000-000000000000/deactivate',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '',
+    });
+    assert.equal(res.statusCode, 404, res.body);
+    assert.equal(res.json<ErrorBody>().error.code, 'not_found');
+  });
+
+  it('still refuses an empty body where a body is required', async () => {
+    const { auth } = await ctx().community();
+    const res = await ctx().request({
+      method: 'POST',
+      url: '/admin/v0/members/check',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '',
+    });
+    assert.equal(res.statusCode, 400);
+  });
+});
