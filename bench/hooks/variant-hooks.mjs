@@ -1,0 +1,60 @@
+// Bench only: module hooks that rewrite a few functions of the built server (dist/) as it loads.
+//
+//   BENCH_VARIANT=no-count   countCalendarEvents and countPosts return BENCH_FIXED_TOTAL (the total
+//                            the real server answered for the scenario, so the bytes are the same)
+//                            instead of running SELECT COUNT(*): "the same list without the count".
+//   BENCH_VARIANT=no-guards  no API-key lookup, no rate limits, no idempotency: every request runs
+//                            as BENCH_PRINCIPAL. The plan guard stays (it is authorisation, not overhead).
+//
+// Every rewrite must match exactly once; if the server's code moved on, loading fails loudly and
+// the bench reports the variant as broken rather than measuring something else. (A file that is
+// renamed is never seen here: the runner checks each variant's effect once per run, see variants.ts.)
+
+const variant = process.env.BENCH_VARIANT ?? '';
+
+/** @type {Record<string, Array<{ file: string, find: string, replace: string }>>} */
+const rewrites = {
+  'no-count': [
+    {
+      file: '/dist/modules/calendar-events/calendar-events.queries.js',
+      find: 'export async function countCalendarEvents(',
+      replace:
+        'export async function countCalendarEvents() { return Number(process.env.BENCH_FIXED_TOTAL ?? 0); }\nasync function countCalendarEventsMeasured(',
+    },
+    {
+      file: '/dist/modules/posts/posts.queries.js',
+      find: 'export async function countPosts(',
+      replace: 'export async function countPosts() { return Number(process.env.BENCH_FIXED_TOTAL ?? 0); }\nasync function countPostsMeasured(',
+    },
+  ],
+  'no-guards': [
+    { file: '/dist/app.js', find: 'registerAddressRateLimit(app, rateLimiter, services.authenticator, clock);', replace: '' },
+    {
+      file: '/dist/app.js',
+      find: 'registerAuth(app, services.authenticator);',
+      replace: [
+        'const benchPrincipal = JSON.parse(process.env.BENCH_PRINCIPAL ?? "null");',
+        "app.decorateRequest('principal', null);",
+        "app.addHook('onRequest', async (request) => { if (request.routeOptions.url && !request.routeOptions.config.public) request.principal = benchPrincipal; });",
+      ].join('\n'),
+    },
+    { file: '/dist/app.js', find: 'registerKeyRateLimit(app, rateLimiter);', replace: '' },
+    { file: '/dist/app.js', find: 'registerIdempotency(app, new IdempotencyService(database, clock));', replace: '' },
+  ],
+};
+
+if (variant !== '' && !rewrites[variant]) throw new Error(`BENCH_VARIANT "${variant}" is not one of ${Object.keys(rewrites).join(', ')}`);
+
+/** @type {import('node:module').LoadHook} */
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context);
+  const matching = (rewrites[variant] ?? []).filter((rewrite) => url.endsWith(rewrite.file));
+  if (matching.length === 0) return result;
+  let source = String(result.source ?? '');
+  for (const { find, replace } of matching) {
+    const at = source.indexOf(find);
+    if (at < 0 || source.indexOf(find, at + 1) >= 0) throw new Error(`bench variant ${variant}: "${find}" not found exactly once in ${url}`);
+    source = source.replace(find, replace);
+  }
+  return { ...result, source, shortCircuit: true };
+}

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { feedRecord } from '../src/cli/seed/content.js';
+import { eventRecord } from '../src/cli/seed/events.js';
+import { profileRecord } from '../src/cli/seed/people.js';
+import { todayUtc } from '../src/cli/seed/run-seed.js';
+import { SeedWorld } from '../src/cli/seed/world.js';
+import type { Engine } from '../src/db/database.js';
+import { cli } from './context.js';
+import { ensurePostgresDatabase, withSearchPath } from './datasets.js';
+import { pinned } from './server.js';
+import { binPath, dataDir, type Log } from './util.js';
+
+const run = promisify(execFile);
+
+export interface ImportMeasurement {
+  engine: Engine;
+  events: number;
+  fileMb: number;
+  seconds: number;
+}
+
+/** Writes an import file of `events` events (with the profiles and feeds they name), record by record. */
+async function writeImportFile(path: string, events: number): Promise<void> {
+  const world = new SeedWorld({ seed: 'bench-import', anchor: todayUtc(Date.now()), counts: { profiles: 5000, members: 0, groups: 0, feeds: 20, posts: 0, events } });
+  const partial = `${path}.partial`;
+  const out = createWriteStream(partial);
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  const section = async (name: string, count: number, make: (i: number) => unknown, last: boolean) => {
+    await write(`${JSON.stringify(name)}:[`);
+    for (let i = 0; i < count; i++) await write(`${i === 0 ? '' : ','}\n${JSON.stringify(make(i))}`);
+    await write(`]${last ? '' : ','}\n`);
+  };
+  await write('{');
+  await section('profiles', world.options.counts.profiles, (i) => profileRecord(world, i), false);
+  await section('feeds', world.options.counts.feeds, (i) => feedRecord(world, i), false);
+  await section('calendar_events', events, (i) => eventRecord(world, i), true);
+  await write('}\n');
+  out.end();
+  await once(out, 'finish');
+  renameSync(partial, path);
+}
+
+/** A fresh database for the import: an empty SQLite file, or an empty PostgreSQL schema. */
+async function freshDatabaseUrl(engine: Engine, postgresUrl: string): Promise<string> {
+  if (engine === 'sqlite') {
+    const path = join(dataDir, 'sqlite', 'import-target.db');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    return `sqlite:${path}`;
+  }
+  await ensurePostgresDatabase(postgresUrl);
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query('DROP SCHEMA IF EXISTS bench_import CASCADE');
+    await client.query('CREATE SCHEMA bench_import');
+  } finally {
+    await client.end();
+  }
+  return withSearchPath(postgresUrl, 'bench_import');
+}
+
+/** Times `community-admin import FILE` of `events` events into an empty community (process pinned to core 0). */
+export async function measureImport(engine: Engine, events: number, postgresUrl: string, log: Log): Promise<ImportMeasurement> {
+  const path = join(dataDir, `import-${events}.json`);
+  if (!existsSync(path)) {
+    log.line(`writing the import file of ${events} events`);
+    await writeImportFile(path, events);
+  }
+  const databaseUrl = await freshDatabaseUrl(engine, postgresUrl);
+  await cli(databaseUrl, ['migrate', '--json']);
+  const community = JSON.parse(await cli(databaseUrl, ['community', 'create', '--name', 'Import', '--plan', 'enterprise', '--json'])) as { id: string };
+  const command = pinned(0, [process.execPath, binPath, 'import', path, '--community', community.id, '--json']);
+  const started = performance.now();
+  const { stdout } = await run(command[0] as string, command.slice(1), {
+    cwd: dataDir,
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+    maxBuffer: 1024 * 1024,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const counts = JSON.parse(stdout) as Record<string, number>;
+  if (counts.calendar_events !== events) throw new Error(`import reported ${stdout}`);
+  return { engine, events, fileMb: Math.round(statSync(path).size / 1e5) / 10, seconds: Math.round(seconds * 10) / 10 };
+}

@@ -1,0 +1,183 @@
+import type { BenchDataset, DatasetName } from './datasets.js';
+import type { Variant } from './server.js';
+
+/** What a scenario's requests need to know about the dataset. */
+export interface ScenarioContext {
+  dataset: BenchDataset;
+  key: string;
+  /** A published event of the target community (for event get). */
+  eventId: string;
+}
+
+/** One request, as autocannon sends it (`{uuid}` replaced per request when `fresh`). */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  fresh?: boolean;
+}
+
+export interface Scenario {
+  name: string;
+  /** What it measures, for the report. */
+  title: string;
+  datasets: readonly DatasetName[];
+  /** The status every answer must have. */
+  status: number | readonly number[];
+  request(context: ScenarioContext): RequestSpec;
+  /** A server with a part switched off (bench/hooks): the baseline of another scenario. */
+  variant?: Variant;
+  /** no-count: the scenario whose total the variant answers (so both send the same bytes). */
+  totalFrom?: string;
+  /** Writes rows: runs after the read scenarios; its rows are removed afterwards. */
+  mutates?: boolean;
+  /** Also measure latency at half the measured throughput (open loop, same 50 connections). */
+  latencyProbe?: boolean;
+}
+
+const list = ['10k', '100k', '1m'] as const;
+const small = ['10k', '100k'] as const;
+const eventsPage = '/admin/v0/calendar_events?page=3&per_page=20';
+const homePage = '/admin/v0/feeds/home/posts?page=3&per_page=20';
+const auth = (context: ScenarioContext) => ({ authorization: `Bearer ${context.key}` });
+const json = { 'content-type': 'application/json' };
+const newMember = JSON.stringify({ email: 'bench-{uuid}@bench.example.com', full_name: 'Bench Member' });
+
+/** Every scenario of the suite, in the order they run on a dataset (writers last). */
+export const scenarios: readonly Scenario[] = [
+  {
+    name: 'events.list',
+    title: 'event list: defaults (upcoming, published), page 3 of 20, with totals',
+    datasets: [...list, 'multi'],
+    status: 200,
+    latencyProbe: true,
+    request: (c) => ({ method: 'GET', path: eventsPage, headers: auth(c) }),
+  },
+  {
+    name: 'events.list.nocount',
+    title: 'the same event list without SELECT COUNT(*) (bench variant)',
+    datasets: [...list, 'multi'],
+    status: 200,
+    variant: 'no-count',
+    totalFrom: 'events.list',
+    request: (c) => ({ method: 'GET', path: eventsPage, headers: auth(c) }),
+  },
+  {
+    name: 'events.list.filtered',
+    title: 'event list with tag_ids (2 tags) and feed_id, page 0 of 20',
+    datasets: list,
+    status: 200,
+    request: (c) => ({
+      method: 'GET',
+      path: `/admin/v0/calendar_events?per_page=20&tag_ids=${c.dataset.target.tagIds.join(',')}&feed_id=${c.dataset.target.feedId}`,
+      headers: auth(c),
+    }),
+  },
+  {
+    name: 'events.get',
+    title: 'event get',
+    datasets: list,
+    status: 200,
+    latencyProbe: true,
+    request: (c) => ({ method: 'GET', path: `/admin/v0/calendar_events/${c.eventId}`, headers: auth(c) }),
+  },
+  {
+    name: 'events.get.noguards',
+    title: 'event get without auth and rate limit (bench variant)',
+    datasets: small,
+    status: 200,
+    variant: 'no-guards',
+    request: (c) => ({ method: 'GET', path: `/admin/v0/calendar_events/${c.eventId}`, headers: {} }),
+  },
+  {
+    name: 'posts.feed',
+    title: 'post list of the busiest feed, newest, page 3 of 20',
+    datasets: list,
+    status: 200,
+    request: (c) => ({ method: 'GET', path: `/admin/v0/feeds/${c.dataset.target.feedId}/posts?page=3&per_page=20`, headers: auth(c) }),
+  },
+  {
+    name: 'posts.home.newest',
+    title: 'post list of Home, newest, page 3 of 20',
+    datasets: list,
+    status: 200,
+    request: (c) => ({ method: 'GET', path: homePage, headers: auth(c) }),
+  },
+  {
+    name: 'posts.home.nocount',
+    title: 'the same Home list without SELECT COUNT(*) (bench variant)',
+    datasets: list,
+    status: 200,
+    variant: 'no-count',
+    totalFrom: 'posts.home.newest',
+    request: (c) => ({ method: 'GET', path: homePage, headers: auth(c) }),
+  },
+  {
+    name: 'posts.home.activity',
+    title: 'post list of Home, most-recent-activity, page 3 of 20',
+    datasets: list,
+    status: 200,
+    request: (c) => ({ method: 'GET', path: `${homePage}&sort=most-recent-activity`, headers: auth(c) }),
+  },
+  {
+    name: 'members.check',
+    title: 'membership check of an existing member',
+    datasets: small,
+    status: 200,
+    latencyProbe: true,
+    request: (c) => ({ method: 'POST', path: '/admin/v0/members/check', headers: { ...auth(c), ...json }, body: JSON.stringify({ email: c.dataset.target.memberEmail }) }),
+  },
+  {
+    name: 'members.check.noguards',
+    title: 'membership check without auth and rate limit (bench variant)',
+    datasets: small,
+    status: 200,
+    variant: 'no-guards',
+    request: (c) => ({ method: 'POST', path: '/admin/v0/members/check', headers: json, body: JSON.stringify({ email: c.dataset.target.memberEmail }) }),
+  },
+  {
+    name: 'auth.401',
+    title: 'the 401 path (no Authorization header)',
+    datasets: small,
+    status: 401,
+    request: () => ({ method: 'GET', path: eventsPage, headers: {} }),
+  },
+  {
+    name: 'members.add',
+    title: 'member add (new email) with an Idempotency-Key',
+    datasets: small,
+    status: 201,
+    mutates: true,
+    request: (c) => ({ method: 'POST', path: '/admin/v0/members', headers: { ...auth(c), ...json, 'idempotency-key': '{uuid}' }, body: newMember, fresh: true }),
+  },
+  {
+    name: 'members.add.nokey',
+    title: 'member add (new email) without Idempotency-Key',
+    datasets: small,
+    status: 201,
+    mutates: true,
+    request: (c) => ({ method: 'POST', path: '/admin/v0/members', headers: { ...auth(c), ...json }, body: newMember, fresh: true }),
+  },
+  {
+    name: 'members.add.noguards',
+    title: 'member add without auth, rate limit and idempotency (bench variant)',
+    datasets: small,
+    status: 201,
+    mutates: true,
+    variant: 'no-guards',
+    request: () => ({ method: 'POST', path: '/admin/v0/members', headers: json, body: newMember, fresh: true }),
+  },
+];
+
+/** The scenarios asked for, plus those they depend on (a no-count variant needs its original's total). */
+export function selectScenarios(names: readonly string[] | null): Scenario[] {
+  if (!names) return [...scenarios];
+  const wanted = new Set(names);
+  for (const name of names) {
+    const scenario = scenarios.find((s) => s.name === name);
+    if (!scenario) throw new Error(`unknown scenario "${name}" (known: ${scenarios.map((s) => s.name).join(', ')})`);
+    if (scenario.totalFrom) wanted.add(scenario.totalFrom);
+  }
+  return scenarios.filter((s) => wanted.has(s.name));
+}
