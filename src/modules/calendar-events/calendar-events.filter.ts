@@ -43,7 +43,12 @@ function lowerStartBound(communityId: string, status: EventStatus, instant: numb
  * redundant start bounds that let the page query walk the start index (the count does without:
  * its best index is calendar_events_ends, which covers the time condition by itself).
  */
-export function applyEventFilter<O>(query: EventQuery<O>, communityId: string, filter: CalendarEventFilter, forOrderedScan: boolean): EventQuery<O> {
+export function applyEventFilter<O>(
+  query: EventQuery<O>,
+  communityId: string,
+  filter: CalendarEventFilter,
+  forOrderedScan: boolean,
+): EventQuery<O> {
   let q = query.where('calendar_events.community_id', '=', communityId).where('calendar_events.status', '=', filter.status);
   const { referenceAt, status } = filter;
   if (filter.timeFilter === 'upcoming') {

@@ -1,5 +1,5 @@
-import { ImportError, schemaParser } from '../../import/import-section.js';
 import type { Flag } from '../../db/schema.js';
+import { ImportError, schemaParser } from '../../import/import-section.js';
 import { extractMentions } from '../../rich-text/extract-mentions.js';
 import type { RichTextBlock } from '../../rich-text/rich-text.schemas.js';
 import { validateBlocks } from '../../rich-text/validate-blocks.js';
@@ -86,11 +86,21 @@ export function parseEventRecord(record: unknown, index: number): ParsedEvent {
   const end_at = e.end_date === undefined || e.end_date === null || e.end_date === '' ? null : instant(e.end_date, index, 'end_date');
   if (end_at !== null && end_at < start_at) throw new ImportError(section, index, 'end_date', 'must not be before start_date');
 
-  distinctIds(e.tags?.map((tag) => tag.id), index, (j) => `tags[${j}].id`, false);
-  const attendeeIds = distinctIds(e.attendees?.map((a) => a.profile_id), index, (j) => `attendees[${j}].profile_id`);
+  distinctIds(
+    e.tags?.map((tag) => tag.id),
+    index,
+    (j) => `tags[${j}].id`,
+    false,
+  );
+  const attendeeIds = distinctIds(
+    e.attendees?.map((a) => a.profile_id),
+    index,
+    (j) => `attendees[${j}].profile_id`,
+  );
   const attendees = (e.attendees ?? []).map((attendee, j) => {
     const link = or(attendee.personal_join_link, '');
-    if (link !== '' && !isHttpUrl(link)) throw new ImportError(section, index, `attendees[${j}].personal_join_link`, 'must be an http(s) URL');
+    if (link !== '' && !isHttpUrl(link))
+      throw new ImportError(section, index, `attendees[${j}].personal_join_link`, 'must be an http(s) URL');
     return { profileId: attendeeIds[j] as string, link: link === '' ? null : link };
   });
   const published_to: PublishedTo[] = (e.published_to ?? []).map((p) => ({

@@ -1,12 +1,12 @@
 import type { Insertable } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import type {
-  DB,
   CalendarEventAttendeesTable,
   CalendarEventFeedsTable,
   CalendarEventPeopleTable,
   CalendarEventsTable,
   CalendarEventTagsTable,
+  DB,
 } from '../../db/schema.js';
 
 /** Bound parameters per statement: below both engines' limits (SQLite 32766, PostgreSQL 65535). */
@@ -22,7 +22,10 @@ async function insertRows<T extends 'calendar_event_tags' | 'calendar_event_feed
   const columns = rows[0] ? Object.keys(rows[0]).length : 1;
   const perStatement = Math.floor(paramsPerStatement / columns);
   for (let i = 0; i < rows.length; i += perStatement) {
-    await tx.insertInto(table).values(rows.slice(i, i + perStatement) as Insertable<DB[T]>[]).execute();
+    await tx
+      .insertInto(table)
+      .values(rows.slice(i, i + perStatement) as Insertable<DB[T]>[])
+      .execute();
   }
 }
 

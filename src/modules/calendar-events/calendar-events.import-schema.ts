@@ -77,7 +77,9 @@ export const CalendarEventImportSchema = Type.Object(
     tags: Opt(Type.Array(TagImportSchema, { maxItems: 100 })),
     published_to: Opt(Type.Array(PublishedToImportSchema, { maxItems: 100 })),
     reminders_config: Opt(
-      Type.Array(Type.Object({ minutes: Type.Integer({ minimum: 0, maximum: 525_600 }) }, { additionalProperties: false }), { maxItems: 20 }),
+      Type.Array(Type.Object({ minutes: Type.Integer({ minimum: 0, maximum: 525_600 }) }, { additionalProperties: false }), {
+        maxItems: 20,
+      }),
     ),
     attendees: Opt(Type.Array(AttendeeImportSchema, { maxItems: 100_000 })),
   },

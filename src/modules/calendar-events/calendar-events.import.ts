@@ -5,6 +5,7 @@ import type { CalendarEventsTable } from '../../db/schema.js';
 import { assertUniqueIds, ImportError, type ImportSection } from '../../import/import-section.js';
 import { toIso } from '../../shared/clock.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
+import { type ParsedEvent, parseEventRecord, section } from './calendar-events.import-parse.js';
 import {
   type EventChildRows,
   idsPerLookup,
@@ -14,7 +15,6 @@ import {
   selectStoredEventStates,
   upsertEventRows,
 } from './calendar-events.import-queries.js';
-import { type ParsedEvent, parseEventRecord, section } from './calendar-events.import-parse.js';
 import { deleteEventChildren } from './calendar-events.mutations.js';
 import type { CalendarEventDoc } from './calendar-events.records.js';
 
@@ -28,7 +28,11 @@ async function assertReferencesExist(tx: Tx, communityId: string, records: reado
     communityId,
     records.flatMap((r) => [...r.hostIds, ...r.speakerIds, ...r.attendees.map((a) => a.profileId)]),
   );
-  const feeds = await selectExistingFeedIds(tx, communityId, records.flatMap((r) => r.feedIds));
+  const feeds = await selectExistingFeedIds(
+    tx,
+    communityId,
+    records.flatMap((r) => r.feedIds),
+  );
   records.forEach((record, index) => {
     const missing = (ids: readonly string[], known: Set<string>) => ids.findIndex((id) => !known.has(id));
     const checks: [string, readonly string[], Set<string>, string][] = [
@@ -40,7 +44,8 @@ async function assertReferencesExist(tx: Tx, communityId: string, records: reado
     for (const [field, ids, known, noun] of checks) {
       const j = missing(ids, known);
       if (j < 0) continue;
-      const path = field === 'attendees' ? `attendees[${j}].profile_id` : field === 'published_to' ? `published_to[${j}].feed_id` : `${field}[${j}]`;
+      const path =
+        field === 'attendees' ? `attendees[${j}].profile_id` : field === 'published_to' ? `published_to[${j}].feed_id` : `${field}[${j}]`;
       throw new ImportError(section, index, path, `no ${noun} "${ids[j]}" in this community`);
     }
   });
@@ -62,7 +67,15 @@ interface StoredStamp {
 /** A digest of an event's stored fields and its hosts and speakers (not its attendees). */
 function fingerprintOf(state: Omit<StoredEventState, 'created_at' | 'updated_at'>): string {
   const { doc, status, start_at, end_at, publish_to_site, is_unlisted, people } = state;
-  const values = [doc, status, Number(start_at), end_at === null ? null : Number(end_at), Number(publish_to_site), Number(is_unlisted), people];
+  const values = [
+    doc,
+    status,
+    Number(start_at),
+    end_at === null ? null : Number(end_at),
+    Number(publish_to_site),
+    Number(is_unlisted),
+    people,
+  ];
   return createHash('sha256').update(JSON.stringify(values)).digest('base64');
 }
 
@@ -75,7 +88,8 @@ async function storedStamps(tx: Tx, communityId: string, ids: readonly string[])
   const stamps = new Map<string, StoredStamp>();
   for (let i = 0; i < ids.length; i += idsPerLookup) {
     const states = await selectStoredEventStates(tx, communityId, ids.slice(i, i + idsPerLookup));
-    for (const [id, state] of states) stamps.set(id, { fingerprint: fingerprintOf(state), created_at: Number(state.created_at), updated_at: Number(state.updated_at) });
+    for (const [id, state] of states)
+      stamps.set(id, { fingerprint: fingerprintOf(state), created_at: Number(state.created_at), updated_at: Number(state.updated_at) });
   }
   return stamps;
 }
@@ -85,10 +99,21 @@ function addChildRows(children: EventChildRows, community_id: string, record: Pa
   const event_id = record.id;
   for (const tag of record.tags) children.tags.push({ community_id, event_id, tag_id: tag.id });
   for (const feed_id of record.feedIds) children.feeds.push({ community_id, event_id, feed_id });
-  record.hostIds.forEach((profile_id, position) => children.people.push({ community_id, event_id, role: 'host', position, profile_id }));
-  record.speakerIds.forEach((profile_id, position) => children.people.push({ community_id, event_id, role: 'speaker', position, profile_id }));
+  record.hostIds.forEach((profile_id, position) => {
+    children.people.push({ community_id, event_id, role: 'host', position, profile_id });
+  });
+  record.speakerIds.forEach((profile_id, position) => {
+    children.people.push({ community_id, event_id, role: 'speaker', position, profile_id });
+  });
   for (const a of record.attendees) {
-    children.attendees.push({ community_id, event_id, profile_id: a.profileId, personal_join_link: a.link, created_at: now, updated_at: now });
+    children.attendees.push({
+      community_id,
+      event_id,
+      profile_id: a.profileId,
+      personal_join_link: a.link,
+      created_at: now,
+      updated_at: now,
+    });
   }
 }
 
@@ -134,13 +159,21 @@ export const calendarEventsImportSection: ImportSection<ParsedEvent> = {
   async apply(tx, records, context) {
     assertUniqueIds(section, records, (record) => record.id);
     await assertReferencesExist(tx, context.communityId, records);
-    const stored = await storedStamps(tx, context.communityId, records.map((r) => r.id));
+    const stored = await storedStamps(
+      tx,
+      context.communityId,
+      records.map((r) => r.id),
+    );
     for (let i = 0; i < records.length; i += eventsPerBatch) {
       const batch = records.slice(i, i + eventsPerBatch);
       const { events, children } = rowsOfBatch(context.communityId, batch, stored, context.now);
       await upsertEventRows(tx, events);
       // New events have no child rows to replace.
-      await deleteEventChildren(tx, context.communityId, batch.filter((r) => stored.has(r.id)).map((r) => r.id));
+      await deleteEventChildren(
+        tx,
+        context.communityId,
+        batch.filter((r) => stored.has(r.id)).map((r) => r.id),
+      );
       await insertEventChildren(tx, children);
     }
     return records.length;

@@ -1,7 +1,12 @@
 import type { Db, Tx } from '../../db/database.js';
 
 /** Tables holding an event's child rows, keyed by (community_id, event_id, ...). */
-export const eventChildTables = ['calendar_event_tags', 'calendar_event_feeds', 'calendar_event_people', 'calendar_event_attendees'] as const;
+export const eventChildTables = [
+  'calendar_event_tags',
+  'calendar_event_feeds',
+  'calendar_event_people',
+  'calendar_event_attendees',
+] as const;
 
 /** Deletes the child rows (tags, feeds, people, attendees) of the given events. */
 export async function deleteEventChildren(tx: Tx, communityId: string, eventIds: readonly string[]): Promise<void> {
@@ -19,7 +24,12 @@ export async function deleteEventRow(tx: Tx, communityId: string, id: string): P
 
 /** True when the community has this event. */
 export async function eventExists(db: Db | Tx, communityId: string, id: string): Promise<boolean> {
-  const row = await db.selectFrom('calendar_events').select('id').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('calendar_events')
+    .select('id')
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -6,7 +6,9 @@ import { type CalendarEventRow, type EventPeople, eventRowColumns } from './cale
 /** The query of one page of events (exported so tests can EXPLAIN exactly what the API runs). */
 export function calendarEventsPageQuery(db: Db | Tx, communityId: string, filter: CalendarEventFilter, limit: number, offset: number) {
   const base = db.selectFrom('calendar_events').select(eventRowColumns.map((column) => `calendar_events.${column}` as const));
-  return orderEvents(applyEventFilter(base, communityId, filter, true), filter.timeFilter).limit(limit).offset(offset);
+  return orderEvents(applyEventFilter(base, communityId, filter, true), filter.timeFilter)
+    .limit(limit)
+    .offset(offset);
 }
 
 /** One page of events matching the filter, in list order. */

@@ -19,13 +19,7 @@ import {
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
 import { type CalendarEventRow, isHttpUrl, mentionsOf, toCalendarEvent } from './calendar-events.records.js';
-import {
-  type AttendeeBody,
-  type CalendarEvent,
-  defaultPerPage,
-  type ListQuery,
-  maxTagIdsInFilter,
-} from './calendar-events.schemas.js';
+import { type AttendeeBody, type CalendarEvent, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
 export interface CalendarEventPage {
   page: number;
@@ -75,8 +69,16 @@ async function toCalendarEvents(db: Db | Tx, communityId: string, rows: Calendar
   if (rows.length === 0) return [];
   const mentions = rows.map(mentionsOf);
   const [people, references] = await Promise.all([
-    selectEventPeople(db, communityId, rows.map((row) => row.id)),
-    resolveReferences(db, communityId, mentions.flatMap((m) => [m.description, m.recap])),
+    selectEventPeople(
+      db,
+      communityId,
+      rows.map((row) => row.id),
+    ),
+    resolveReferences(
+      db,
+      communityId,
+      mentions.flatMap((m) => [m.description, m.recap]),
+    ),
   ]);
   return rows.map((row, i) => {
     const description = references[2 * i];
@@ -86,7 +88,12 @@ async function toCalendarEvents(db: Db | Tx, communityId: string, rows: Calendar
 }
 
 /** One page of the community's events for a validated list query. */
-export async function listCalendarEvents(database: Database, communityId: string, query: ListQuery, now: number): Promise<CalendarEventPage> {
+export async function listCalendarEvents(
+  database: Database,
+  communityId: string,
+  query: ListQuery,
+  now: number,
+): Promise<CalendarEventPage> {
   const page = query.page ?? 0;
   const perPage = query.per_page ?? defaultPerPage;
   const filter = filterFromQuery(query, now);
@@ -137,13 +144,25 @@ function joinLinkOf(value: string | null | undefined): string | null | undefined
  * Makes the community's profile with `user.chat_user_id` an attendee of the event (attendees_count
  * grows by one) or, when it already is one, updates its personal join link. All in one transaction.
  */
-export async function upsertAttendee(database: Database, communityId: string, eventId: string, body: AttendeeBody, now: number): Promise<void> {
+export async function upsertAttendee(
+  database: Database,
+  communityId: string,
+  eventId: string,
+  body: AttendeeBody,
+  now: number,
+): Promise<void> {
   const link = joinLinkOf(body.personal_join_link);
   await database.db.transaction().execute(async (tx) => {
     if (!(await eventExists(tx, communityId, eventId))) throw eventNotFound();
     const profileId = await selectProfileIdByChatUserId(tx, communityId, body.user.chat_user_id);
     if (!profileId) throw new ApiError('not_found', `No profile with chat_user_id "${body.user.chat_user_id}" in this community.`);
-    const added = await insertAttendeeIfAbsent(tx, { community_id: communityId, event_id: eventId, profile_id: profileId, personal_join_link: link ?? null, now });
+    const added = await insertAttendeeIfAbsent(tx, {
+      community_id: communityId,
+      event_id: eventId,
+      profile_id: profileId,
+      personal_join_link: link ?? null,
+      now,
+    });
     if (added) {
       // The event may have been deleted since it was checked (PostgreSQL): then nothing is kept.
       if (!(await incrementAttendeesCount(tx, communityId, eventId))) throw eventNotFound();

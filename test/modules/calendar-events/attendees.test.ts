@@ -45,7 +45,10 @@ describeEachEngine('calendar events: attendee upsert', (ctx) => {
 
   it('adds a new attendee: 200 {success: true}, attendees_count + 1, link stored', async () => {
     const c = await seeded();
-    const res = await patch(ctx(), eventId(1), c.auth, { user: { chat_user_id: chatUser(2) }, personal_join_link: 'https://meet.example.org/j/2' });
+    const res = await patch(ctx(), eventId(1), c.auth, {
+      user: { chat_user_id: chatUser(2) },
+      personal_join_link: 'https://meet.example.org/j/2',
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { success: true });
     assert.equal(await attendeesCount(ctx(), c.auth, eventId(1)), 2);
@@ -88,8 +91,13 @@ describeEachEngine('calendar events: attendee upsert', (ctx) => {
 
   it('counts exactly one new attendee when the same user is added by 10 concurrent requests', async () => {
     const c = await seeded();
-    const results = await Promise.all(Array.from({ length: 10 }, () => patch(ctx(), eventId(1), c.auth, { user: { chat_user_id: chatUser(5) } })));
-    assert.deepEqual(results.map((r) => r.statusCode), Array(10).fill(200));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => patch(ctx(), eventId(1), c.auth, { user: { chat_user_id: chatUser(5) } })),
+    );
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      Array(10).fill(200),
+    );
     assert.equal(await attendeesCount(ctx(), c.auth, eventId(1)), 2);
   });
 
@@ -97,7 +105,10 @@ describeEachEngine('calendar events: attendee upsert', (ctx) => {
     const c = await seeded();
     const users = Array.from({ length: 10 }, (_, i) => chatUser(i + 3));
     const results = await Promise.all(users.map((id) => patch(ctx(), eventId(1), c.auth, { user: { chat_user_id: id } })));
-    assert.deepEqual(results.map((r) => r.statusCode), Array(10).fill(200));
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      Array(10).fill(200),
+    );
     assert.equal(await attendeesCount(ctx(), c.auth, eventId(1)), 11);
   });
 
@@ -124,7 +135,10 @@ describeEachEngine('calendar events: attendee upsert', (ctx) => {
   it('answers 415 for a body that is not JSON, or without Content-Type', async () => {
     const c = await seeded();
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', null]) {
-      const body = type === 'application/x-www-form-urlencoded' ? `user[chat_user_id]=${chatUser(2)}` : JSON.stringify({ user: { chat_user_id: chatUser(2) } });
+      const body =
+        type === 'application/x-www-form-urlencoded'
+          ? `user[chat_user_id]=${chatUser(2)}`
+          : JSON.stringify({ user: { chat_user_id: chatUser(2) } });
       const res = await patch(ctx(), eventId(1), c.auth, body, type);
       assert.equal(res.statusCode, 415, String(type));
       assert.equal(res.json<Envelope<unknown>>().success, false);
@@ -142,7 +156,11 @@ describeEachEngine('calendar events: attendee upsert', (ctx) => {
     ['an ftp link', { user: { chat_user_id: chatUser(2) }, personal_join_link: 'ftp://files.example.org/x' }, 'personal_join_link'],
     ['a relative link', { user: { chat_user_id: chatUser(2) }, personal_join_link: '/join/2' }, 'personal_join_link'],
     ['a link with spaces', { user: { chat_user_id: chatUser(2) }, personal_join_link: 'https://a.example.org/a b' }, 'personal_join_link'],
-    ['a link over 2048 characters', { user: { chat_user_id: chatUser(2) }, personal_join_link: `https://a.example.org/${'x'.repeat(2030)}` }, 'personal_join_link'],
+    [
+      'a link over 2048 characters',
+      { user: { chat_user_id: chatUser(2) }, personal_join_link: `https://a.example.org/${'x'.repeat(2030)}` },
+      'personal_join_link',
+    ],
     ['a numeric link', { user: { chat_user_id: chatUser(2) }, personal_join_link: 7 }, 'personal_join_link'],
     ['an array body', [{ user: { chat_user_id: 'U1' } }], 'body'],
   ];
@@ -162,7 +180,10 @@ describeEachEngine('calendar events: attendee upsert', (ctx) => {
     const c = await seeded();
     const link = `https://a.example.org/${'x'.repeat(2048 - 22)}`;
     assert.equal(link.length, 2048);
-    assert.equal((await patch(ctx(), eventId(1), c.auth, { user: { chat_user_id: chatUser(2) }, personal_join_link: link })).statusCode, 200);
+    assert.equal(
+      (await patch(ctx(), eventId(1), c.auth, { user: { chat_user_id: chatUser(2) }, personal_join_link: link })).statusCode,
+      200,
+    );
   });
 
   it('answers 400 invalid_json for a malformed JSON body', async () => {

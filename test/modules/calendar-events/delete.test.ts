@@ -23,7 +23,11 @@ async function childRowCounts(app: TestApp, communityId: string, id: string): Pr
 }
 
 async function eventsVersion(app: TestApp, communityId: string): Promise<number> {
-  const row = await app.database.db.selectFrom('communities').select('events_version').where('id', '=', communityId).executeTakeFirstOrThrow();
+  const row = await app.database.db
+    .selectFrom('communities')
+    .select('events_version')
+    .where('id', '=', communityId)
+    .executeTakeFirstOrThrow();
   return Number(row.events_version);
 }
 

@@ -25,14 +25,26 @@ export function profile(n: number, extra: Record<string, unknown> = {}): Record<
 
 /** A feed record of the import file. */
 export function feed(n: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id: uuid(n, 2), label: `Feed ${n}`, slug: `feed-${n}`, chat_channel_id: `C${String(n).padStart(8, '0')}`, chat_channel_name: `feed-${n}`, ...extra };
+  return {
+    id: uuid(n, 2),
+    label: `Feed ${n}`,
+    slug: `feed-${n}`,
+    chat_channel_id: `C${String(n).padStart(8, '0')}`,
+    chat_channel_name: `feed-${n}`,
+    ...extra,
+  };
 }
 
 export const hour = 60 * 60 * 1000;
 export const day = 24 * hour;
 
 /** An event record of the import file starting `startOffsetMs` after `base`, lasting `durationMs` (null: no end). */
-export function event(n: number, startIso: string, durationMs: number | null = hour, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function event(
+  n: number,
+  startIso: string,
+  durationMs: number | null = hour,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const start = Date.parse(startIso);
   return {
     id: eventId(n),

@@ -5,11 +5,38 @@ import { type Envelope, event, eventId, feed, importInto, listEvents, profile, u
 
 /** Every field of the spec's Calendar event table. */
 const specFields = [
-  'id', 'created_at', 'updated_at', 'allow_public_guest_list', 'description_chat_blocks', 'description_chat_blocks_references',
-  'recap_chat_blocks', 'recap_chat_blocks_references', 'enable_registration_button', 'start_date', 'end_date', 'show_end_date',
-  'external_speakers', 'is_unlisted', 'link', 'location', 'partner_event_id', 'publish_to_site', 'triggers_webhooks',
-  'webhook_custom_metadata', 'recording_link', 'slug', 'status', 'title', 'use_registration_btn_as_link', 'attendees_count',
-  'published_to', 'hosts', 'speakers', 'cover_image_url', 'tags', 'reminders_config',
+  'id',
+  'created_at',
+  'updated_at',
+  'allow_public_guest_list',
+  'description_chat_blocks',
+  'description_chat_blocks_references',
+  'recap_chat_blocks',
+  'recap_chat_blocks_references',
+  'enable_registration_button',
+  'start_date',
+  'end_date',
+  'show_end_date',
+  'external_speakers',
+  'is_unlisted',
+  'link',
+  'location',
+  'partner_event_id',
+  'publish_to_site',
+  'triggers_webhooks',
+  'webhook_custom_metadata',
+  'recording_link',
+  'slug',
+  'status',
+  'title',
+  'use_registration_btn_as_link',
+  'attendees_count',
+  'published_to',
+  'hosts',
+  'speakers',
+  'cover_image_url',
+  'tags',
+  'reminders_config',
 ].sort();
 
 const description = [
@@ -32,7 +59,9 @@ const description = [
     ],
   },
 ];
-const recap = [{ type: 'rich_text', block_id: 'r1', elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U00000002' }] }] }];
+const recap = [
+  { type: 'rich_text', block_id: 'r1', elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U00000002' }] }] },
+];
 
 const full = event(1, '2026-12-01T17:00:00Z', null, {
   start_date: '2026-12-01T18:00:00+01:00',
@@ -101,17 +130,36 @@ describeEachEngine('calendar events: retrieve one', (ctx) => {
     assert.equal(data.created_at, '2026-10-01T08:00:00.000Z');
     assert.equal(data.updated_at, '2026-10-02T08:00:00.000Z');
     assert.equal(data.status, 'published');
-    for (const field of ['allow_public_guest_list', 'enable_registration_button', 'show_end_date', 'is_unlisted', 'publish_to_site', 'triggers_webhooks', 'use_registration_btn_as_link']) {
+    for (const field of [
+      'allow_public_guest_list',
+      'enable_registration_button',
+      'show_end_date',
+      'is_unlisted',
+      'publish_to_site',
+      'triggers_webhooks',
+      'use_registration_btn_as_link',
+    ]) {
       assert.equal(data[field], true, field);
     }
-    for (const field of ['external_speakers', 'link', 'location', 'partner_event_id', 'webhook_custom_metadata', 'recording_link', 'slug', 'cover_image_url']) {
+    for (const field of [
+      'external_speakers',
+      'link',
+      'location',
+      'partner_event_id',
+      'webhook_custom_metadata',
+      'recording_link',
+      'slug',
+      'cover_image_url',
+    ]) {
       assert.equal(data[field], full[field], field);
     }
     assert.deepEqual(data.description_chat_blocks, description);
     assert.deepEqual(data.recap_chat_blocks, recap);
     assert.equal(data.attendees_count, 2);
     assert.deepEqual(data.reminders_config, [{ minutes: 60 }, { minutes: 1440 }]);
-    assert.deepEqual(data.published_to, [{ chat_channel_id: 'C00000001', chat_message_permalink: 'https://chat.example.org/p/1', feed_id: uuid(1, 2) }]);
+    assert.deepEqual(data.published_to, [
+      { chat_channel_id: 'C00000001', chat_message_permalink: 'https://chat.example.org/p/1', feed_id: uuid(1, 2) },
+    ]);
     assert.deepEqual(data.tags, [
       { id: 't1', created_at: '2026-09-01T00:00:00.000Z', tag_group_id: 'g1', label: 'Meetup' },
       { id: 't2', created_at: '2026-10-01T08:00:00.000Z', tag_group_id: '', label: '' },
@@ -120,8 +168,14 @@ describeEachEngine('calendar events: retrieve one', (ctx) => {
 
   it('shows hosts and speakers as full profiles, in the order the event lists them', async () => {
     const { body } = await get(eventId(1));
-    assert.deepEqual(body.data.hosts.map((p) => p.profile_id), [uuid(2, 1), uuid(1, 1)]);
-    assert.deepEqual(body.data.speakers.map((p) => p.profile_id), [uuid(3, 1)]);
+    assert.deepEqual(
+      body.data.hosts.map((p) => p.profile_id),
+      [uuid(2, 1), uuid(1, 1)],
+    );
+    assert.deepEqual(
+      body.data.speakers.map((p) => p.profile_id),
+      [uuid(3, 1)],
+    );
     const host = body.data.hosts[1] as Record<string, unknown>;
     assert.equal(host.email, 'person1@example.org');
     assert.equal(host.chat_user_id, 'U00000001');

@@ -29,7 +29,9 @@ const richEvent = (n: number, extra: Record<string, unknown> = {}) =>
     tags: [{ id: 't1', label: 'One' }],
     published_to: [{ feed_id: uuid(1, 2) }],
     attendees: [{ profile_id: uuid(1, 1) }],
-    description_chat_blocks: [{ type: 'rich_text', block_id: 'b', elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U00000002' }] }] }],
+    description_chat_blocks: [
+      { type: 'rich_text', block_id: 'b', elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U00000002' }] }] },
+    ],
     ...extra,
   });
 
@@ -41,7 +43,10 @@ describeEachEngine('calendar events: import section', (ctx) => {
     const counts = await importInto(ctx(), c.id, { ...base, calendar_events: [richEvent(1), event(2, '2026-12-02T10:00:00Z')] });
     assert.equal(counts.calendar_events, 2);
     const { data } = await getEvent(ctx(), c.auth, eventId(1));
-    assert.deepEqual(data.hosts.map((h) => h.profile_id), [uuid(1, 1)]);
+    assert.deepEqual(
+      data.hosts.map((h) => h.profile_id),
+      [uuid(1, 1)],
+    );
     assert.equal(data.attendees_count, 1);
     assert.equal((data.description_chat_blocks_references as { mentioned_chat_users: unknown[] }).mentioned_chat_users.length, 1);
   });
@@ -83,8 +88,14 @@ describeEachEngine('calendar events: import section', (ctx) => {
     }
     const { data } = await getEvent(ctx(), c.auth, eventId(1));
     assert.equal(data.title, 'Renamed');
-    assert.deepEqual(data.hosts.map((h) => h.profile_id), [uuid(3, 1), uuid(2, 1)]);
-    assert.deepEqual(data.tags.map((t) => t.id), ['t2']);
+    assert.deepEqual(
+      data.hosts.map((h) => h.profile_id),
+      [uuid(3, 1), uuid(2, 1)],
+    );
+    assert.deepEqual(
+      data.tags.map((t) => t.id),
+      ['t2'],
+    );
     assert.equal(data.attendees_count, 2);
     assert.equal(data.created_at, before.data.created_at);
     assert.equal(data.updated_at, '2026-11-21T12:01:00.000Z');
@@ -95,24 +106,72 @@ describeEachEngine('calendar events: import section', (ctx) => {
   });
 
   const refusals: [what: string, events: Record<string, unknown>[], expected: RegExp][] = [
-    ['a dangling host', [event(1, '2026-12-01T10:00:00Z'), richEvent(2, { host_profile_ids: [uuid(1, 1), uuid(9, 1)] })], /^calendar_events\[1\]\.host_profile_ids\[1\]: no profile "0+-0000-4001-8000-0+9"/],
-    ['a dangling speaker', [richEvent(1, { speaker_profile_ids: [uuid(9, 1)] })], /^calendar_events\[0\]\.speaker_profile_ids\[0\]: no profile/],
-    ['a dangling attendee', [richEvent(1, { attendees: [{ profile_id: uuid(9, 1) }] })], /^calendar_events\[0\]\.attendees\[0\]\.profile_id: no profile/],
-    ['a dangling feed', [richEvent(1, { published_to: [{ feed_id: uuid(9, 2) }] })], /^calendar_events\[0\]\.published_to\[0\]\.feed_id: no feed/],
+    [
+      'a dangling host',
+      [event(1, '2026-12-01T10:00:00Z'), richEvent(2, { host_profile_ids: [uuid(1, 1), uuid(9, 1)] })],
+      /^calendar_events\[1\]\.host_profile_ids\[1\]: no profile "0+-0000-4001-8000-0+9"/,
+    ],
+    [
+      'a dangling speaker',
+      [richEvent(1, { speaker_profile_ids: [uuid(9, 1)] })],
+      /^calendar_events\[0\]\.speaker_profile_ids\[0\]: no profile/,
+    ],
+    [
+      'a dangling attendee',
+      [richEvent(1, { attendees: [{ profile_id: uuid(9, 1) }] })],
+      /^calendar_events\[0\]\.attendees\[0\]\.profile_id: no profile/,
+    ],
+    [
+      'a dangling feed',
+      [richEvent(1, { published_to: [{ feed_id: uuid(9, 2) }] })],
+      /^calendar_events\[0\]\.published_to\[0\]\.feed_id: no feed/,
+    ],
     ['an unknown field', [event(1, '2026-12-01T10:00:00Z', 1, { colour: 'red' })], /^calendar_events\[0\]\.colour: is not a known field/],
-    ['a derived field', [event(1, '2026-12-01T10:00:00Z', 1, { hosts: [] })], /^calendar_events\[0\]\.hosts: is computed from host_profile_ids/],
-    ['attendees_count', [event(1, '2026-12-01T10:00:00Z', 1, { attendees_count: 3 })], /^calendar_events\[0\]\.attendees_count: is computed/],
+    [
+      'a derived field',
+      [event(1, '2026-12-01T10:00:00Z', 1, { hosts: [] })],
+      /^calendar_events\[0\]\.hosts: is computed from host_profile_ids/,
+    ],
+    [
+      'attendees_count',
+      [event(1, '2026-12-01T10:00:00Z', 1, { attendees_count: 3 })],
+      /^calendar_events\[0\]\.attendees_count: is computed/,
+    ],
     ['a malformed id', [event(1, '2026-12-01T10:00:00Z', 1, { id: 'short' })], /^calendar_events\[0\]\.id: /],
     ['a duplicate id', [event(1, '2026-12-01T10:00:00Z'), event(1, '2026-12-02T10:00:00Z')], /^calendar_events\[1\]\.id: duplicate id/],
     ['a missing start_date', [{ id: eventId(1), status: 'published' }], /^calendar_events\[0\]\.start_date: is required/],
     ['an unknown status', [event(1, '2026-12-01T10:00:00Z', 1, { status: 'cancelled' })], /^calendar_events\[0\]\.status: /],
     ['an end before the start', [event(1, '2026-12-01T10:00:00Z', -1)], /^calendar_events\[0\]\.end_date: must not be before start_date/],
-    ['a malformed end_date', [event(1, '2026-12-01T10:00:00Z', null, { end_date: 'tomorrow' })], /^calendar_events\[0\]\.end_date: must be an ISO 8601/],
-    ['invalid blocks', [event(1, '2026-12-01T10:00:00Z', 1, { recap_chat_blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_list', elements: [] }] }] })], /^calendar_events\[0\]\.recap_chat_blocks\[0\]\.elements\[0\]\.style: /],
+    [
+      'a malformed end_date',
+      [event(1, '2026-12-01T10:00:00Z', null, { end_date: 'tomorrow' })],
+      /^calendar_events\[0\]\.end_date: must be an ISO 8601/,
+    ],
+    [
+      'invalid blocks',
+      [
+        event(1, '2026-12-01T10:00:00Z', 1, {
+          recap_chat_blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_list', elements: [] }] }],
+        }),
+      ],
+      /^calendar_events\[0\]\.recap_chat_blocks\[0\]\.elements\[0\]\.style: /,
+    ],
     ['a tag id with a comma', [event(1, '2026-12-01T10:00:00Z', 1, { tags: [{ id: 'a,b' }] })], /^calendar_events\[0\]\.tags\[0\]\.id: /],
-    ['a duplicate tag', [event(1, '2026-12-01T10:00:00Z', 1, { tags: [{ id: 'a' }, { id: 'a' }] })], /^calendar_events\[0\]\.tags\[1\]\.id: duplicate id/],
-    ['a duplicate host', [event(1, '2026-12-01T10:00:00Z', 1, { host_profile_ids: [uuid(1, 1), uuid(1, 1).toUpperCase()] })], /^calendar_events\[0\]\.host_profile_ids\[1\]: duplicate id/],
-    ['a non-http join link', [richEvent(1, { attendees: [{ profile_id: uuid(1, 1), personal_join_link: 'javascript:alert(1)' }] })], /^calendar_events\[0\]\.attendees\[0\]\.personal_join_link: must be an http\(s\) URL/],
+    [
+      'a duplicate tag',
+      [event(1, '2026-12-01T10:00:00Z', 1, { tags: [{ id: 'a' }, { id: 'a' }] })],
+      /^calendar_events\[0\]\.tags\[1\]\.id: duplicate id/,
+    ],
+    [
+      'a duplicate host',
+      [event(1, '2026-12-01T10:00:00Z', 1, { host_profile_ids: [uuid(1, 1), uuid(1, 1).toUpperCase()] })],
+      /^calendar_events\[0\]\.host_profile_ids\[1\]: duplicate id/,
+    ],
+    [
+      'a non-http join link',
+      [richEvent(1, { attendees: [{ profile_id: uuid(1, 1), personal_join_link: 'javascript:alert(1)' }] })],
+      /^calendar_events\[0\]\.attendees\[0\]\.personal_join_link: must be an http\(s\) URL/,
+    ],
   ];
   for (const [what, events, expected] of refusals) {
     it(`refuses ${what}, naming section, index and field, and keeps nothing of the file`, async () => {
@@ -130,21 +189,35 @@ describeEachEngine('calendar events: import section', (ctx) => {
     const owner = await ctx().community();
     await importInto(ctx(), owner.id, { profiles: [profile(1)] });
     const c = await ctx().community();
-    assert.match(await refusal(ctx(), c.id, { calendar_events: [richEvent(1, { speaker_profile_ids: [], attendees: [], published_to: [] })] }), /host_profile_ids\[0\]: no profile/);
+    assert.match(
+      await refusal(ctx(), c.id, { calendar_events: [richEvent(1, { speaker_profile_ids: [], attendees: [], published_to: [] })] }),
+      /host_profile_ids\[0\]: no profile/,
+    );
   });
 
   it('leaves a previously imported event untouched when a later import is refused', async () => {
     const c = await ctx().community();
     await importInto(ctx(), c.id, { ...base, calendar_events: [richEvent(1)] });
     const before = await getEvent(ctx(), c.auth, eventId(1));
-    await refusal(ctx(), c.id, { calendar_events: [richEvent(1, { title: 'Changed', tags: [] }), richEvent(2, { host_profile_ids: [uuid(9, 1)] })] });
+    await refusal(ctx(), c.id, {
+      calendar_events: [richEvent(1, { title: 'Changed', tags: [] }), richEvent(2, { host_profile_ids: [uuid(9, 1)] })],
+    });
     assert.deepEqual(await getEvent(ctx(), c.auth, eventId(1)), before);
   });
 
   it('treats null like an absent field, except for description_chat_blocks which stays null', async () => {
     const c = await ctx().community();
     await importInto(ctx(), c.id, {
-      calendar_events: [event(1, '2026-12-01T10:00:00Z', null, { end_date: null, title: null, tags: null, link: null, description_chat_blocks: null, recap_chat_blocks: null })],
+      calendar_events: [
+        event(1, '2026-12-01T10:00:00Z', null, {
+          end_date: null,
+          title: null,
+          tags: null,
+          link: null,
+          description_chat_blocks: null,
+          recap_chat_blocks: null,
+        }),
+      ],
     });
     const { data } = await getEvent(ctx(), c.auth, eventId(1));
     assert.equal(data.end_date, '');

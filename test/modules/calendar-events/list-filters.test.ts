@@ -79,7 +79,10 @@ describeEachEngine('calendar events: list filters, defaults and sorts', (ctx) =>
   it('reference_date moves the split between upcoming and past; past ties break by id descending', async () => {
     assert.deepEqual(await ids('reference_date=2026-11-22T10:00:00Z'), [e(3), e(8), e(4), e(9), e(13)]);
     assert.deepEqual(await ids('reference_date=2026-11-22T10:00:00Z&time_filter=past'), [e(10), e(11), e(2), e(12), e(1), e(5)]);
-    assert.deepEqual(await ids(`reference_date=${encodeURIComponent('2026-11-22T11:00:00+01:00')}&time_filter=past`), await ids('reference_date=2026-11-22T10:00:00Z&time_filter=past'));
+    assert.deepEqual(
+      await ids(`reference_date=${encodeURIComponent('2026-11-22T11:00:00+01:00')}&time_filter=past`),
+      await ids('reference_date=2026-11-22T10:00:00Z&time_filter=past'),
+    );
   });
 
   it('reference_date defaults to the clock, not to a fixed instant', async () => {
@@ -94,9 +97,17 @@ describeEachEngine('calendar events: list filters, defaults and sorts', (ctx) =>
   it('date_filter keeps events overlapping the UTC day of the instant', async () => {
     assert.deepEqual(await ids('time_filter=all&date_filter=2026-11-26T15:00:00Z'), [e(9)], 'inside a multi-day event');
     assert.deepEqual(await ids('time_filter=all&date_filter=2026-11-21T00:00:00Z'), [e(12), e(2), e(11), e(10)]);
-    assert.deepEqual(await ids(`time_filter=all&date_filter=${encodeURIComponent('2026-11-22T01:00:00+02:00')}`), [e(12), e(2), e(11), e(10)], 'the UTC day of the instant');
+    assert.deepEqual(
+      await ids(`time_filter=all&date_filter=${encodeURIComponent('2026-11-22T01:00:00+02:00')}`),
+      [e(12), e(2), e(11), e(10)],
+      'the UTC day of the instant',
+    );
     assert.deepEqual(await ids('time_filter=all&date_filter=2026-11-27T23:59:59.999Z'), [e(9), e(13)]);
-    assert.deepEqual(await ids('time_filter=all&date_filter=2026-11-28T08:00:00Z'), [], 'an event ending at midnight belongs to the day before');
+    assert.deepEqual(
+      await ids('time_filter=all&date_filter=2026-11-28T08:00:00Z'),
+      [],
+      'an event ending at midnight belongs to the day before',
+    );
     assert.deepEqual(await ids('time_filter=all&date_filter=2026-11-19T08:00:00Z'), [e(5)], 'an event without end overlaps its start day');
   });
 
@@ -135,7 +146,9 @@ describeEachEngine('calendar events: list filters, defaults and sorts', (ctx) =>
     assert.deepEqual(await ids(`time_filter=past&feed_id=${feed1}`), []);
     assert.deepEqual(await ids('status=draft&time_filter=all&published_to_site=false&is_unlisted=false'), [e(6)]);
     assert.deepEqual(
-      await ids(`reference_date=2026-11-22T10:00:00Z&date_filter=2026-11-22T00:00:00Z&feed_id=${feed1}&tag_ids=t1,t2&published_to_site=true&is_unlisted=false`),
+      await ids(
+        `reference_date=2026-11-22T10:00:00Z&date_filter=2026-11-22T00:00:00Z&feed_id=${feed1}&tag_ids=t1,t2&published_to_site=true&is_unlisted=false`,
+      ),
       [e(3)],
     );
   });

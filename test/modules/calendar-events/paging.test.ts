@@ -7,7 +7,10 @@ import { event, eventId, hour, idsOf, importInto, listEvents } from './fixtures.
 // Ids are imported in a shuffled order so that storage order cannot pass for the sort.
 const upcomingNumbers = Array.from({ length: 37 }, (_, i) => i + 1);
 const pastNumbers = Array.from({ length: 12 }, (_, i) => i + 101);
-const startOf = (n: number) => (n > 100 ? Date.parse('2026-11-10T09:00:00Z') - Math.floor((n - 101) / 5) * hour : Date.parse('2026-12-01T09:00:00Z') + Math.floor((n - 1) / 5) * hour);
+const startOf = (n: number) =>
+  n > 100
+    ? Date.parse('2026-11-10T09:00:00Z') - Math.floor((n - 101) / 5) * hour
+    : Date.parse('2026-12-01T09:00:00Z') + Math.floor((n - 1) / 5) * hour;
 const shuffled = [...upcomingNumbers, ...pastNumbers].sort((a, b) => ((a * 7919) % 101) - ((b * 7919) % 101));
 
 /** The expected order: start, then id, in the given direction. */
@@ -35,7 +38,14 @@ describeEachEngine('calendar events: paging', (ctx) => {
       assert.equal(status, 200);
       const expectedCount = page < 3 ? 10 : 7;
       assert.deepEqual(
-        { page: body.data.page, per_page: body.data.per_page, count: body.data.count, total: body.data.total_records, pages: body.data.total_pages, next: body.data.has_next },
+        {
+          page: body.data.page,
+          per_page: body.data.per_page,
+          count: body.data.count,
+          total: body.data.total_records,
+          pages: body.data.total_pages,
+          next: body.data.has_next,
+        },
         { page, per_page: 10, count: expectedCount, total: 37, pages: 4, next: page < 3 },
       );
       seen.push(...idsOf(body));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { CompiledQuery, type Compilable, sql } from 'kysely';
+import { type Compilable, CompiledQuery, sql } from 'kysely';
 import { calendarEventsCountQuery, calendarEventsPageQuery } from '../../../src/modules/calendar-events/calendar-events.queries.js';
 import type { ListQuery } from '../../../src/modules/calendar-events/calendar-events.schemas.js';
 import { filterFromQuery } from '../../../src/modules/calendar-events/calendar-events.service.js';
@@ -26,7 +26,9 @@ const events = Array.from({ length: total }, (_, i) =>
 async function planOf(app: TestApp, query: Compilable): Promise<string[]> {
   const compiled = query.compile();
   const prefix = app.engine === 'sqlite' ? 'EXPLAIN QUERY PLAN ' : 'EXPLAIN ';
-  const result = await app.database.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]));
+  const result = await app.database.db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]),
+  );
   return result.rows.map((row) => String(app.engine === 'sqlite' ? row.detail : row['QUERY PLAN']));
 }
 
@@ -39,11 +41,19 @@ function assertIndexed(app: TestApp, plan: string[], label: string, options: { s
   const text = plan.join('\n');
   if (app.engine === 'sqlite') {
     assert.doesNotMatch(text, /^SCAN calendar_events\b(?! USING)/m, `${label}: full scan\n${text}`);
-    assert.match(text, /(SEARCH|SCAN) calendar_events USING (COVERING )?INDEX calendar_events_(start|ends|duration)\b/, `${label}: no event index\n${text}`);
+    assert.match(
+      text,
+      /(SEARCH|SCAN) calendar_events USING (COVERING )?INDEX calendar_events_(start|ends|duration)\b/,
+      `${label}: no event index\n${text}`,
+    );
     if (options.sorted) assert.doesNotMatch(text, /TEMP B-TREE FOR ORDER BY/, `${label}: sorts instead of reading in index order\n${text}`);
   } else {
     assert.doesNotMatch(text, /Seq Scan on calendar_events\b/, `${label}: full scan\n${text}`);
-    assert.match(text, /Index (Only )?Scan (Backward )?using calendar_events_(start|ends|duration|pk) on calendar_events\b|Bitmap Index Scan on calendar_events_(start|ends|duration)\b/, `${label}: no event index\n${text}`);
+    assert.match(
+      text,
+      /Index (Only )?Scan (Backward )?using calendar_events_(start|ends|duration|pk) on calendar_events\b|Bitmap Index Scan on calendar_events_(start|ends|duration)\b/,
+      `${label}: no event index\n${text}`,
+    );
   }
 }
 
@@ -84,7 +94,10 @@ describeEachEngine('calendar events: list over 10,000 events uses the indexes', 
   for (const [label, query] of sortedQueries) {
     it(`reads the page in index order without scanning calendar_events: ${label}`, async () => {
       const filter = filterFromQuery(query, ctx().clock.now());
-      const plan = await planOf(ctx(), calendarEventsPageQuery(ctx().database.db, communityId, filter, query.per_page ?? 10, (query.page ?? 0) * (query.per_page ?? 10)));
+      const plan = await planOf(
+        ctx(),
+        calendarEventsPageQuery(ctx().database.db, communityId, filter, query.per_page ?? 10, (query.page ?? 0) * (query.per_page ?? 10)),
+      );
       assertIndexed(ctx(), plan, label, { sorted: true });
     });
   }
@@ -97,7 +110,9 @@ describeEachEngine('calendar events: list over 10,000 events uses the indexes', 
   for (const [label, query] of [...sortedQueries, ...filteredQueries]) {
     it(`counts through an index: ${label}`, async () => {
       const filter = filterFromQuery(query, ctx().clock.now());
-      assertIndexed(ctx(), await planOf(ctx(), calendarEventsCountQuery(ctx().database.db, communityId, filter)), `count ${label}`, { sorted: false });
+      assertIndexed(ctx(), await planOf(ctx(), calendarEventsCountQuery(ctx().database.db, communityId, filter)), `count ${label}`, {
+        sorted: false,
+      });
     });
   }
   for (const [label, query] of filteredQueries) {
