@@ -34,19 +34,15 @@ async function assertReferencesExist(tx: Tx, communityId: string, records: reado
     records.flatMap((r) => r.feedIds),
   );
   records.forEach((record, index) => {
-    const missing = (ids: readonly string[], known: Set<string>) => ids.findIndex((id) => !known.has(id));
-    const checks: [string, readonly string[], Set<string>, string][] = [
-      ['host_profile_ids', record.hostIds, profiles, 'profile'],
-      ['speaker_profile_ids', record.speakerIds, profiles, 'profile'],
-      ['attendees', record.attendees.map((a) => a.profileId), profiles, 'profile'],
-      ['published_to', record.doc.published_to.map((p) => p.feed_id), feeds, 'feed'],
+    const checks: { ids: readonly string[]; known: Set<string>; noun: string; path: (j: number) => string }[] = [
+      { ids: record.hostIds, known: profiles, noun: 'profile', path: (j) => `host_profile_ids[${j}]` },
+      { ids: record.speakerIds, known: profiles, noun: 'profile', path: (j) => `speaker_profile_ids[${j}]` },
+      { ids: record.attendees.map((a) => a.profileId), known: profiles, noun: 'profile', path: (j) => `attendees[${j}].profile_id` },
+      { ids: record.doc.published_to.map((p) => p.feed_id), known: feeds, noun: 'feed', path: (j) => `published_to[${j}].feed_id` },
     ];
-    for (const [field, ids, known, noun] of checks) {
-      const j = missing(ids, known);
-      if (j < 0) continue;
-      const path =
-        field === 'attendees' ? `attendees[${j}].profile_id` : field === 'published_to' ? `published_to[${j}].feed_id` : `${field}[${j}]`;
-      throw new ImportError(section, index, path, `no ${noun} "${ids[j]}" in this community`);
+    for (const { ids, known, noun, path } of checks) {
+      const j = ids.findIndex((id) => !known.has(id));
+      if (j >= 0) throw new ImportError(section, index, path(j), `no ${noun} "${ids[j]}" in this community`);
     }
   });
 }

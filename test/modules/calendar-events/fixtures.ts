@@ -38,7 +38,7 @@ export function feed(n: number, extra: Record<string, unknown> = {}): Record<str
 export const hour = 60 * 60 * 1000;
 export const day = 24 * hour;
 
-/** An event record of the import file starting `startOffsetMs` after `base`, lasting `durationMs` (null: no end). */
+/** An event record of the import file starting at `startIso` (as UTC), lasting `durationMs` (null: no end). */
 export function event(
   n: number,
   startIso: string,
