@@ -31,7 +31,7 @@ const log = new Log();
 const quick = values.quick === true;
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? '';
 const durations: Durations = quick
-  ? { warmupSeconds: 1, durationSeconds: 3, runs: 1, connections: 50 }
+  ? { warmupSeconds: 1, durationSeconds: 2, runs: 1, connections: 50 }
   : { warmupSeconds: 3, durationSeconds: 10, runs: 3, connections: 50 };
 
 function engines(): Engine[] {

@@ -55,7 +55,7 @@ export function postRecord(world: SeedWorld, i: number): PostImport {
   const activity = Math.min(world.anchor, content + Math.floor(rng.next() ** 4 * 90 * dayMs));
   const title = `${rng.pick(words)} ${rng.pick(words)}: ${rng.pick(topics)}`;
   const messageTs = content / 1000;
-  const long = rng.chance(0.1);
+  const long = rng.chance(0.05);
   return {
     id: rng.uuid(),
     feed_id: feed.id,
@@ -73,7 +73,7 @@ export function postRecord(world: SeedWorld, i: number): PostImport {
     chat_message: {
       id: rng.uuid(),
       message_ts: messageTs,
-      blocks: richText(rng, world.mentions, long ? rng.int(6, 12) : rng.int(1, 4), `post-${i}`),
+      blocks: richText(rng, world.mentions, long ? rng.int(4, 8) : rng.int(1, 3), `post-${i}`),
       permalink: `https://community.slack.com/archives/${feed.channelId}/p${Math.floor(messageTs * 1e6)}`,
       username: '',
       icon: '',

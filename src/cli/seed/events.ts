@@ -41,8 +41,8 @@ export function eventRecord(world: SeedWorld, i: number): CalendarEventImport {
   const online = city === 'Online';
   const created = Math.min(start - rng.int(7, 60) * dayMs, world.anchor - rng.int(0, 10) * dayMs);
   const profile = (index: number) => world.profileIds[index] as string;
-  const hosts = rng.distinct(profiles, rng.int(1, 2), 3).map(profile);
-  const speakers = rng.chance(0.6) ? rng.distinct(profiles, rng.int(1, 3), 2).map(profile) : [];
+  const hosts = rng.distinct(profiles, rng.chance(0.8) ? 1 : 2, 3).map(profile);
+  const speakers = rng.chance(0.3) ? rng.distinct(profiles, rng.int(1, 2), 2).map(profile) : [];
   const tags = rng.distinct(allTags.length, rng.int(0, 4), 1.5).map((t) => {
     const tag = allTags[t] as (typeof allTags)[number];
     return { id: tag.id, label: titleCase(tag.id), tag_group_id: tag.groupId };
@@ -59,7 +59,7 @@ export function eventRecord(world: SeedWorld, i: number): CalendarEventImport {
     start_date: toIso(start),
     end_date: rng.chance(0.95) ? toIso(start + minutes * 60_000) : null,
     title,
-    description_chat_blocks: richText(rng, world.mentions, rng.int(1, 3), `description-${id}`),
+    description_chat_blocks: richText(rng, world.mentions, rng.int(1, 2), `description-${id}`),
     recap_chat_blocks: past && rng.chance(0.3) ? richText(rng, world.mentions, 1, `recap-${id}`) : [],
     allow_public_guest_list: rng.chance(0.4),
     enable_registration_button: rng.chance(0.6),

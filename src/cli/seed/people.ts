@@ -37,8 +37,9 @@ export function profileRecord(world: SeedWorld, i: number): ProfileImport {
   const { first, last, email } = personOf(world, i);
   const id = world.profileIds[i] as string;
   const chatUserId = world.chatUserIds[i] ?? null;
-  const image = (size: string) => `https://avatars.example.com/${id}/${size}.png`;
-  const hasImage = rng.chance(0.7);
+  // Chat platforms serve avatars at eight sizes from one short path per user.
+  const image = (size: string) => `https://avatars.example.com/${world.tag}${i.toString(36)}_${size}.png`;
+  const hasImage = rng.chance(0.6);
   const images = hasImage
     ? {
         preferred_image_original: image('original'),
