@@ -7,10 +7,7 @@ export const uuid = (n: number, kind = 0): string => `00000000-0000-4${String(ki
 /** A 12-character event id for fixture number n (sorts like n). */
 export const eventId = (n: number): string => `ev${String(n).padStart(10, '0')}`;
 
-/**
- * A profile record of the import file. It carries created_at: the profiles section stamps a
- * missing one with the import time on every import, which would hide what re-import tests check.
- */
+/** A profile record of the import file (with a fixed created_at, so responses are predictable). */
 export function profile(n: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     profile_id: uuid(n, 1),
