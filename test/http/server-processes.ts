@@ -12,41 +12,37 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-function newestMtime(dir: string, suffix: string): { newest: number; oldest: number; files: string[] } {
-  let newest = 0;
-  let oldest = Number.POSITIVE_INFINITY;
+function sourceFiles(dir: string): string[] {
   const files: string[] = [];
   const walk = (current: string) => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(suffix)) {
-        const mtime = statSync(path).mtimeMs;
-        newest = Math.max(newest, mtime);
-        oldest = Math.min(oldest, mtime);
-        files.push(relative(dir, path));
-      }
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(relative(dir, path));
     }
   };
-  if (existsSync(dir)) walk(dir);
-  return { newest, oldest, files };
+  walk(dir);
+  return files;
 }
 
 /**
- * Builds dist when a source file is newer than the build (`npm test` builds first; running this
- * file alone may not). Type errors elsewhere do not stop tsc from emitting, so only a missing
+ * Builds dist when a source file is newer than its compiled file (`npm test` builds first; running
+ * this file alone may not). Type errors elsewhere do not stop tsc from emitting, so only a missing
  * entry point fails.
  */
 export function ensureBuilt(): void {
-  const sources = newestMtime(join(projectRoot, 'src'), '.ts');
-  const built = newestMtime(join(projectRoot, 'dist'), '.js');
-  const missing = sources.files.some((file) => !built.files.includes(file.replace(/\.ts$/, '.js')));
-  if (!missing && sources.newest <= built.oldest) return;
+  const src = join(projectRoot, 'src');
+  const dist = join(projectRoot, 'dist');
+  const stale = sourceFiles(src).some((file) => {
+    const built = join(dist, file.replace(/\.ts$/, '.js'));
+    return !existsSync(built) || statSync(built).mtimeMs < statSync(join(src, file)).mtimeMs;
+  });
+  if (!stale) return;
   spawnSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
     cwd: projectRoot,
     stdio: 'ignore',
   });
-  if (!existsSync(join(projectRoot, 'dist/cli/index.js'))) throw new Error('npm run build produced no dist/cli/index.js');
+  if (!existsSync(join(dist, 'cli/index.js'))) throw new Error('the build produced no dist/cli/index.js');
 }
 
 /** A port that was free a moment ago. */
