@@ -14,6 +14,7 @@ import { registerPlanGuard } from './http/plans.js';
 import { createRateLimiter, registerKeyRateLimit } from './http/rate-limit.js';
 import { registerAddressRateLimit } from './http/rate-limit-address.js';
 import { registerResponseHeaders, requestIdFrom } from './http/response-headers.js';
+import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
 import { registerValidation } from './http/validation.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.js';
@@ -59,6 +60,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: 'idle',
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    ...transportOptions(config),
   });
   app.decorate('services', services);
 
@@ -68,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   registerResponseHeaders(app);
   registerNotFound(app);
+  registerBodyErrorDocs(app);
   registerBodyParsers(app);
   // Rate limit: requests without a valid key are counted per address before auth (so keys cannot
   // be guessed at speed), every authenticated request against its key right after auth.

@@ -48,6 +48,30 @@ export function parseFormBody(text: string): Record<string, FormValue> {
   return root;
 }
 
+/** Deepest JSON nesting accepted: far beyond any body of the API, far below what recursion survives. */
+export const maxJsonDepth = 64;
+
+/**
+ * True when the JSON text nests arrays or objects deeper than `max`, scanned without parsing (and
+ * without recursion), so that no later recursive walk (validation, idempotency fingerprints) can
+ * be driven into a stack overflow by a body such as 100,000 opening brackets.
+ */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
 function mediaType(request: FastifyRequest): string | null {
   const header = request.headers['content-type'];
   return header ? (header.split(';')[0] ?? '').trim().toLowerCase() : null;
@@ -65,6 +89,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (String(body).trim() === '') {
       done(null, undefined);
+      return;
+    }
+    if (jsonTooDeep(String(body), maxJsonDepth)) {
+      done(new ApiError('validation_failed', `body: nested deeper than ${maxJsonDepth} levels`), undefined);
       return;
     }
     parseJson(request, String(body), done);

@@ -10,6 +10,7 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
   FST_ERR_BAD_URL: 'validation_failed',
+  FST_ERR_MAX_PARAM_LENGTH: 'validation_failed',
   FST_ERR_ASYNC_CONSTRAINT: 'validation_failed',
 };
 

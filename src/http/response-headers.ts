@@ -1,15 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Sets the headers every response carries (also used where Fastify answers before any hook runs). */
+export function applyResponseHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
+  if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+}
 
 /** Headers every response carries: the request id, and what an API needs against sniffing and caching. */
 export function registerResponseHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
-  });
+  app.addHook('onRequest', async (request, reply) => applyResponseHeaders(request, reply));
 }
 
-const sanePattern = /^[A-Za-z0-9._:\-]{1,128}$/;
+const sanePattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The client's X-Request-Id when it is sane, else a fresh one. */
 export function requestIdFrom(header: string | string[] | undefined, fresh: () => string): string {

@@ -1,0 +1,145 @@
+// The schema-driven fuzz suite, shared by the CI run (fuzz.test.ts) and the long run (fuzz.long.ts).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, it } from 'node:test';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { describeEachEngine, startTestApp, type TestApp } from '../../support/harness.js';
+import { type FuzzContext, requestArb, summarise } from './fuzz-requests.js';
+import { fetchDocument, type Operation, operationsOf, ResponseValidator } from './openapi.js';
+import { seedWorld } from './world.js';
+
+export interface FuzzSuiteOptions {
+  /** Generated requests per operation. */
+  runs: number;
+  seed: number;
+  /** Longest time one operation's property may run (node:test timeout, ms). */
+  timeoutMs: number;
+}
+
+/** FUZZ_RUNS and FUZZ_SEED from the environment, with the defaults of the calling file. */
+export function fuzzOptionsFromEnv(defaultRuns: number, timeoutMs: number): FuzzSuiteOptions {
+  const runs = Number.parseInt(process.env.FUZZ_RUNS ?? '', 10);
+  const seed = Number.parseInt(process.env.FUZZ_SEED ?? '', 10);
+  return { runs: Number.isFinite(runs) && runs > 0 ? runs : defaultRuns, seed: Number.isFinite(seed) ? seed : 20261122, timeoutMs };
+}
+
+/** Reads before writes, deletions last: earlier properties still find the seeded records. */
+const methodOrder: Record<string, number> = { GET: 0, PATCH: 1, POST: 2, DELETE: 3 };
+const byWriteImpact = (a: Operation, b: Operation) =>
+  (methodOrder[a.method] ?? 9) - (methodOrder[b.method] ?? 9) ||
+  Number(a.path.includes('deactivate')) - Number(b.path.includes('deactivate'));
+
+/** What is wrong with a response to a fuzzed request, or null when it keeps every promise. */
+export function responseProblem(operation: Operation, response: LightMyRequestResponse, validator: ResponseValidator): string | null {
+  const status = response.statusCode;
+  if (status >= 500) return `status ${status}: ${response.body.slice(0, 500)}`;
+  if (!/^application\/json/.test(String(response.headers['content-type']))) return `content-type ${response.headers['content-type']}`;
+  if (response.headers['x-content-type-options'] !== 'nosniff') return 'no X-Content-Type-Options: nosniff';
+  if (!response.headers['x-request-id']) return 'no X-Request-Id';
+  let body: { success?: unknown; error?: { code?: unknown } };
+  try {
+    body = JSON.parse(response.body) as typeof body;
+  } catch {
+    return `body is not JSON: ${response.body.slice(0, 200)}`;
+  }
+  if (typeof body.success !== 'boolean') return 'body has no boolean success';
+  const unknownRoute =
+    (status === 404 && body.error?.code === 'route_not_found') || (status === 405 && body.error?.code === 'method_not_allowed');
+  if (!operation.statuses.has(status) && !unknownRoute) return `undocumented status ${status}: ${response.body.slice(0, 300)}`;
+  if (body.success !== status < 400) return `success=${String(body.success)} with status ${status}`;
+  if (unknownRoute && !operation.statuses.has(status)) return null;
+  const invalid = validator.validate(operation, status, body);
+  return invalid ? `status ${status} body does not match the document: ${invalid}: ${response.body.slice(0, 300)}` : null;
+}
+
+function assertNoPollution(): void {
+  const probe: Record<string, unknown> = {};
+  assert.equal(probe.polluted, undefined, 'Object.prototype was polluted');
+  assert.deepEqual(Object.keys(Object.prototype), [], 'Object.prototype gained keys');
+}
+
+/** The operations of the document the app serves, in the order the suite fuzzes them. */
+async function servedOperations(): Promise<Operation[]> {
+  const t = await startTestApp('sqlite');
+  try {
+    return operationsOf(await fetchDocument(t)).sort(byWriteImpact);
+  } finally {
+    await t.app.close();
+    await t.testDb.drop();
+  }
+}
+
+/** Defines the fuzz suite on every engine: one test per operation of the served OpenAPI document. */
+export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions): Promise<void> {
+  const names = (await servedOperations()).map((operation) => operation.name);
+  describeEachEngine(title, (ctx) => {
+    let operations: Operation[] = [];
+    let validator: ResponseValidator;
+    let context: FuzzContext;
+
+    before(async () => {
+      const t: TestApp = ctx();
+      const world = await seedWorld(t, 'a');
+      const free = await t.community('free', 'Free community');
+      const document = await fetchDocument(t);
+      operations = operationsOf(document).sort(byWriteImpact);
+      validator = new ResponseValidator(document);
+      context = {
+        enterpriseAuth: world.auth.authorization,
+        freeAuth: free.auth.authorization,
+        sharedIdempotencyKey: randomUUID(),
+        pools: {
+          calendar_event_id: world.eventIds,
+          member_id: [...world.plainMemberIds, ...world.linkedMemberIds],
+          group_id: world.groupIds,
+          feed_id: [...world.feedIds, 'home'],
+          chat_user_id: world.chatUserIds,
+          profile_id: world.profileIds,
+          email: [...world.emails, ...world.memberEmails],
+          tag_ids: [world.tagIds.join(','), world.tagIds[0] as string],
+        },
+      };
+    });
+
+    it('fuzzes all ten operations of the document', () => {
+      assert.deepEqual(
+        operations.map((o) => o.name),
+        names,
+      );
+      assert.equal(names.length, 10);
+    });
+
+    names.forEach((name, index) => {
+      it(`${name}: every response documented, enveloped, valid (seed ${options.seed + index}, ${options.runs} runs)`, {
+        timeout: options.timeoutMs,
+      }, async (test) => {
+        const operation = operations[index];
+        assert.ok(operation?.name === name, 'operations changed between the listing and the run');
+        const statuses = new Map<number, number>();
+        await fc.assert(
+          fc.asyncProperty(requestArb(operation, context), async (request) => {
+            const response = await ctx().app.inject({
+              method: request.method as 'GET',
+              url: request.url,
+              headers: request.headers,
+              payload: request.payload,
+            });
+            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+            const problem = responseProblem(operation, response, validator);
+            assert.equal(problem, null, `${operation.name}: ${problem}\nrequest: ${summarise(request)}`);
+            assertNoPollution();
+          }),
+          { seed: options.seed + index, numRuns: options.runs, endOnFailure: true, includeErrorInReport: true },
+        );
+        test.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
+        // A generator that never gets past validation fuzzes nothing: some requests must succeed.
+        const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
+        assert.ok(
+          successes > 0,
+          `${operation.name}: no 2xx among ${options.runs} requests: ${JSON.stringify(Object.fromEntries(statuses))}`,
+        );
+      });
+    });
+  });
+}
