@@ -9,6 +9,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerNotFound } from './http/not-found.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPlanGuard } from './http/plans.js';
 import { createRateLimiter, registerKeyRateLimit } from './http/rate-limit.js';
@@ -72,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerNotFound(app);
   registerBodyErrorDocs(app);
   registerBodyParsers(app);
+  registerNulGuard(app);
   // Rate limit: requests without a valid key are counted per address before auth (so keys cannot
   // be guessed at speed), every authenticated request against its key right after auth.
   const rateLimiter = createRateLimiter(app, config, clock);

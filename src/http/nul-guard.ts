@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationFailed } from '../errors.js';
+
+const parts: [keyof FastifyRequest & ('params' | 'query' | 'body'), string][] = [
+  ['params', 'path'],
+  ['query', 'query'],
+  ['body', 'body'],
+];
+
+/** The dotted name of the first string (or key) holding U+0000 in a value, or null. Iterative: bodies may nest deeply. */
+export function findNul(value: unknown, prefix: string): string | null {
+  const stack: [unknown, string][] = [[value, prefix]];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop() as [unknown, string];
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return path;
+    } else if (Array.isArray(current)) {
+      current.forEach((item, index) => {
+        stack.push([item, `${path}[${index}]`]);
+      });
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, item] of Object.entries(current)) {
+        if (key.includes('\u0000')) return path;
+        stack.push([item, `${path}.${key}`]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses U+0000 anywhere in the path, query or body with a 400. PostgreSQL text cannot hold it
+ * (the insert or even the lookup fails, which would be a 500) and SQLite would store it: refusing
+ * it up front keeps both engines alike and no legitimate value of this API contains it.
+ */
+export function registerNulGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    for (const [part, label] of parts) {
+      const field = findNul(request[part], label);
+      if (field) throw validationFailed(field, 'must not contain the NUL character (U+0000)');
+    }
+  });
+}
