@@ -8,6 +8,7 @@ import { registerBodyParsers } from './http/body-parsers.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { loggerOptions } from './http/log-redaction.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -47,10 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
 
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    logger: loggerOptions(config, options.logger),
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
     bodyLimit: 1024 * 1024,

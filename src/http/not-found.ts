@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 import { sendApiError } from './error-handler.js';
+import { scrubSecrets } from './log-redaction.js';
 
 interface KnownPath {
   pattern: RegExp;
@@ -20,7 +21,8 @@ export function registerNotFound(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
+    // Echoed in the message (and so in the log line of the refusal): never with a key in it.
+    const path = scrubSecrets((request.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/'));
     const allowed = new Set<string>();
     for (const entry of known.values()) {
       if (entry.pattern.test(path)) for (const method of entry.methods) allowed.add(method);
