@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { registerCors } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -68,6 +69,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerValidation(app);
   registerErrorHandler(app);
   registerResponseHeaders(app);
+  // CORS right after the standard headers: a preflight is answered before auth and rate limits.
+  registerCors(app, config.corsOrigins);
   registerNotFound(app);
   registerBodyErrorDocs(app);
   registerBodyParsers(app);

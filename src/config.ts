@@ -44,6 +44,30 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/**
+ * CORS_ORIGINS as a list of exact origins (`scheme://host[:port]`, lowercased as browsers send
+ * them). A wildcard, a path or anything that is not an http(s) origin stops the process: a typo
+ * must not open the API to every site, nor silently leave it closed.
+ */
+export function parseCorsOrigins(raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return entries.map((entry) => {
+    let origin: string | null = null;
+    try {
+      const url = new URL(entry);
+      const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !entry.includes('*');
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && bare) origin = url.origin;
+    } catch {
+      origin = null;
+    }
+    if (!origin) throw new ConfigError(`Invalid configuration: CORS_ORIGINS=${JSON.stringify(raw)} must list origins such as https://admin.example.com`);
+    return origin;
+  });
+}
+
 /** Parses a DATABASE_URL into the engine it names. */
 export function parseDatabaseUrl(url: string): DatabaseTarget {
   if (url.startsWith('sqlite:')) return { engine: 'sqlite', path: url.slice('sqlite:'.length) };
@@ -79,7 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
     },
-    corsOrigins: parsed.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     trustProxy: parsed.TRUST_PROXY === 'true',
   };
