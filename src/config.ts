@@ -63,7 +63,10 @@ export function parseCorsOrigins(raw: string): string[] {
     } catch {
       origin = null;
     }
-    if (!origin) throw new ConfigError(`Invalid configuration: CORS_ORIGINS=${JSON.stringify(raw)} must list origins such as https://admin.example.com`);
+    if (!origin)
+      throw new ConfigError(
+        `Invalid configuration: CORS_ORIGINS=${JSON.stringify(raw)} must list origins such as https://admin.example.com`,
+      );
     return origin;
   });
 }
