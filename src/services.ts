@@ -1,5 +1,6 @@
 import type { ChatWorkspaceFactory } from './chat/index.js';
 import type { Config } from './config.js';
+import type { CountCache } from './modules/counts/count-cache.js';
 import type { Database } from './db/database.js';
 import type { Authenticator } from './modules/api-keys/authenticator.js';
 import type { Clock } from './shared/clock.js';
@@ -12,6 +13,8 @@ export interface AppServices {
   authenticator: Authenticator;
   /** Builds the chat workspace client of a community's chat connection (a fake Slack in tests). */
   chat: ChatWorkspaceFactory;
+  /** Exact list totals, reused while the community's data version and the clock allow. */
+  counts: CountCache;
 }
 
 /** Options every module's route plugin receives. */

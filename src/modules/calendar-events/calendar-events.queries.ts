@@ -34,6 +34,21 @@ export async function countCalendarEvents(db: Db | Tx, communityId: string, filt
   return Number(row.total);
 }
 
+/**
+ * The earliest end (ends_at) at or after `instant` among the community's events of a status: until
+ * then no event crosses the reference time, so time-relative totals cannot change. Infinity when none.
+ */
+export async function selectNextEndingAt(db: Db | Tx, communityId: string, status: string, instant: number): Promise<number> {
+  const row = await db
+    .selectFrom('calendar_events')
+    .select((eb) => eb.fn.min('ends_at').as('next'))
+    .where('community_id', '=', communityId)
+    .where('status', '=', status as CalendarEventFilter['status'])
+    .where('ends_at', '>=', instant)
+    .executeTakeFirst();
+  return row?.next === null || row?.next === undefined ? Number.POSITIVE_INFINITY : Number(row.next);
+}
+
 /** One event of the community, or undefined. */
 export async function selectCalendarEventRow(db: Db | Tx, communityId: string, id: string): Promise<CalendarEventRow | undefined> {
   return db

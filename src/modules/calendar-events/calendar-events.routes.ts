@@ -38,7 +38,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const data = await listCalendarEvents(database, principalOf(request).communityId, request.query, clock.now());
+      const data = await listCalendarEvents(database, principalOf(request).communityId, request.query, clock.now(), services.counts);
       return { success: true as const, data };
     },
   );

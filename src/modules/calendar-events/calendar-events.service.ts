@@ -16,8 +16,10 @@ import {
   selectCalendarEventRow,
   selectCalendarEventsPage,
   selectEventPeople,
+  selectNextEndingAt,
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
+import type { CountCache } from '../counts/count-cache.js';
 import { type CalendarEventRow, isHttpUrl, mentionsOf, toCalendarEvent } from './calendar-events.records.js';
 import { type AttendeeBody, type CalendarEvent, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
@@ -87,18 +89,41 @@ async function toCalendarEvents(db: Db | Tx, communityId: string, rows: Calendar
   });
 }
 
+/**
+ * The exact total of a list, from the count cache when one is given. A total relative to "now"
+ * (no reference_date, time_filter upcoming or past) holds until the next event ends; any other
+ * total holds until the community's events change (events_version).
+ */
+async function cachedEventTotal(
+  database: Database,
+  counts: CountCache | undefined,
+  communityId: string,
+  query: ListQuery,
+  filter: CalendarEventFilter,
+  now: number,
+): Promise<number> {
+  if (!counts) return countCalendarEvents(database.db, communityId, filter);
+  const relativeToNow = query.reference_date === undefined && filter.timeFilter !== 'all';
+  const key = JSON.stringify({ ...filter, referenceAt: relativeToNow ? 'now' : filter.referenceAt });
+  return counts.total(database.db, communityId, 'events_version', key, now, async () => ({
+    count: await countCalendarEvents(database.db, communityId, filter),
+    validUntil: relativeToNow ? await selectNextEndingAt(database.db, communityId, filter.status, now) : Number.POSITIVE_INFINITY,
+  }));
+}
+
 /** One page of the community's events for a validated list query. */
 export async function listCalendarEvents(
   database: Database,
   communityId: string,
   query: ListQuery,
   now: number,
+  counts?: CountCache,
 ): Promise<CalendarEventPage> {
   const page = query.page ?? 0;
   const perPage = query.per_page ?? defaultPerPage;
   const filter = filterFromQuery(query, now);
   const [total, rows] = await Promise.all([
-    countCalendarEvents(database.db, communityId, filter),
+    cachedEventTotal(database, counts, communityId, query, filter, now),
     selectCalendarEventsPage(database.db, communityId, filter, perPage, page * perPage),
   ]);
   const records = await toCalendarEvents(database.db, communityId, rows);

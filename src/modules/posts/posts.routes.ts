@@ -24,7 +24,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     },
     async (request) => ({
       success: true as const,
-      data: await listPosts(database, principalOf(request).communityId, request.params.feed_id, request.query),
+      data: await listPosts(database, principalOf(request).communityId, request.params.feed_id, request.query, options.services.counts, options.services.clock.now()),
     }),
   );
 };

@@ -9,6 +9,7 @@ import type { Profile } from '../profiles/profiles.schemas.js';
 import { resolveReferences } from '../references/resolve-references.js';
 import { countPosts, type FeedScope, type PostRow, selectPostsPage } from './posts.queries.js';
 import type { ListPostsQuery, Post, PostDoc } from './posts.schemas.js';
+import type { CountCache } from '../counts/count-cache.js';
 
 /** The paged list envelope of posts. */
 export interface PostsPage {
@@ -25,7 +26,14 @@ export interface PostsPage {
  * `GET /feeds/{feed_id}/posts`: one page of a feed's posts (or the Home feed's), each with its
  * author, feed summary and references, read with one batched query per kind for the page.
  */
-export async function listPosts(database: Database, communityId: string, feedIdOrHome: string, query: ListPostsQuery): Promise<PostsPage> {
+export async function listPosts(
+  database: Database,
+  communityId: string,
+  feedIdOrHome: string,
+  query: ListPostsQuery,
+  counts?: CountCache,
+  now = Date.now(),
+): Promise<PostsPage> {
   const { db } = database;
   let scope: FeedScope = { kind: 'home' };
   let knownFeeds = new Map<string, FeedSummary>();
@@ -34,7 +42,13 @@ export async function listPosts(database: Database, communityId: string, feedIdO
     scope = { kind: 'feed', feedId: feed.id };
     knownFeeds = new Map([[feed.id, feedSummaryOf(feed)]]);
   }
-  const total = await countPosts(db, communityId, scope);
+  // Post totals do not depend on time: they hold until the community's posts change (posts_version).
+  const total = counts
+    ? await counts.total(db, communityId, 'posts_version', JSON.stringify(scope), now, async () => ({
+        count: await countPosts(db, communityId, scope),
+        validUntil: Number.POSITIVE_INFINITY,
+      }))
+    : await countPosts(db, communityId, scope);
   const offset = query.page * query.per_page;
   // Past the end there is nothing to read: skip the page query (and any huge OFFSET).
   const rows = offset < total ? await selectPostsPage(db, communityId, scope, query.sort, query.per_page, offset) : [];
