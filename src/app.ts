@@ -20,6 +20,7 @@ import { registerResponseHeaders, requestIdFrom } from './http/response-headers.
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
 import { registerValidation } from './http/validation.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
+import { CountCache } from './modules/counts/count-cache.js';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { moduleRoutes } from './modules/routes.js';
 import type { AppServices } from './services.js';
@@ -44,6 +45,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     database,
     clock,
     authenticator: new Authenticator(database, clock),
+    counts: new CountCache(),
     chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
     ...options.services,
   };
