@@ -20,7 +20,7 @@ export const datasetNames = ['10k', '100k', '1m', 'multi'] as const;
 export type DatasetName = (typeof datasetNames)[number];
 
 /** Bump when the generator or a spec changes: cached datasets of an older version are rebuilt. */
-const DATASET_VERSION = 2;
+export const DATASET_VERSION = 2;
 
 interface CommunitySpec {
   seed: string;

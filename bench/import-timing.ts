@@ -10,7 +10,7 @@ import { todayUtc } from '../src/cli/seed/run-seed.js';
 import { SeedWorld } from '../src/cli/seed/world.js';
 import type { Engine } from '../src/db/database.js';
 import { cli } from './context.js';
-import { ensurePostgresDatabase, withSearchPath } from './datasets.js';
+import { DATASET_VERSION, ensurePostgresDatabase, withSearchPath } from './datasets.js';
 import { pinned } from './server.js';
 import { binPath, dataDir, type Log } from './util.js';
 
@@ -68,7 +68,7 @@ async function freshDatabaseUrl(engine: Engine, postgresUrl: string): Promise<st
 
 /** Times `community-admin import FILE` of `events` events into an empty community (process pinned to core 0). */
 export async function measureImport(engine: Engine, events: number, postgresUrl: string, log: Log): Promise<ImportMeasurement> {
-  const path = join(dataDir, `import-${events}.json`);
+  const path = join(dataDir, `import-v${DATASET_VERSION}-${events}.json`);
   if (!existsSync(path)) {
     log.line(`writing the import file of ${events} events`);
     await writeImportFile(path, events);

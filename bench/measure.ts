@@ -30,13 +30,18 @@ export interface Measurement {
   runs: { rps: number; p50: number; p99: number }[];
   ceilingRps: number;
   ceilingRatio: number;
-  /** Latency at half the measured throughput (open loop), when the scenario asks for it. */
-  halfLoad: { rate: number; p50: number; p99: number } | null;
+  /**
+   * Latency at half the measured throughput (open loop, evenly spaced), when the scenario asks for
+   * it; the ceiling server is probed at the same rate: its figures are the machine's noise floor.
+   */
+  halfLoad: { rate: number; p50: number; p99: number; ceilingP50: number; ceilingP99: number } | null;
   peakRssMb: number;
   startupMs: number;
   bodyBytes: number;
-  /** Answers whose status was not the expected one (must be 0 for a valid row). */
+  /** Answers with another status than the expected one (0 for a valid row). */
   unexpected: number;
+  /** Requests without an answer within autocannon's 10 s timeout, or with a socket error (slow rows have some). */
+  timeouts: number;
   error: string | null;
 }
 
@@ -48,7 +53,7 @@ const summarise = (results: LoadResult[]) => ({
 
 function unexpectedAnswers(results: LoadResult[], status: Scenario['status']): number {
   const allowed = new Set((Array.isArray(status) ? status : [status]).map(String));
-  return results.reduce((n, r) => n + r.errors + r.timeouts + Object.entries(r.statuses).reduce((m, [code, count]) => m + (allowed.has(code) ? 0 : count), 0), 0);
+  return results.reduce((n, r) => n + Object.entries(r.statuses).reduce((m, [code, count]) => m + (allowed.has(code) ? 0 : count), 0), 0);
 }
 
 async function load(server: RunningServer, request: RequestSpec, durations: Durations, extra: { overallRate?: number; runs?: number; warmupSeconds?: number } = {}) {
@@ -73,75 +78,135 @@ export function variantEnv(scenario: Scenario, dataset: BenchDataset, captures: 
     return { BENCH_PRINCIPAL: JSON.stringify({ keyId: 'bench-no-guards', communityId: dataset.target.communityId, plan: 'enterprise' }) };
   }
   if (scenario.variant === 'no-count') {
-    const original = scenario.totalFrom ? captures.get(scenario.totalFrom) : undefined;
-    if (!original) throw new Error(`${scenario.name} needs ${scenario.totalFrom} to run first on this dataset`);
+    const original = scenario.pairedWith ? captures.get(scenario.pairedWith) : undefined;
+    if (!original) throw new Error(`${scenario.name} needs ${scenario.pairedWith} to be captured first on this dataset`);
     return { BENCH_FIXED_TOTAL: String(totalRecordsOf(original)) };
   }
   return {};
 }
 
-/**
- * Measures one scenario: the real server on core 0 (a fresh process, so that its peak RSS is the
- * scenario's), autocannon on core 1, warm-up then the runs; then the ceiling server answering the
- * captured bytes, measured the same way.
- */
-export async function measureScenario(
-  scenario: Scenario,
-  context: ScenarioContext,
-  durations: Durations,
-  captures: Map<string, CapturedResponse>,
-): Promise<Measurement> {
+/** One scenario of a group: its server, the ceiling for its bytes, and the runs of both. */
+interface Lane {
+  scenario: Scenario;
+  request: RequestSpec;
+  server: RunningServer;
+  ceiling: RunningServer;
+  captured: CapturedResponse;
+  results: LoadResult[];
+  ceilingResults: LoadResult[];
+  halfLoad: Measurement['halfLoad'];
+}
+
+/** Starts a scenario's server, captures its answer, starts the ceiling server for those bytes. */
+async function openLane(scenario: Scenario, context: ScenarioContext, captures: Map<string, CapturedResponse>): Promise<Lane> {
   const request = scenario.request(context);
-  const base = { engine: context.dataset.engine, dataset: context.dataset.name, scenario: scenario.name, title: scenario.title, variant: scenario.variant ?? null };
   const server = await startServer({
     databaseUrl: context.dataset.databaseUrl,
     ...(scenario.variant ? { variant: scenario.variant } : {}),
     env: variantEnv(scenario, context.dataset, captures),
   });
-  let captured: CapturedResponse;
-  let results: LoadResult[];
-  let halfLoad: Measurement['halfLoad'] = null;
-  let peakRssMb: number;
   try {
-    captured = await captureResponse(server.url, request);
-    captures.set(scenario.name, captured);
+    const captured = await captureResponse(server.url, request);
     const expected = Array.isArray(scenario.status) ? scenario.status : [scenario.status];
     if (!expected.includes(captured.status)) {
-      const body = Buffer.from(captured.bodyBase64, 'base64').toString('utf8').slice(0, 300);
-      throw new Error(`expected ${expected.join('/')}, got ${captured.status}: ${body}`);
+      throw new Error(`expected ${expected.join('/')}, got ${captured.status}: ${Buffer.from(captured.bodyBase64, 'base64').toString('utf8').slice(0, 300)}`);
     }
-    results = await load(server, request, durations);
-    if (scenario.latencyProbe) {
-      const rate = Math.max(1, Math.round(summarise(results).rps / 2));
-      const [probe] = await load(server, request, durations, { overallRate: rate, runs: 1, warmupSeconds: 0 });
-      if (probe) halfLoad = { rate, p50: probe.p50, p99: probe.p99 };
-    }
-    peakRssMb = server.peakRssMb();
-  } finally {
+    captures.set(scenario.name, captured);
+    const capturePath = join(dataDir, `capture-${scenario.name}.json`);
+    writeFileSync(capturePath, JSON.stringify(captured));
+    const ceiling = await startCeiling(capturePath);
+    return { scenario, request, server, ceiling, captured, results: [], ceilingResults: [], halfLoad: null };
+  } catch (error) {
     await server.stop();
+    throw error;
   }
-  const capturePath = join(dataDir, `capture-${scenario.name}.json`);
-  writeFileSync(capturePath, JSON.stringify(captured));
-  const ceiling = await startCeiling(capturePath);
-  let ceilingResults: LoadResult[];
-  try {
-    ceilingResults = await load(ceiling, request, durations);
-  } finally {
-    await ceiling.stop();
-  }
-  const measured = summarise(results);
-  const ceilingRps = summarise(ceilingResults).rps;
+}
+
+function toMeasurement(lane: Lane, context: ScenarioContext): Measurement {
+  const measured = summarise(lane.results);
+  const ratios = lane.results.map((r, i) => r.rps / (lane.ceilingResults[i]?.rps ?? Number.NaN));
   return {
-    ...base,
+    engine: context.dataset.engine,
+    dataset: context.dataset.name,
+    scenario: lane.scenario.name,
+    title: lane.scenario.title,
+    variant: lane.scenario.variant ?? null,
     ...measured,
-    runs: results.map((r) => ({ rps: Math.round(r.rps), p50: r.p50, p99: r.p99 })),
-    ceilingRps,
-    ceilingRatio: ceilingRps > 0 ? measured.rps / ceilingRps : Number.NaN,
-    halfLoad,
-    peakRssMb,
-    startupMs: Math.round(server.startupMs),
-    bodyBytes: Buffer.from(captured.bodyBase64, 'base64').length,
-    unexpected: unexpectedAnswers(results, scenario.status),
+    runs: lane.results.map((r) => ({ rps: Math.round(r.rps), p50: r.p50, p99: r.p99 })),
+    ceilingRps: summarise(lane.ceilingResults).rps,
+    ceilingRatio: median(ratios),
+    halfLoad: lane.halfLoad,
+    peakRssMb: lane.server.peakRssMb(),
+    startupMs: Math.round(lane.server.startupMs),
+    bodyBytes: Buffer.from(lane.captured.bodyBase64, 'base64').length,
+    unexpected: unexpectedAnswers(lane.results, lane.scenario.status),
+    timeouts: lane.results.reduce((n, r) => n + r.errors + r.timeouts, 0),
     error: null,
   };
+}
+
+const failed = (scenario: Scenario, context: ScenarioContext, error: unknown): Measurement => ({
+  engine: context.dataset.engine,
+  dataset: context.dataset.name,
+  scenario: scenario.name,
+  title: scenario.title,
+  variant: scenario.variant ?? null,
+  rps: 0,
+  p50: Number.NaN,
+  p99: Number.NaN,
+  runs: [],
+  ceilingRps: 0,
+  ceilingRatio: Number.NaN,
+  halfLoad: null,
+  peakRssMb: Number.NaN,
+  startupMs: Number.NaN,
+  bodyBytes: 0,
+  unexpected: 0,
+  timeouts: 0,
+  error: error instanceof Error ? error.message : String(error),
+});
+
+/**
+ * Measures a group of scenarios that are compared with each other (a scenario and its bench
+ * variants). Every scenario has its own server process on core 0 (so its peak RSS is its own) and
+ * its own ceiling server (a bare node:http answering its captured bytes, also on core 0); the idle
+ * ones use no CPU. After a warm-up of each, the runs alternate: scenario A, ceiling A, scenario B,
+ * ceiling B, then again, so that a change of the machine's background load hits all of them alike.
+ * autocannon runs on core 1.
+ */
+export async function measureGroup(group: readonly Scenario[], context: ScenarioContext, durations: Durations, captures: Map<string, CapturedResponse>): Promise<Measurement[]> {
+  const lanes: Lane[] = [];
+  const out = new Map<string, Measurement>();
+  try {
+    for (const scenario of group) {
+      try {
+        lanes.push(await openLane(scenario, context, captures));
+      } catch (error) {
+        out.set(scenario.name, failed(scenario, context, error));
+      }
+    }
+    for (let run = 0; run < durations.runs; run++) {
+      // The first run of each server starts with its warm-up, in the same load process.
+      const warmupSeconds = run === 0 ? durations.warmupSeconds : 0;
+      for (const lane of lanes) {
+        lane.results.push(...(await load(lane.server, lane.request, durations, { runs: 1, warmupSeconds })));
+        lane.ceilingResults.push(...(await load(lane.ceiling, lane.request, durations, { runs: 1, warmupSeconds })));
+      }
+    }
+    for (const lane of lanes.filter((l) => l.scenario.latencyProbe)) {
+      const rate = Math.max(1, Math.round(summarise(lane.results).rps / 2));
+      const [probe] = await load(lane.server, lane.request, durations, { overallRate: rate, runs: 1, warmupSeconds: 0 });
+      const [floor] = await load(lane.ceiling, lane.request, durations, { overallRate: rate, runs: 1, warmupSeconds: 0 });
+      if (probe && floor) lane.halfLoad = { rate, p50: probe.p50, p99: probe.p99, ceilingP50: floor.p50, ceilingP99: floor.p99 };
+    }
+    for (const lane of lanes) out.set(lane.scenario.name, toMeasurement(lane, context));
+  } catch (error) {
+    for (const scenario of group) if (!out.has(scenario.name)) out.set(scenario.name, failed(scenario, context, error));
+  } finally {
+    for (const lane of lanes) {
+      await lane.server.stop();
+      await lane.ceiling.stop();
+    }
+  }
+  return group.map((scenario) => out.get(scenario.name) ?? failed(scenario, context, new Error('not measured')));
 }

@@ -1,4 +1,5 @@
-// `npm run bench [-- --quick] [--scenario NAME[,NAME]] [--sizes 10k,100k,1m,multi] [--engine sqlite|postgres] [--no-build] [--no-import]`
+// `npm run bench [-- --quick] [--scenario NAME[,NAME]] [--sizes 10k,100k,1m,multi] [--engine sqlite|postgres]
+//   [--no-build] [--no-import] [--build-only]`
 // The method and the datasets are described in docs/performance.md.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,9 +11,9 @@ import type { CapturedResponse } from './ceiling-server.js';
 import { createBenchKey, publishedEventId, removeBenchWrites, verifyVariants } from './context.js';
 import { type BenchDataset, type DatasetName, datasetNames, ensureDataset } from './datasets.js';
 import { type ImportMeasurement, measureImport } from './import-timing.js';
-import { type Durations, type Measurement, measureScenario } from './measure.js';
+import { type Durations, type Measurement, measureGroup } from './measure.js';
 import { type BenchResults, evaluateTargets, markdownReport, startupRows } from './report.js';
-import { selectScenarios } from './scenarios.js';
+import { groupScenarios, selectScenarios } from './scenarios.js';
 import { hasTaskset } from './server.js';
 import { Log, projectRoot, resultsDir } from './util.js';
 
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     engine: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'no-import': { type: 'boolean', default: false },
+    'build-only': { type: 'boolean', default: false },
   },
 });
 
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
     for (const name of sizes()) {
       const dataset = await ensureDataset(engine, name, postgresUrl, log);
       datasets.push(dataset);
+      if (values['build-only']) continue;
       const selected = scenarioList.filter((s) => s.datasets.includes(name));
       if (selected.length === 0) continue;
       if (!variantsChecked && selected.some((s) => s.variant)) {
@@ -107,32 +110,25 @@ async function main(): Promise<void> {
       }
       const context = { dataset, key: await createBenchKey(dataset), eventId: await publishedEventId(dataset) };
       const captures = new Map<string, CapturedResponse>();
-      for (const scenario of selected) {
-        log.line(`${engine} ${name} ${scenario.name}`);
-        try {
-          const m = await measureScenario(scenario, context, durations, captures);
+      for (const group of groupScenarios(selected)) {
+        log.line(`${engine} ${name} ${group.map((s) => s.name).join(' + ')}`);
+        for (const m of await measureGroup(group, context, durations, captures)) {
           measurements.push(m);
-          log.line(`  ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ceiling ${m.ceilingRps} req/s (${Math.round(m.ceilingRatio * 100)}%), peak RSS ${m.peakRssMb} MB`);
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          log.line(`  failed: ${message}`);
-          measurements.push({
-            engine, dataset: name, scenario: scenario.name, title: scenario.title, variant: scenario.variant ?? null,
-            rps: 0, p50: Number.NaN, p99: Number.NaN, runs: [], ceilingRps: 0, ceilingRatio: Number.NaN, halfLoad: null,
-            peakRssMb: Number.NaN, startupMs: Number.NaN, bodyBytes: 0, unexpected: 0, error: message,
-          });
+          if (m.error) log.line(`  ${m.scenario} failed: ${m.error}`);
+          else log.line(`  ${m.scenario}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ceiling ${m.ceilingRps} req/s (${Math.round(m.ceilingRatio * 100)}%), peak RSS ${m.peakRssMb} MB`);
         }
-        if (scenario.mutates) await removeBenchWrites(dataset);
+        if (group.some((s) => s.mutates)) await removeBenchWrites(dataset);
         save(false);
       }
     }
-    if (!values['no-import']) {
+    if (!values['no-import'] && !values['build-only']) {
       const events = quick ? 10_000 : 100_000;
       log.line(`${engine}: timing the import of ${events} events from a file`);
       imports.push(await measureImport(engine, events, postgresUrl, log));
       save(false);
     }
   }
+  if (values['build-only']) return;
   save(true);
   log.line(`results: bench/results/${stamp}.md (and .json, latest.md)`);
 }

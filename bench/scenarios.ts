@@ -28,8 +28,12 @@ export interface Scenario {
   request(context: ScenarioContext): RequestSpec;
   /** A server with a part switched off (bench/hooks): the baseline of another scenario. */
   variant?: Variant;
-  /** no-count: the scenario whose total the variant answers (so both send the same bytes). */
-  totalFrom?: string;
+  /**
+   * The scenario this one is compared with: both run in the same group, their runs alternating,
+   * so that a change in the machine's background load hits both alike. A no-count variant also
+   * answers that scenario's total (so both send the same bytes).
+   */
+  pairedWith?: string;
   /** Writes rows: runs after the read scenarios; its rows are removed afterwards. */
   mutates?: boolean;
   /** Also measure latency at half the measured throughput (open loop, same 50 connections). */
@@ -60,7 +64,7 @@ export const scenarios: readonly Scenario[] = [
     datasets: [...list, 'multi'],
     status: 200,
     variant: 'no-count',
-    totalFrom: 'events.list',
+    pairedWith: 'events.list',
     request: (c) => ({ method: 'GET', path: eventsPage, headers: auth(c) }),
   },
   {
@@ -88,6 +92,7 @@ export const scenarios: readonly Scenario[] = [
     datasets: small,
     status: 200,
     variant: 'no-guards',
+    pairedWith: 'events.get',
     request: (c) => ({ method: 'GET', path: `/admin/v0/calendar_events/${c.eventId}`, headers: {} }),
   },
   {
@@ -110,7 +115,7 @@ export const scenarios: readonly Scenario[] = [
     datasets: list,
     status: 200,
     variant: 'no-count',
-    totalFrom: 'posts.home.newest',
+    pairedWith: 'posts.home.newest',
     request: (c) => ({ method: 'GET', path: homePage, headers: auth(c) }),
   },
   {
@@ -134,6 +139,7 @@ export const scenarios: readonly Scenario[] = [
     datasets: small,
     status: 200,
     variant: 'no-guards',
+    pairedWith: 'members.check',
     request: (c) => ({ method: 'POST', path: '/admin/v0/members/check', headers: json, body: JSON.stringify({ email: c.dataset.target.memberEmail }) }),
   },
   {
@@ -157,6 +163,7 @@ export const scenarios: readonly Scenario[] = [
     datasets: small,
     status: 201,
     mutates: true,
+    pairedWith: 'members.add',
     request: (c) => ({ method: 'POST', path: '/admin/v0/members', headers: { ...auth(c), ...json }, body: newMember, fresh: true }),
   },
   {
@@ -166,18 +173,25 @@ export const scenarios: readonly Scenario[] = [
     status: 201,
     mutates: true,
     variant: 'no-guards',
+    pairedWith: 'members.add',
     request: () => ({ method: 'POST', path: '/admin/v0/members', headers: json, body: newMember, fresh: true }),
   },
 ];
 
-/** The scenarios asked for, plus those they depend on (a no-count variant needs its original's total). */
+/** The scenarios asked for, plus those they are compared with (a variant needs its original). */
 export function selectScenarios(names: readonly string[] | null): Scenario[] {
   if (!names) return [...scenarios];
   const wanted = new Set(names);
   for (const name of names) {
     const scenario = scenarios.find((s) => s.name === name);
     if (!scenario) throw new Error(`unknown scenario "${name}" (known: ${scenarios.map((s) => s.name).join(', ')})`);
-    if (scenario.totalFrom) wanted.add(scenario.totalFrom);
+    if (scenario.pairedWith) wanted.add(scenario.pairedWith);
   }
   return scenarios.filter((s) => wanted.has(s.name));
+}
+
+/** Scenarios grouped for measurement: each original first, then those paired with it. */
+export function groupScenarios(selected: readonly Scenario[]): Scenario[][] {
+  const primaries = selected.filter((s) => !s.pairedWith || !selected.some((p) => p.name === s.pairedWith));
+  return primaries.map((primary) => [primary, ...selected.filter((s) => s.pairedWith === primary.name)]);
 }
