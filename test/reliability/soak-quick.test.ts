@@ -34,19 +34,23 @@ function runSoak(args: string[]): Promise<{ code: number | null; stdout: string;
   });
 }
 
-it('holds 8 keys at their rate limit for 10 s with no error, refuses the excess of an over-limit key, memory flat', {
-  timeout: 120_000,
-}, async (t) => {
-  ensureBuilt();
-  const run = await runSoak(['--quick', '--json']);
-  const result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as SoakResult;
-  t.diagnostic(run.stdout.trim());
-  assert.deepEqual(result.reasons, [], run.stderr);
-  assert.equal(result.passed, true);
-  assert.equal(run.code, 0);
-  assert.equal(result.held.refused, 0);
-  assert.deepEqual(result.held.errors, {});
-  assert.ok(result.held.ok > 0);
-  assert.ok(result.overLimit.refused > 0, 'the over-limit key was never refused');
-  assert.ok(result.memory.samples >= 8, `${result.memory.samples} memory samples`);
-});
+it(
+  'holds 8 keys at their rate limit for 10 s with no error, refuses the excess of an over-limit key, memory flat',
+  {
+    timeout: 120_000,
+  },
+  async (t) => {
+    ensureBuilt();
+    const run = await runSoak(['--quick', '--json']);
+    const result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as SoakResult;
+    t.diagnostic(run.stdout.trim());
+    assert.deepEqual(result.reasons, [], run.stderr);
+    assert.equal(result.passed, true);
+    assert.equal(run.code, 0);
+    assert.equal(result.held.refused, 0);
+    assert.deepEqual(result.held.errors, {});
+    assert.ok(result.held.ok > 0);
+    assert.ok(result.overLimit.refused > 0, 'the over-limit key was never refused');
+    assert.ok(result.memory.samples >= 8, `${result.memory.samples} memory samples`);
+  },
+);

@@ -111,35 +111,39 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
     });
 
     names.forEach((name, index) => {
-      it(`${name}: every response documented, enveloped, valid (seed ${options.seed + index}, ${options.runs} runs)`, {
-        timeout: options.timeoutMs,
-      }, async (test) => {
-        const operation = operations[index];
-        assert.ok(operation?.name === name, 'operations changed between the listing and the run');
-        const statuses = new Map<number, number>();
-        await fc.assert(
-          fc.asyncProperty(requestArb(operation, context), async (request) => {
-            const response = await ctx().app.inject({
-              method: request.method as 'GET',
-              url: request.url,
-              headers: request.headers,
-              payload: request.payload,
-            });
-            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-            const problem = responseProblem(operation, response, validator);
-            assert.equal(problem, null, `${operation.name}: ${problem}\nrequest: ${summarise(request)}`);
-            assertNoPollution();
-          }),
-          { seed: options.seed + index, numRuns: options.runs, endOnFailure: true, includeErrorInReport: true },
-        );
-        test.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
-        // A generator that never gets past validation fuzzes nothing: some requests must succeed.
-        const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
-        assert.ok(
-          successes > 0,
-          `${operation.name}: no 2xx among ${options.runs} requests: ${JSON.stringify(Object.fromEntries(statuses))}`,
-        );
-      });
+      it(
+        `${name}: every response documented, enveloped, valid (seed ${options.seed + index}, ${options.runs} runs)`,
+        {
+          timeout: options.timeoutMs,
+        },
+        async (test) => {
+          const operation = operations[index];
+          assert.ok(operation?.name === name, 'operations changed between the listing and the run');
+          const statuses = new Map<number, number>();
+          await fc.assert(
+            fc.asyncProperty(requestArb(operation, context), async (request) => {
+              const response = await ctx().app.inject({
+                method: request.method as 'GET',
+                url: request.url,
+                headers: request.headers,
+                payload: request.payload,
+              });
+              statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+              const problem = responseProblem(operation, response, validator);
+              assert.equal(problem, null, `${operation.name}: ${problem}\nrequest: ${summarise(request)}`);
+              assertNoPollution();
+            }),
+            { seed: options.seed + index, numRuns: options.runs, endOnFailure: true, includeErrorInReport: true },
+          );
+          test.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
+          // A generator that never gets past validation fuzzes nothing: some requests must succeed.
+          const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
+          assert.ok(
+            successes > 0,
+            `${operation.name}: no 2xx among ${options.runs} requests: ${JSON.stringify(Object.fromEntries(statuses))}`,
+          );
+        },
+      );
     });
   });
 }
