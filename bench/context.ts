@@ -68,13 +68,18 @@ export function removeBenchWrites(dataset: BenchDataset): Promise<number> {
  */
 export async function verifyVariants(dataset: BenchDataset): Promise<void> {
   const sentinel = 987_654_321;
-  const noCount = await startServer({ databaseUrl: dataset.databaseUrl, variant: 'no-count', env: { BENCH_FIXED_TOTAL: String(sentinel) } });
+  const noCount = await startServer({
+    databaseUrl: dataset.databaseUrl,
+    variant: 'no-count',
+    env: { BENCH_FIXED_TOTAL: String(sentinel) },
+  });
   const key = await createBenchKey(dataset);
   try {
     for (const path of ['/admin/v0/calendar_events?per_page=1', '/admin/v0/feeds/home/posts?per_page=1']) {
       const response = await fetch(`${noCount.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
       const body = (await response.json()) as { data?: { total_records?: number } };
-      if (body.data?.total_records !== sentinel) throw new Error(`the no-count variant does not replace the count of ${path}: update bench/hooks/variant-hooks.mjs`);
+      if (body.data?.total_records !== sentinel)
+        throw new Error(`the no-count variant does not replace the count of ${path}: update bench/hooks/variant-hooks.mjs`);
     }
   } finally {
     await noCount.stop();
@@ -84,7 +89,8 @@ export async function verifyVariants(dataset: BenchDataset): Promise<void> {
   try {
     const response = await fetch(`${noGuards.url}/admin/v0/calendar_events?per_page=1`);
     await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`the no-guards variant still asks for a key (${response.status}): update bench/hooks/variant-hooks.mjs`);
+    if (response.status !== 200)
+      throw new Error(`the no-guards variant still asks for a key (${response.status}): update bench/hooks/variant-hooks.mjs`);
   } finally {
     await noGuards.stop();
   }

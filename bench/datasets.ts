@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { seedRange, seedSections, type SeedTarget, todayUtc, totalOf } from '../src/cli/seed/run-seed.js';
 import { memberRecord } from '../src/cli/seed/people.js';
+import { type SeedTarget, seedRange, seedSections, todayUtc, totalOf } from '../src/cli/seed/run-seed.js';
 import { allTags } from '../src/cli/seed/vocabulary.js';
 import { type SeedCounts, SeedWorld } from '../src/cli/seed/world.js';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
@@ -62,7 +62,8 @@ export interface BenchDataset {
   buildSeconds: Record<string, number>;
 }
 
-const metaPath = (engine: Engine, name: DatasetName) => join(dataDir, engine, `${name}.json`);
+// Not .json: biome lints bench/** and would trip over generated files (it cannot see .gitignore).
+const metaPath = (engine: Engine, name: DatasetName) => join(dataDir, engine, `${name}.meta`);
 const sqlitePath = (name: DatasetName) => join(dataDir, 'sqlite', `${name}.db`);
 const schemaOf = (name: DatasetName) => `bench_${name}`;
 
@@ -150,7 +151,14 @@ async function build(engine: Engine, name: DatasetName, postgresUrl: string, log
     for (const [i, c] of spec.communities.entries()) {
       const created = await createCommunity(database, systemClock, i === 0 ? 'Bench target' : `Bench other ${i}`, 'enterprise');
       const world = new SeedWorld({ seed: c.seed, anchor, counts: c.counts });
-      targets.push({ database, clock: systemClock, world, communityId: created.id, chunkSize: 10_000, progress: log.throttled(`${engine} ${name} community ${i}`) });
+      targets.push({
+        database,
+        clock: systemClock,
+        world,
+        communityId: created.id,
+        chunkSize: 10_000,
+        progress: log.throttled(`${engine} ${name} community ${i}`),
+      });
     }
     for (const section of seedSections.filter((s) => s !== 'calendar_events')) {
       for (const t of targets) await timed(section, () => seedRange(t, section, 0, totalOf(t.world.options.counts, section)));
@@ -188,7 +196,12 @@ async function build(engine: Engine, name: DatasetName, postgresUrl: string, log
       memberEmail: memberRecord(first.world, 11).email,
       counts: first.world.options.counts,
     },
-    totals: { communities: spec.communities.length, events: sum((c) => c.events), posts: sum((c) => c.posts), profiles: sum((c) => c.profiles) },
+    totals: {
+      communities: spec.communities.length,
+      events: sum((c) => c.events),
+      posts: sum((c) => c.posts),
+      profiles: sum((c) => c.profiles),
+    },
     buildSeconds: Object.fromEntries(Object.entries(seconds).map(([k, v]) => [k, Math.round(v * 10) / 10])),
   };
 }

@@ -42,7 +42,8 @@ function withFreshIds(request: AutocannonRequest): AutocannonRequest {
   return { ...request, headers, ...(request.body === undefined ? {} : { body: request.body.replaceAll('{uuid}', id) }) };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 
 /**
  * Sends requests at fixed intervals whatever the answers do, and measures each latency from the
@@ -88,7 +89,15 @@ async function paced(spec: LoadRequest, rate: number, durationSeconds: number): 
   await Promise.all(pending);
   agent.destroy();
   const sorted = latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / durationSeconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), total: latencies.length, errors, timeouts: 0, statuses };
+  return {
+    rps: latencies.length / durationSeconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    total: latencies.length,
+    errors,
+    timeouts: 0,
+    statuses,
+  };
 }
 
 async function once(spec: LoadRequest, durationSeconds: number): Promise<LoadResult> {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { captureResponse, totalRecordsOf } from './capture.js';
 import type { CapturedResponse } from './ceiling-server.js';
 import type { BenchDataset } from './datasets.js';
-import type { LoadResult } from './load-client.js';
 import { runLoad } from './load.js';
+import type { LoadResult } from './load-client.js';
 import type { RequestSpec, Scenario, ScenarioContext } from './scenarios.js';
 import { type RunningServer, startCeiling, startServer, type Variant } from './server.js';
 import { dataDir, median } from './util.js';
@@ -56,7 +56,12 @@ function unexpectedAnswers(results: LoadResult[], status: Scenario['status']): n
   return results.reduce((n, r) => n + Object.entries(r.statuses).reduce((m, [code, count]) => m + (allowed.has(code) ? 0 : count), 0), 0);
 }
 
-async function load(server: RunningServer, request: RequestSpec, durations: Durations, extra: { overallRate?: number; runs?: number; warmupSeconds?: number } = {}) {
+async function load(
+  server: RunningServer,
+  request: RequestSpec,
+  durations: Durations,
+  extra: { overallRate?: number; runs?: number; warmupSeconds?: number } = {},
+) {
   return runLoad({
     url: server.url,
     method: request.method,
@@ -109,10 +114,12 @@ async function openLane(scenario: Scenario, context: ScenarioContext, captures: 
     const captured = await captureResponse(server.url, request);
     const expected = Array.isArray(scenario.status) ? scenario.status : [scenario.status];
     if (!expected.includes(captured.status)) {
-      throw new Error(`expected ${expected.join('/')}, got ${captured.status}: ${Buffer.from(captured.bodyBase64, 'base64').toString('utf8').slice(0, 300)}`);
+      throw new Error(
+        `expected ${expected.join('/')}, got ${captured.status}: ${Buffer.from(captured.bodyBase64, 'base64').toString('utf8').slice(0, 300)}`,
+      );
     }
     captures.set(scenario.name, captured);
-    const capturePath = join(dataDir, `capture-${scenario.name}.json`);
+    const capturePath = join(dataDir, `capture-${scenario.name}.response`);
     writeFileSync(capturePath, JSON.stringify(captured));
     const ceiling = await startCeiling(capturePath);
     return { scenario, request, server, ceiling, captured, results: [], ceilingResults: [], halfLoad: null };
@@ -174,7 +181,12 @@ const failed = (scenario: Scenario, context: ScenarioContext, error: unknown): M
  * ceiling B, then again, so that a change of the machine's background load hits all of them alike.
  * autocannon runs on core 1.
  */
-export async function measureGroup(group: readonly Scenario[], context: ScenarioContext, durations: Durations, captures: Map<string, CapturedResponse>): Promise<Measurement[]> {
+export async function measureGroup(
+  group: readonly Scenario[],
+  context: ScenarioContext,
+  durations: Durations,
+  captures: Map<string, CapturedResponse>,
+): Promise<Measurement[]> {
   const lanes: Lane[] = [];
   const out = new Map<string, Measurement>();
   try {

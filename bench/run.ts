@@ -48,7 +48,8 @@ function engines(): Engine[] {
 
 function sizes(): DatasetName[] {
   const list = values.sizes?.split(',').map((s) => s.trim()) ?? (quick ? ['10k'] : [...datasetNames]);
-  for (const size of list) if (!(datasetNames as readonly string[]).includes(size)) throw new Error(`--sizes: "${size}" is not one of ${datasetNames.join(', ')}`);
+  for (const size of list)
+    if (!(datasetNames as readonly string[]).includes(size)) throw new Error(`--sizes: "${size}" is not one of ${datasetNames.join(', ')}`);
   return list as DatasetName[];
 }
 
@@ -57,9 +58,14 @@ function build(): void {
   if (values['no-build']) return;
   log.line('building dist (npm run build)');
   try {
-    execFileSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: projectRoot, stdio: 'pipe' });
+    execFileSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: projectRoot,
+      stdio: 'pipe',
+    });
   } catch (error) {
-    log.line(`warning: tsc reported errors; measuring the dist it emitted:\n${String((error as { stdout?: Buffer }).stdout ?? '').slice(0, 2000)}`);
+    log.line(
+      `warning: tsc reported errors; measuring the dist it emitted:\n${String((error as { stdout?: Buffer }).stdout ?? '').slice(0, 2000)}`,
+    );
   }
 }
 
@@ -79,13 +85,20 @@ async function main(): Promise<void> {
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       mode: quick ? 'quick' : 'full',
-      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, loadAverageStart, loadAverageEnd: loadavg(), pinned: hasTaskset },
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model ?? '',
+        node: process.version,
+        loadAverageStart,
+        loadAverageEnd: loadavg(),
+        pinned: hasTaskset,
+      },
       method: durations,
       datasets,
       measurements,
       startup,
       imports,
-      targets: evaluateTargets(measurements, imports, startup),
+      targets: evaluateTargets(measurements, imports, startup, datasets),
     };
     const markdown = markdownReport(results);
     writeFileSync(join(resultsDir, `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
@@ -115,7 +128,10 @@ async function main(): Promise<void> {
         for (const m of await measureGroup(group, context, durations, captures)) {
           measurements.push(m);
           if (m.error) log.line(`  ${m.scenario} failed: ${m.error}`);
-          else log.line(`  ${m.scenario}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ceiling ${m.ceilingRps} req/s (${Math.round(m.ceilingRatio * 100)}%), peak RSS ${m.peakRssMb} MB`);
+          else
+            log.line(
+              `  ${m.scenario}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ceiling ${m.ceilingRps} req/s (${Math.round(m.ceilingRatio * 100)}%), peak RSS ${m.peakRssMb} MB`,
+            );
         }
         if (group.some((s) => s.mutates)) await removeBenchWrites(dataset);
         save(false);

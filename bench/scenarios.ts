@@ -131,7 +131,12 @@ export const scenarios: readonly Scenario[] = [
     datasets: small,
     status: 200,
     latencyProbe: true,
-    request: (c) => ({ method: 'POST', path: '/admin/v0/members/check', headers: { ...auth(c), ...json }, body: JSON.stringify({ email: c.dataset.target.memberEmail }) }),
+    request: (c) => ({
+      method: 'POST',
+      path: '/admin/v0/members/check',
+      headers: { ...auth(c), ...json },
+      body: JSON.stringify({ email: c.dataset.target.memberEmail }),
+    }),
   },
   {
     name: 'members.check.noguards',
@@ -140,7 +145,12 @@ export const scenarios: readonly Scenario[] = [
     status: 200,
     variant: 'no-guards',
     pairedWith: 'members.check',
-    request: (c) => ({ method: 'POST', path: '/admin/v0/members/check', headers: json, body: JSON.stringify({ email: c.dataset.target.memberEmail }) }),
+    request: (c) => ({
+      method: 'POST',
+      path: '/admin/v0/members/check',
+      headers: json,
+      body: JSON.stringify({ email: c.dataset.target.memberEmail }),
+    }),
   },
   {
     name: 'auth.401',
@@ -155,7 +165,13 @@ export const scenarios: readonly Scenario[] = [
     datasets: small,
     status: 201,
     mutates: true,
-    request: (c) => ({ method: 'POST', path: '/admin/v0/members', headers: { ...auth(c), ...json, 'idempotency-key': '{uuid}' }, body: newMember, fresh: true }),
+    request: (c) => ({
+      method: 'POST',
+      path: '/admin/v0/members',
+      headers: { ...auth(c), ...json, 'idempotency-key': '{uuid}' },
+      body: newMember,
+      fresh: true,
+    }),
   },
   {
     name: 'members.add.nokey',

@@ -47,7 +47,13 @@ function peakRssOf(pid: number): number {
   }
 }
 
-async function startPinned(command: string[], env: NodeJS.ProcessEnv, readyPath: string, port: number, anyStatus = false): Promise<RunningServer> {
+async function startPinned(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  readyPath: string,
+  port: number,
+  anyStatus = false,
+): Promise<RunningServer> {
   const [program, ...args] = command;
   const started = performance.now();
   const child: ChildProcess = spawn(program as string, args, { cwd: dataDir, env, stdio: ['ignore', 'ignore', 'pipe'] });

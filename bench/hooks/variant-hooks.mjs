@@ -24,7 +24,8 @@ const rewrites = {
     {
       file: '/dist/modules/posts/posts.queries.js',
       find: 'export async function countPosts(',
-      replace: 'export async function countPosts() { return Number(process.env.BENCH_FIXED_TOTAL ?? 0); }\nasync function countPostsMeasured(',
+      replace:
+        'export async function countPosts() { return Number(process.env.BENCH_FIXED_TOTAL ?? 0); }\nasync function countPostsMeasured(',
     },
   ],
   'no-guards': [
@@ -53,7 +54,8 @@ export async function load(url, context, nextLoad) {
   let source = String(result.source ?? '');
   for (const { find, replace } of matching) {
     const at = source.indexOf(find);
-    if (at < 0 || source.indexOf(find, at + 1) >= 0) throw new Error(`bench variant ${variant}: "${find}" not found exactly once in ${url}`);
+    if (at < 0 || source.indexOf(find, at + 1) >= 0)
+      throw new Error(`bench variant ${variant}: "${find}" not found exactly once in ${url}`);
     source = source.replace(find, replace);
   }
   return { ...result, source, shortCircuit: true };

@@ -32,7 +32,11 @@ export function registerSeedCommands(program: Command): void {
     .command('seed')
     .description('generate a realistic community: profiles, members, groups, feeds, posts, calendar events (deterministic)')
     .requiredOption('--community <id>', 'community id')
-    .addOption(new Option('--size <size>', 'small (a quick demo) or large (100k events, 100k posts, 50k profiles)').choices(['small', 'large']).default('small'))
+    .addOption(
+      new Option('--size <size>', 'small (a quick demo) or large (100k events, 100k posts, 50k profiles)')
+        .choices(['small', 'large'])
+        .default('small'),
+    )
     .option('--events <n>', 'calendar events (overrides the size)', count)
     .option('--posts <n>', 'posts (overrides the size)', count)
     .option('--profiles <n>', 'profiles, and as many members (overrides the size)', count)
@@ -61,7 +65,9 @@ export function registerSeedCommands(program: Command): void {
         });
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const summary = Object.entries(result.counts).map(([section, n]) => `${section}: ${n}`).join(', ');
+      const summary = Object.entries(result.counts)
+        .map(([section, n]) => `${section}: ${n}`)
+        .join(', ');
       printResult({ json: Boolean(options.json) }, result.counts, `Seeded ${summary} in ${seconds} s.`);
     });
 }

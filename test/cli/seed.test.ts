@@ -29,21 +29,35 @@ describeEachEngine('community-admin seed', (ctx) => {
       assert.equal(response.statusCode, 200, response.body);
       return response.json<{ data: Page }>().data;
     };
-    const byStatus = await Promise.all(['published', 'draft', 'needs_approval'].map((s) => list(`/admin/v0/calendar_events?time_filter=all&status=${s}`)));
-    assert.equal(byStatus.reduce((n, page) => n + page.total_records, 0), 200, 'every event has one of the three statuses');
+    const byStatus = await Promise.all(
+      ['published', 'draft', 'needs_approval'].map((s) => list(`/admin/v0/calendar_events?time_filter=all&status=${s}`)),
+    );
+    assert.equal(
+      byStatus.reduce((n, page) => n + page.total_records, 0),
+      200,
+      'every event has one of the three statuses',
+    );
     for (const page of byStatus) assert.ok(page.total_records > 0, 'all three statuses occur');
     const upcoming = await list('/admin/v0/calendar_events?per_page=50');
     const past = await list('/admin/v0/calendar_events?time_filter=past&per_page=50');
     assert.ok(upcoming.total_records > 0 && past.total_records > 0, 'events in the past and in the future');
     const events = [...upcoming.records, ...past.records];
-    assert.ok(events.every((e) => Array.isArray(e.hosts) && e.hosts.length > 0), 'every event has a host');
+    assert.ok(
+      events.every((e) => Array.isArray(e.hosts) && e.hosts.length > 0),
+      'every event has a host',
+    );
     assert.ok(events.some((e) => Array.isArray(e.tags) && e.tags.length > 0));
     assert.ok(events.some((e) => Array.isArray(e.published_to) && e.published_to.length > 0));
     assert.ok(events.some((e) => typeof e.attendees_count === 'number' && e.attendees_count > 0));
 
     const home = await list('/admin/v0/feeds/home/posts?per_page=50');
     assert.ok(home.total_records > 0 && home.total_records <= 500);
-    const post = home.records[0] as { feed_id: string; body_plaintext: string; chat_message: { blocks: unknown[] }; author: { profile_id: string } };
+    const post = home.records[0] as {
+      feed_id: string;
+      body_plaintext: string;
+      chat_message: { blocks: unknown[] };
+      author: { profile_id: string };
+    };
     assert.ok(post.chat_message.blocks.length > 0 && post.body_plaintext.length > 0 && post.author.profile_id);
     const feed = await ctx().request({ method: 'GET', url: `/admin/v0/feeds/${post.feed_id}`, headers: auth });
     assert.equal(feed.statusCode, 200, feed.body);

@@ -5,7 +5,8 @@ import { Rng } from './prng.js';
 import { allTags, cities, eventFormats, topics } from './vocabulary.js';
 import { dayMs, type SeedWorld } from './world.js';
 
-const titleCase = (id: string) => id.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash ? ' ' : ''}${letter.toUpperCase()}`);
+const titleCase = (id: string) =>
+  id.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash ? ' ' : ''}${letter.toUpperCase()}`);
 
 /** Minutes an event lasts: mostly an evening, sometimes a whole day, rarely a multi-day summit. */
 function durationMinutes(rng: Rng): number {
@@ -74,7 +75,10 @@ export function eventRecord(world: SeedWorld, i: number): CalendarEventImport {
     partner_event_id: rng.chance(0.05) ? `partner-${i}` : '',
     webhook_custom_metadata: '',
     recording_link: past && rng.chance(0.3) ? `https://www.youtube.com/watch?v=${id.slice(0, 11)}` : '',
-    slug: `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${id.toLowerCase()}`,
+    slug: `${title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}-${id.toLowerCase()}`,
     cover_image_url: rng.chance(0.5) ? `https://images.example.com/events/${i % 300}.jpg` : '',
     created_at: toIso(created),
     updated_at: toIso(Math.min(world.anchor, created + rng.int(0, 5) * dayMs)),
@@ -84,7 +88,11 @@ export function eventRecord(world: SeedWorld, i: number): CalendarEventImport {
     published_to: feeds.map((k) => {
       const feed = world.listedFeeds[k];
       if (!feed) throw new RangeError(`no listed feed ${k}`);
-      return { feed_id: feed.id, chat_channel_id: feed.channelId, chat_message_permalink: `https://community.slack.com/archives/${feed.channelId}/p${start}` };
+      return {
+        feed_id: feed.id,
+        chat_channel_id: feed.channelId,
+        chat_message_permalink: `https://community.slack.com/archives/${feed.channelId}/p${start}`,
+      };
     }),
     reminders_config: rng.chance(0.5) ? [{ minutes: 60 }, { minutes: 1440 }] : [],
     attendees,

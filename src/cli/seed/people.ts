@@ -21,7 +21,11 @@ interface Person {
   email: string;
 }
 
-const ascii = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z]/g, '').toLowerCase();
+const ascii = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
 
 /** The name and email of profile `i` (members linked to it share them). */
 function personOf(world: SeedWorld, i: number): Person {
