@@ -22,6 +22,7 @@ import { registerValidation } from './http/validation.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
 import { CountCache } from './modules/counts/count-cache.js';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.js';
+import { ResponseCache } from './modules/response-cache/response-cache.js';
 import { moduleRoutes } from './modules/routes.js';
 import type { AppServices } from './services.js';
 import { type Clock, systemClock } from './shared/clock.js';
@@ -46,6 +47,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     authenticator: new Authenticator(database, clock),
     counts: new CountCache(),
+    responses: new ResponseCache(config.responseCacheMb * 1024 * 1024),
     chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
     ...options.services,
   };

@@ -19,6 +19,7 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
+  RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
 });
 
@@ -40,6 +41,8 @@ export interface Config {
   corsOrigins: string[];
   requestTimeoutMs: number;
   trustProxy: boolean;
+  /** Memory for serialised answers of hot reads (ResponseCache); 0 turns the cache off. */
+  responseCacheMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -109,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     trustProxy: parsed.TRUST_PROXY === 'true',
+    responseCacheMb: parsed.RESPONSE_CACHE_MB,
   };
 }

@@ -1,8 +1,9 @@
 import type { ChatWorkspaceFactory } from './chat/index.js';
 import type { Config } from './config.js';
-import type { CountCache } from './modules/counts/count-cache.js';
 import type { Database } from './db/database.js';
 import type { Authenticator } from './modules/api-keys/authenticator.js';
+import type { CountCache } from './modules/counts/count-cache.js';
+import type { ResponseCache } from './modules/response-cache/response-cache.js';
 import type { Clock } from './shared/clock.js';
 
 /** What route modules are given: the configured outside world, injected by buildApp. */
@@ -15,6 +16,8 @@ export interface AppServices {
   chat: ChatWorkspaceFactory;
   /** Exact list totals, reused while the community's data version and the clock allow. */
   counts: CountCache;
+  /** Serialised answers of the hot reads, reused on the same terms as the counts. */
+  responses: ResponseCache;
 }
 
 /** Options every module's route plugin receives. */

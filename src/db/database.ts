@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<DB>;
@@ -39,7 +40,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return {
       engine: 'sqlite',
       db,
@@ -82,7 +83,10 @@ export async function ensurePostgresSchema(url: string, schema: string): Promise
 export async function migrateToLatest(database: Database): Promise<string[]> {
   // Kysely looks for its own tables in every schema unless told which one: with several schemas in
   // one PostgreSQL database (parallel test files, benches), another schema's would pass for ours.
-  const schemaRow = database.engine === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(database.db)).rows[0] : undefined;
+  const schemaRow =
+    database.engine === 'postgres'
+      ? (await sql<{ name: string }>`select current_schema() as name`.execute(database.db)).rows[0]
+      : undefined;
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },

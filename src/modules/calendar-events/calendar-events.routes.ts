@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../http/common.schemas.js';
+import { sendJsonText, serializeJson } from '../../http/json-text.js';
 import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
 import {
@@ -12,13 +13,19 @@ import {
   MutationParamsSchema,
   SuccessResponseSchema,
 } from './calendar-events.schemas.js';
-import { deleteCalendarEvent, getCalendarEvent, listCalendarEvents, upsertAttendee } from './calendar-events.service.js';
+import {
+  deleteCalendarEvent,
+  eventListKey,
+  getCalendarEvent,
+  listCalendarEventsWithValidity,
+  upsertAttendee,
+} from './calendar-events.service.js';
 
 const tags = ['Calendar events'];
 
 /** GET/DELETE /calendar_events(/{id}) and PATCH /calendar_events/{id}/attendees. */
 export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
-  const { database, clock } = services;
+  const { database, clock, responses } = services;
 
   app.get(
     '/admin/v0/calendar_events',
@@ -37,9 +44,14 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
         response: { 200: ListResponseSchema, ...errorResponses(400) },
       },
     },
-    async (request) => {
-      const data = await listCalendarEvents(database, principalOf(request).communityId, request.query, clock.now(), services.counts);
-      return { success: true as const, data };
+    async (request, reply) => {
+      const { communityId } = principalOf(request);
+      const now = clock.now();
+      const body = await responses.body(database.db, communityId, 'events_version', eventListKey(request.query, now), now, async () => {
+        const { page, validUntil } = await listCalendarEventsWithValidity(database, communityId, request.query, now, services.counts);
+        return { body: serializeJson(reply, { success: true as const, data: page }), validUntil };
+      });
+      return sendJsonText(reply, body);
     },
   );
 
@@ -54,9 +66,14 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
         response: { 200: EventResponseSchema, ...errorResponses(400, 404) },
       },
     },
-    async (request) => {
-      const data = await getCalendarEvent(database, principalOf(request).communityId, request.params.calendar_event_id);
-      return { success: true as const, data };
+    async (request, reply) => {
+      const { communityId } = principalOf(request);
+      const id = request.params.calendar_event_id;
+      const body = await responses.body(database.db, communityId, 'events_version', `get ${id}`, clock.now(), async () => {
+        const data = await getCalendarEvent(database, communityId, id);
+        return { body: serializeJson(reply, { success: true as const, data }), validUntil: Number.POSITIVE_INFINITY };
+      });
+      return sendJsonText(reply, body);
     },
   );
 

@@ -1,6 +1,7 @@
 import type { Database, Db, Tx } from '../../db/database.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { bumpDataVersion } from '../communities/communities.queries.js';
+import type { CountCache } from '../counts/count-cache.js';
 import { resolveReferences } from '../references/resolve-references.js';
 import { type CalendarEventFilter, utcDayOf } from './calendar-events.filter.js';
 import {
@@ -19,7 +20,6 @@ import {
   selectNextEndingAt,
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
-import type { CountCache } from '../counts/count-cache.js';
 import { type CalendarEventRow, isHttpUrl, mentionsOf, toCalendarEvent } from './calendar-events.records.js';
 import { type AttendeeBody, type CalendarEvent, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
@@ -89,10 +89,35 @@ async function toCalendarEvents(db: Db | Tx, communityId: string, rows: Calendar
   });
 }
 
+/** True when the answer to the query depends on the clock (no reference_date, upcoming or past). */
+function isRelativeToNow(query: ListQuery, filter: CalendarEventFilter): boolean {
+  return query.reference_date === undefined && filter.timeFilter !== 'all';
+}
+
+/** The filter as a cache key: "now" stands for the clock, so one key serves until the answer changes. */
+function filterKey(query: ListQuery, filter: CalendarEventFilter): string {
+  return JSON.stringify({ ...filter, referenceAt: isRelativeToNow(query, filter) ? 'now' : filter.referenceAt });
+}
+
+/**
+ * Until when (epoch ms, inclusive) an answer computed at `now` holds while the events do not
+ * change: a list relative to "now" until the next event ends (it then leaves "upcoming" for
+ * "past"), any other list for ever.
+ */
+async function validUntilOf(
+  database: Database,
+  communityId: string,
+  query: ListQuery,
+  filter: CalendarEventFilter,
+  now: number,
+): Promise<number> {
+  return isRelativeToNow(query, filter) ? selectNextEndingAt(database.db, communityId, filter.status, now) : Number.POSITIVE_INFINITY;
+}
+
 /**
  * The exact total of a list, from the count cache when one is given. A total relative to "now"
- * (no reference_date, time_filter upcoming or past) holds until the next event ends; any other
- * total holds until the community's events change (events_version).
+ * holds until the next event ends; any other total holds until the community's events change
+ * (events_version).
  */
 async function cachedEventTotal(
   database: Database,
@@ -103,12 +128,16 @@ async function cachedEventTotal(
   now: number,
 ): Promise<number> {
   if (!counts) return countCalendarEvents(database.db, communityId, filter);
-  const relativeToNow = query.reference_date === undefined && filter.timeFilter !== 'all';
-  const key = JSON.stringify({ ...filter, referenceAt: relativeToNow ? 'now' : filter.referenceAt });
-  return counts.total(database.db, communityId, 'events_version', key, now, async () => ({
+  return counts.total(database.db, communityId, 'events_version', filterKey(query, filter), now, async () => ({
     count: await countCalendarEvents(database.db, communityId, filter),
-    validUntil: relativeToNow ? await selectNextEndingAt(database.db, communityId, filter.status, now) : Number.POSITIVE_INFINITY,
+    validUntil: await validUntilOf(database, communityId, query, filter, now),
   }));
+}
+
+/** The cache key of a list query: its normalised filter and its page. */
+export function eventListKey(query: ListQuery, now: number): string {
+  const filter = filterFromQuery(query, now);
+  return `list ${query.page ?? 0} ${query.per_page ?? defaultPerPage} ${filterKey(query, filter)}`;
 }
 
 /** One page of the community's events for a validated list query. */
@@ -119,22 +148,37 @@ export async function listCalendarEvents(
   now: number,
   counts?: CountCache,
 ): Promise<CalendarEventPage> {
+  return (await listCalendarEventsWithValidity(database, communityId, query, now, counts)).page;
+}
+
+/** A page together with the last instant at which it is still the exact answer (for the response cache). */
+export async function listCalendarEventsWithValidity(
+  database: Database,
+  communityId: string,
+  query: ListQuery,
+  now: number,
+  counts?: CountCache,
+): Promise<{ page: CalendarEventPage; validUntil: number }> {
   const page = query.page ?? 0;
   const perPage = query.per_page ?? defaultPerPage;
   const filter = filterFromQuery(query, now);
-  const [total, rows] = await Promise.all([
+  const [total, rows, validUntil] = await Promise.all([
     cachedEventTotal(database, counts, communityId, query, filter, now),
     selectCalendarEventsPage(database.db, communityId, filter, perPage, page * perPage),
+    validUntilOf(database, communityId, query, filter, now),
   ]);
   const records = await toCalendarEvents(database.db, communityId, rows);
   return {
-    page,
-    per_page: perPage,
-    count: records.length,
-    total_records: total,
-    total_pages: Math.ceil(total / perPage),
-    has_next: (page + 1) * perPage < total,
-    records,
+    page: {
+      page,
+      per_page: perPage,
+      count: records.length,
+      total_records: total,
+      total_pages: Math.ceil(total / perPage),
+      has_next: (page + 1) * perPage < total,
+      records,
+    },
+    validUntil,
   };
 }
 
@@ -194,5 +238,7 @@ export async function upsertAttendee(
     } else if (link !== undefined) {
       await updateAttendeeLink(tx, { communityId, eventId, profileId }, link, now);
     }
+    // attendees_count is part of the event record: cached answers of it must go.
+    if (added) await bumpDataVersion(tx, communityId, 'events_version');
   });
 }

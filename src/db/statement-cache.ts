@@ -1,0 +1,37 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+
+/** Enough for every distinct statement the service runs (IN lists of different lengths included). */
+const defaultCapacity = 1000;
+
+/**
+ * The better-sqlite3 handle as Kysely sees it, with prepared statements reused by SQL text.
+ * Kysely prepares every query afresh; on hot reads that costs more than running it (measured
+ * in docs/performance.md). Safe because better-sqlite3 runs a statement to completion
+ * synchronously and Kysely holds its single connection for the length of a stream, so no
+ * statement is ever in use twice at once. Least recently used statements are dropped first.
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = defaultCapacity): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        // Re-inserting moves it to the end: Map order is the recency order.
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= capacity) {
+          const oldest = statements.keys().next().value;
+          if (oldest !== undefined) statements.delete(oldest);
+        }
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
