@@ -3,24 +3,52 @@
  * disagree with its status line; factories below are the only way errors are made.
  */
 export const errorCatalogue = {
-  unauthorized: { status: 401, message: 'Missing or invalid API key.', hint: 'Send the header "Authorization: Bearer <API_KEY>" with an active key.' },
+  unauthorized: {
+    status: 401,
+    message: 'Missing or invalid API key.',
+    hint: 'Send the header "Authorization: Bearer <API_KEY>" with an active key.',
+  },
   plan_required: { status: 403, message: 'This endpoint is not available on your plan.', hint: 'Upgrade the community plan.' },
   not_found: { status: 404, message: 'Not found.', hint: 'Check the identifier.' },
   route_not_found: { status: 404, message: 'No such route.', hint: 'See /admin/v0/openapi.json for the available operations.' },
   method_not_allowed: { status: 405, message: 'Method not allowed for this path.', hint: 'See the Allow header.' },
   validation_failed: { status: 400, message: 'The request is invalid.', hint: 'Correct the named field and retry.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.', hint: 'Send a well-formed JSON document.' },
-  idempotency_key_invalid: { status: 400, message: 'The Idempotency-Key header must be a UUID version 4.', hint: 'Generate a fresh UUIDv4 per distinct operation.' },
-  chat_admin_not_configured: { status: 400, message: 'This community has no chat admin connection.', hint: 'Connect the chat workspace (community-admin chat connect) or omit invite_to_chat.' },
-  member_has_chat_profile: { status: 409, message: 'This member is linked to a chat profile and cannot be deactivated here.', hint: 'Deactivate the user in the chat workspace instead.' },
-  idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed.', hint: 'Retry after the number of seconds in Retry-After.' },
+  idempotency_key_invalid: {
+    status: 400,
+    message: 'The Idempotency-Key header must be a UUID version 4.',
+    hint: 'Generate a fresh UUIDv4 per distinct operation.',
+  },
+  chat_admin_not_configured: {
+    status: 400,
+    message: 'This community has no chat admin connection.',
+    hint: 'Connect the chat workspace (community-admin chat connect) or omit invite_to_chat.',
+  },
+  member_has_chat_profile: {
+    status: 409,
+    message: 'This member is linked to a chat profile and cannot be deactivated here.',
+    hint: 'Deactivate the user in the chat workspace instead.',
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed.',
+    hint: 'Retry after the number of seconds in Retry-After.',
+  },
   request_timeout_client: { status: 408, message: 'The request was not received in time.', hint: 'Send the whole request promptly.' },
   payload_too_large: { status: 413, message: 'The request body is too large.', hint: 'Send at most 1 MiB.' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type.', hint: 'Send Content-Type: application/json.' },
-  idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was used for a different request.', hint: 'Use a new key for a different operation.' },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'This Idempotency-Key was used for a different request.',
+    hint: 'Use a new key for a different operation.',
+  },
   headers_too_large: { status: 431, message: 'The request headers are too large.', hint: 'Send at most 16 KiB of headers.' },
   rate_limited: { status: 429, message: 'Too many requests.', hint: 'Retry after the number of seconds in Retry-After.' },
-  internal_error: { status: 500, message: 'An unexpected error occurred.', hint: 'Retry later; if it persists, contact the operator with the X-Request-Id.' },
+  internal_error: {
+    status: 500,
+    message: 'An unexpected error occurred.',
+    hint: 'Retry later; if it persists, contact the operator with the X-Request-Id.',
+  },
   service_unavailable: { status: 503, message: 'The service is not ready.', hint: 'Retry later.' },
   request_timeout: { status: 503, message: 'The request took too long.', hint: 'Retry later.' },
 } as const satisfies Record<string, { status: number; message: string; hint: string }>;
@@ -59,8 +87,7 @@ export class ApiError extends Error {
 export const notFound = (what: string): ApiError => new ApiError('not_found', `${what} not found.`);
 
 /** 400 naming the field and the rule it breaks. */
-export const validationFailed = (field: string, rule: string): ApiError =>
-  new ApiError('validation_failed', `${field}: ${rule}`);
+export const validationFailed = (field: string, rule: string): ApiError => new ApiError('validation_failed', `${field}: ${rule}`);
 
 /** Error thrown by domain services for user-fixable problems in CLI/import contexts too. */
 export class UserInputError extends Error {

@@ -1,4 +1,4 @@
-import type { ChatUser, ChatWorkspace, ChatInviteResult } from './chat-workspace.js';
+import type { ChatInviteResult, ChatUser, ChatWorkspace } from './chat-workspace.js';
 
 /** Raised when a community without a chat admin connection is asked to use the workspace. */
 export class ChatNotConfiguredError extends Error {

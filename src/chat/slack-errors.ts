@@ -11,13 +11,7 @@ export type SlackFailure =
   /** Slack could not be asked or did not answer usefully. */
   | { kind: 'transport'; code: TransportCode; detail: string };
 
-export type TransportCode =
-  | 'rate_limited'
-  | 'timeout'
-  | 'chat_unreachable'
-  | 'chat_http_error'
-  | 'chat_bad_response'
-  | 'chat_error';
+export type TransportCode = 'rate_limited' | 'timeout' | 'chat_unreachable' | 'chat_http_error' | 'chat_bad_response' | 'chat_error';
 
 /** Rejection of an operation that outlived its deadline (see withDeadline). */
 export class DeadlineExceededError extends Error {

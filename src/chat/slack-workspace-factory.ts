@@ -12,7 +12,9 @@ const MAX_CACHED_WORKSPACES = 256;
 export function createSlackWorkspaceFactory(opts: { apiUrl: string; timeoutMs: number }): ChatWorkspaceFactory {
   const cache = new Map<string, ChatWorkspace>();
   return ({ token, teamId }) => {
-    const key = createHash('sha256').update(`${teamId ?? ''}\n${token}`).digest('hex');
+    const key = createHash('sha256')
+      .update(`${teamId ?? ''}\n${token}`)
+      .digest('hex');
     const cached = cache.get(key);
     if (cached !== undefined) {
       // Re-insert so the map's insertion order doubles as least-recently-used order.

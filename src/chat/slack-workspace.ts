@@ -1,6 +1,6 @@
-import { LogLevel, WebClient, type Logger, type WebClientOptions } from '@slack/web-api';
-import { ChatUnavailableError, type ChatInviteResult, type ChatUser, type ChatWorkspace } from './chat-workspace.js';
-import { classifySlackError, platformDetail, withDeadline, type SlackFailure } from './slack-errors.js';
+import { type Logger, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import { type ChatInviteResult, ChatUnavailableError, type ChatUser, type ChatWorkspace } from './chat-workspace.js';
+import { classifySlackError, platformDetail, type SlackFailure, withDeadline } from './slack-errors.js';
 
 export interface SlackWorkspaceOptions {
   token: string;
@@ -116,7 +116,12 @@ export function createSlackWorkspace(opts: SlackWorkspaceOptions): ChatWorkspace
     if (teamId === null) {
       const pending = client.auth.test().then((res) => {
         if (typeof res.team_id !== 'string' || res.team_id === '') {
-          throw new InviteStop({ status: 'failed', code: 'team_id_unknown', channel_ids: [], detail: 'Slack did not tell which workspace the chat admin token belongs to.' });
+          throw new InviteStop({
+            status: 'failed',
+            code: 'team_id_unknown',
+            channel_ids: [],
+            detail: 'Slack did not tell which workspace the chat admin token belongs to.',
+          });
         }
         return res.team_id;
       });
@@ -161,9 +166,10 @@ export function createSlackWorkspace(opts: SlackWorkspaceOptions): ChatWorkspace
         if (error instanceof InviteStop) return { ...error.result, channel_ids: channels };
         const failure = classifySlackError(error);
         if (failure.kind === 'platform' && ALREADY_IN_WORKSPACE.has(failure.code)) {
-          const detail = failure.code === 'already_in_team'
-            ? 'The user is already a member of the workspace.'
-            : 'The user already holds an invitation to the workspace; no second one was sent.';
+          const detail =
+            failure.code === 'already_in_team'
+              ? 'The user is already a member of the workspace.'
+              : 'The user already holds an invitation to the workspace; no second one was sent.';
           return { status: 'already_in_workspace', code: failure.code, channel_ids: channels, detail };
         }
         return failedResult(failure, channels);

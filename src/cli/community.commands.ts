@@ -23,7 +23,11 @@ export function registerCommunityCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const communities = await withDatabase((database) => listCommunities(database));
-      printResult({ json: Boolean(options.json) }, communities, formatTable(communities as unknown as Record<string, unknown>[], ['id', 'name', 'plan']));
+      printResult(
+        { json: Boolean(options.json) },
+        communities,
+        formatTable(communities as unknown as Record<string, unknown>[], ['id', 'name', 'plan']),
+      );
     });
   community
     .command('set-plan')

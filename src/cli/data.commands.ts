@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { migrateToLatest, openDatabase } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { runImport } from '../import/run-import.js';
 import { requireCommunity } from '../modules/communities/communities.service.js';
-import { migrateToLatest, openDatabase } from '../db/database.js';
-import { loadConfig } from '../config.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
 import { printResult } from './output.js';
@@ -20,7 +20,11 @@ export function registerDataCommands(program: Command): void {
       const database = openDatabase(config.database, { poolSize: 1 });
       try {
         const applied = await migrateToLatest(database);
-        printResult({ json: Boolean(options.json) }, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'The schema is up to date.');
+        printResult(
+          { json: Boolean(options.json) },
+          { applied },
+          applied.length ? `Applied: ${applied.join(', ')}` : 'The schema is up to date.',
+        );
       } finally {
         await database.close();
       }
@@ -49,7 +53,9 @@ export function registerDataCommands(program: Command): void {
         await requireCommunity(database, options.community);
         return runImport(database, systemClock, options.community, document);
       });
-      const summary = Object.entries(counts).map(([section, n]) => `${section}: ${n}`).join(', ');
+      const summary = Object.entries(counts)
+        .map(([section, n]) => `${section}: ${n}`)
+        .join(', ');
       printResult({ json: Boolean(options.json) }, counts, `Imported ${summary || 'nothing'}.`);
     });
 }

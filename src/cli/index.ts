@@ -4,8 +4,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { UserInputError } from '../errors.js';
 import { registerCommunityCommands } from './community.commands.js';
 import { registerDataCommands } from './data.commands.js';
-import { registerKeyCommands } from './key.commands.js';
 import { extraCommands } from './extra-commands.js';
+import { registerKeyCommands } from './key.commands.js';
 
 /** Exit statuses of the operator interface. */
 const exitUserError = 1;

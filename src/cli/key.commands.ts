@@ -30,7 +30,11 @@ export function registerKeyCommands(program: Command): void {
       const keys = await withDatabase((database) => listApiKeys(database, options.community));
       // --json keeps exactly the documented fields; the table also shows when each key was last used.
       const documented = keys.map(({ id, label, created_at, revoked_at }) => ({ id, label, created_at, revoked_at }));
-      printResult({ json: Boolean(options.json) }, documented, formatTable(keys as unknown as Record<string, unknown>[], ['id', 'label', 'created_at', 'last_used_at', 'revoked_at']));
+      printResult(
+        { json: Boolean(options.json) },
+        documented,
+        formatTable(keys as unknown as Record<string, unknown>[], ['id', 'label', 'created_at', 'last_used_at', 'revoked_at']),
+      );
     });
   key
     .command('revoke')

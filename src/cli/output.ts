@@ -13,5 +13,12 @@ export function formatTable(rows: Record<string, unknown>[], columns: string[]):
   if (rows.length === 0) return '(none)';
   const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => (line[i] as string).length)));
-  return cells.map((line) => line.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((line) =>
+      line
+        .map((cell, i) => cell.padEnd(widths[i] as number))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

@@ -14,8 +14,7 @@ export function presentedKey(header: string | undefined): string | null {
   return candidate && plausibleKey.test(candidate) ? candidate : null;
 }
 
-const unauthorized = (message: string) =>
-  new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
+const unauthorized = (message: string) => new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
 
 /** Sets request.principal from the API key on every non-public route, or answers 401. */
 export function registerAuth(app: FastifyInstance, authenticator: Authenticator): void {

@@ -18,7 +18,7 @@ const statusDescriptions: Record<number, string> = {
   400: 'Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...).',
   401: 'Missing, malformed, unknown or revoked API key.',
   403: 'The community plan does not include this endpoint (plan_required).',
-  404: 'Not found in the caller\'s community.',
+  404: "Not found in the caller's community.",
   409: 'Conflict.',
   413: 'Request body over 1 MiB.',
   415: 'Unsupported Content-Type.',
@@ -71,9 +71,7 @@ export function PagedListSchema<T extends TSchema>(record: T) {
 
 /** Header parameters shared by mutating routes. */
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({ description: 'UUID v4, opt-in: a repeat within 1 hour replays the stored response.' }),
-  ),
+  'idempotency-key': Type.Optional(Type.String({ description: 'UUID v4, opt-in: a repeat within 1 hour replays the stored response.' })),
 });
 
 /** Statuses the catalogue knows (documentation only). */

@@ -26,7 +26,8 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (mapped === 'unsupported_media_type') return new ApiError('unsupported_media_type', 'Unsupported Content-Type for this request.');
   if (mapped) return new ApiError(mapped);
   // JSON.parse failures (and secure-json-parse's prototype poisoning refusal) surface as SyntaxError with 400.
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) return new ApiError('invalid_json', 'The request body is not valid JSON.');
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400)
+    return new ApiError('invalid_json', 'The request body is not valid JSON.');
   if (fastifyError.statusCode === 413) return new ApiError('payload_too_large');
   if (fastifyError.statusCode === 415) return new ApiError('unsupported_media_type');
   if (fastifyError.statusCode === 400) return new ApiError('validation_failed', 'The request is malformed.');

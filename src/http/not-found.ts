@@ -9,7 +9,12 @@ interface KnownPath {
 }
 
 const toPattern = (url: string): RegExp =>
-  new RegExp(`^${url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}/?$`);
+  new RegExp(
+    `^${url
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\/:[^/]+/g, '/[^/]+')
+      .replace(/\*/g, '.*')}/?$`,
+  );
 
 /** JSON 404 for unknown routes, and 405 with Allow for a known path called with another method. */
 export function registerNotFound(app: FastifyInstance): void {
@@ -29,10 +34,13 @@ export function registerNotFound(app: FastifyInstance): void {
     }
     if (allowed.size > 0 && !allowed.has(request.method)) {
       const allow = [...allowed].sort().join(', ');
-      return sendApiError(reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}.`, {
-        hint: `Use one of: ${allow}.`,
-        headers: { allow },
-      }));
+      return sendApiError(
+        reply,
+        new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}.`, {
+          hint: `Use one of: ${allow}.`,
+          headers: { allow },
+        }),
+      );
     }
     return sendApiError(reply, new ApiError('route_not_found', `No route ${request.method} ${path}.`));
   });

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { ErrorBodySchema } from './common.schemas.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.

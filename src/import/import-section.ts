@@ -45,8 +45,10 @@ export function schemaParser<T>(section: string, schema: TSchema): (record: unkn
       .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : `${i === 0 ? '' : '.'}${segment}`))
       .join('');
     const params = (error?.params ?? {}) as Record<string, unknown>;
-    if (error?.keyword === 'required') throw new ImportError(section, index, joinField(path, String(params.missingProperty)), 'is required');
-    if (error?.keyword === 'additionalProperties') throw new ImportError(section, index, joinField(path, String(params.additionalProperty)), 'is not a known field');
+    if (error?.keyword === 'required')
+      throw new ImportError(section, index, joinField(path, String(params.missingProperty)), 'is required');
+    if (error?.keyword === 'additionalProperties')
+      throw new ImportError(section, index, joinField(path, String(params.additionalProperty)), 'is not a known field');
     throw new ImportError(section, index, path || null, error?.message ?? 'is invalid');
   };
 }

@@ -54,7 +54,9 @@ for (const { engine, skip } of engines) {
     });
 
     it('key create prints the secret once; key list never shows it; key revoke revokes', async () => {
-      const community = parseJsonOutput<{ id: string }>(await runCli(['community', 'create', '--name', 'Keys', '--plan', 'free', '--json'], env));
+      const community = parseJsonOutput<{ id: string }>(
+        await runCli(['community', 'create', '--name', 'Keys', '--plan', 'free', '--json'], env),
+      );
       const created = await runCli(['key', 'create', '--community', community.id, '--label', 'ci', '--json'], env);
       assert.equal(created.code, 0, created.stderr);
       const key = parseJsonOutput<{ id: string; key: string; community_id: string }>(created);
@@ -74,14 +76,22 @@ for (const { engine, skip } of engines) {
       const body = parseJsonOutput<{ id: string; revoked_at: string }>(revoked);
       assert.equal(body.id, key.id);
       assert.ok(!Number.isNaN(Date.parse(body.revoked_at)));
-      const after = parseJsonOutput<{ revoked_at: string | null }[]>(await runCli(['key', 'list', '--community', community.id, '--json'], env));
+      const after = parseJsonOutput<{ revoked_at: string | null }[]>(
+        await runCli(['key', 'list', '--community', community.id, '--json'], env),
+      );
       assert.equal(after[0]?.revoked_at, body.revoked_at);
     });
 
     it('import loads profiles all or nothing and prints counts; a bad record names section, index and field', async () => {
-      const community = parseJsonOutput<{ id: string }>(await runCli(['community', 'create', '--name', 'Imp', '--plan', 'free', '--json'], env));
+      const community = parseJsonOutput<{ id: string }>(
+        await runCli(['community', 'create', '--name', 'Imp', '--plan', 'free', '--json'], env),
+      );
       const file = join(tmpdir(), `import-${Date.now()}-${Math.random()}.json`);
-      const profile = (n: number) => ({ profile_id: `00000000-0000-4000-8000-00000000000${n}`, email: `p${n}@example.com`, first_name: `P${n}` });
+      const profile = (n: number) => ({
+        profile_id: `00000000-0000-4000-8000-00000000000${n}`,
+        email: `p${n}@example.com`,
+        first_name: `P${n}`,
+      });
       writeFileSync(file, JSON.stringify({ profiles: [profile(1), profile(2)] }));
       const ok = await runCli(['import', file, '--community', community.id, '--json'], env);
       assert.equal(ok.code, 0, ok.stderr);

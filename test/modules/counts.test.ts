@@ -26,7 +26,12 @@ describeEachEngine('exact totals under the count cache', (ctx) => {
     const community = await ctx().community();
     const base = ctx().clock.now();
     await runImport(ctx().database, ctx().clock, community.id, {
-      calendar_events: [event('aaaaaaaaaaa1', 1, 1), event('aaaaaaaaaaa2', 3, 1), event('aaaaaaaaaaa3', 5, 1), event('aaaaaaaaaaa4', -5, 1)],
+      calendar_events: [
+        event('aaaaaaaaaaa1', 1, 1),
+        event('aaaaaaaaaaa2', 3, 1),
+        event('aaaaaaaaaaa3', 5, 1),
+        event('aaaaaaaaaaa4', -5, 1),
+      ],
     });
     const totals = async (query = '') => {
       const res = await ctx().request({ method: 'GET', url: `/admin/v0/calendar_events?per_page=1${query}`, headers: community.auth });
@@ -85,11 +90,15 @@ describeEachEngine('exact totals under the count cache', (ctx) => {
     const post = (id: string, feed: string) => ({ id, feed_id: feed, author_profile_id: profile.profile_id, title: id });
     await runImport(ctx().database, ctx().clock, community.id, {
       profiles: [profile],
-      feeds: [{ id: feedId, label: 'Open' }, { id: hiddenFeedId, label: 'Hidden', is_unlisted: true }],
+      feeds: [
+        { id: feedId, label: 'Open' },
+        { id: hiddenFeedId, label: 'Hidden', is_unlisted: true },
+      ],
       posts: [post('p1', feedId), post('p2', feedId), post('p3', hiddenFeedId)],
     });
     const total = async (feed: string) =>
-      (await ctx().request({ method: 'GET', url: `/admin/v0/feeds/${feed}/posts`, headers: community.auth })).json<Page>().data.total_records;
+      (await ctx().request({ method: 'GET', url: `/admin/v0/feeds/${feed}/posts`, headers: community.auth })).json<Page>().data
+        .total_records;
     assert.equal(await total(feedId), 2);
     assert.equal(await total('home'), 2);
     await runImport(ctx().database, ctx().clock, community.id, { posts: [post('p4', feedId)] });

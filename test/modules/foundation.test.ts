@@ -28,7 +28,13 @@ describeEachEngine('foundation: authentication', (ctx) => {
 
   it('refuses unknown, malformed and other-scheme keys with 401', async () => {
     const { key } = await ctx().community();
-    for (const authorization of ['Bearer ca_unknownunknownunknownunknown', 'Bearer', 'Basic dXNlcjpwYXNz', `Bearer ${key}x`, `Token ${key}`]) {
+    for (const authorization of [
+      'Bearer ca_unknownunknownunknownunknown',
+      'Bearer',
+      'Basic dXNlcjpwYXNz',
+      `Bearer ${key}x`,
+      `Token ${key}`,
+    ]) {
       const res = await ctx().request({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization } });
       assert.equal(res.statusCode, 401, authorization);
       assert.equal(res.json<ErrorBody>().error.code, 'unauthorized');
@@ -186,7 +192,9 @@ describeEachEngine('foundation: health, OpenAPI and docs', (ctx) => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '0.0.0');
     assert.equal(doc.components.securitySchemes.bearerAuth?.scheme, 'bearer');
-    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
     const expected = [
       'get /admin/v0/calendar_events',
       'get /admin/v0/calendar_events/{calendar_event_id}',
@@ -203,7 +211,10 @@ describeEachEngine('foundation: health, OpenAPI and docs', (ctx) => {
     for (const operation of expected) assert.ok(present.has(operation), `missing ${operation}`);
     for (const { path, method, op } of operations) {
       assert.ok(op.responses['401'], `${method} ${path} documents 401`);
-      assert.ok(Object.keys(op.responses).some((status) => status.startsWith('2')), `${method} ${path} documents a success`);
+      assert.ok(
+        Object.keys(op.responses).some((status) => status.startsWith('2')),
+        `${method} ${path} documents a success`,
+      );
     }
   });
 

@@ -7,7 +7,7 @@ const profileId = '11111111-1111-4111-8111-111111111111';
 const feedId = '22222222-2222-4222-8222-222222222222';
 
 describeEachEngine('import: profiles', (ctx) => {
-  it('keeps a profile\'s created_at when the same file (without created_at) is imported again', async () => {
+  it("keeps a profile's created_at when the same file (without created_at) is imported again", async () => {
     const community = await ctx().community();
     const document = {
       profiles: [{ profile_id: profileId, email: 'Ada@Example.com', first_name: 'Ada', last_name: 'Lovelace', chat_user_id: 'U1' }],
@@ -18,7 +18,8 @@ describeEachEngine('import: profiles', (ctx) => {
     const read = async () => {
       const res = await ctx().request({ method: 'GET', url: `/admin/v0/feeds/${feedId}/posts`, headers: community.auth });
       assert.equal(res.statusCode, 200, res.body);
-      return res.json<{ data: { records: { author: { created_at: string; preferred_name: string; email: string } }[] } }>().data.records[0]?.author;
+      return res.json<{ data: { records: { author: { created_at: string; preferred_name: string; email: string } }[] } }>().data.records[0]
+        ?.author;
     };
     const first = await read();
     assert.equal(first?.preferred_name, 'Ada Lovelace');

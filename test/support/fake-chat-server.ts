@@ -92,7 +92,10 @@ function channelList(value: unknown): string[] {
     const parsed: unknown = JSON.parse(trimmed);
     return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
   }
-  return trimmed.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  return trimmed
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
 }
 
 function send(res: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void {

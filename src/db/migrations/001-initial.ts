@@ -155,8 +155,16 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('calendar_events_pk', ['community_id', 'id'])
     .execute();
-  await db.schema.createIndex('calendar_events_start').on('calendar_events').columns(['community_id', 'status', 'start_at', 'id']).execute();
-  await db.schema.createIndex('calendar_events_ends').on('calendar_events').columns(['community_id', 'status', 'ends_at', 'start_at', 'id']).execute();
+  await db.schema
+    .createIndex('calendar_events_start')
+    .on('calendar_events')
+    .columns(['community_id', 'status', 'start_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('calendar_events_ends')
+    .on('calendar_events')
+    .columns(['community_id', 'status', 'ends_at', 'start_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('calendar_event_tags')
@@ -165,7 +173,11 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('tag_id', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('calendar_event_tags_pk', ['community_id', 'event_id', 'tag_id'])
     .execute();
-  await db.schema.createIndex('calendar_event_tags_tag').on('calendar_event_tags').columns(['community_id', 'tag_id', 'event_id']).execute();
+  await db.schema
+    .createIndex('calendar_event_tags_tag')
+    .on('calendar_event_tags')
+    .columns(['community_id', 'tag_id', 'event_id'])
+    .execute();
 
   await db.schema
     .createTable('calendar_event_feeds')
@@ -174,7 +186,11 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('feed_id', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('calendar_event_feeds_pk', ['community_id', 'event_id', 'feed_id'])
     .execute();
-  await db.schema.createIndex('calendar_event_feeds_feed').on('calendar_event_feeds').columns(['community_id', 'feed_id', 'event_id']).execute();
+  await db.schema
+    .createIndex('calendar_event_feeds_feed')
+    .on('calendar_event_feeds')
+    .columns(['community_id', 'feed_id', 'event_id'])
+    .execute();
 
   await db.schema
     .createTable('calendar_event_people')
@@ -215,9 +231,22 @@ export async function up(db: AnyDb): Promise<void> {
 
 export async function down(db: AnyDb): Promise<void> {
   for (const table of [
-    'idempotency_keys', 'calendar_event_attendees', 'calendar_event_people', 'calendar_event_feeds',
-    'calendar_event_tags', 'calendar_events', 'posts', 'feeds', 'group_members', 'groups',
-    'chat_invitations', 'members', 'profiles', 'chat_connections', 'api_keys', 'communities',
+    'idempotency_keys',
+    'calendar_event_attendees',
+    'calendar_event_people',
+    'calendar_event_feeds',
+    'calendar_event_tags',
+    'calendar_events',
+    'posts',
+    'feeds',
+    'group_members',
+    'groups',
+    'chat_invitations',
+    'members',
+    'profiles',
+    'chat_connections',
+    'api_keys',
+    'communities',
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

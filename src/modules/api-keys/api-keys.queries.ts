@@ -44,13 +44,7 @@ export async function selectPrincipalByHash(db: Db, keyHash: string): Promise<Ke
   return db
     .selectFrom('api_keys')
     .innerJoin('communities', 'communities.id', 'api_keys.community_id')
-    .select([
-      'api_keys.id as key_id',
-      'api_keys.community_id',
-      'communities.plan',
-      'api_keys.revoked_at',
-      'api_keys.last_used_at',
-    ])
+    .select(['api_keys.id as key_id', 'api_keys.community_id', 'communities.plan', 'api_keys.revoked_at', 'api_keys.last_used_at'])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
 }

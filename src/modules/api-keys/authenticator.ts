@@ -44,9 +44,7 @@ export class Authenticator {
 
     const row = await selectPrincipalByHash(this.database.db, hash);
     const principal =
-      row && row.revoked_at === null && isPlan(row.plan)
-        ? { keyId: row.key_id, communityId: row.community_id, plan: row.plan }
-        : null;
+      row && row.revoked_at === null && isPlan(row.plan) ? { keyId: row.key_id, communityId: row.community_id, plan: row.plan } : null;
     if (this.cache.size >= maxCacheEntries) this.cache.clear();
     this.cache.set(hash, { principal, expiresAt: now + cacheTtlMs });
     if (principal) this.touch(principal.keyId, row?.last_used_at ?? null, now);

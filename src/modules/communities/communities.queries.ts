@@ -35,7 +35,10 @@ export async function updateCommunityPlan(db: Db, id: string, plan: Plan): Promi
 
 /** Number of communities (first-start detection). */
 export async function countCommunities(db: Db): Promise<number> {
-  const row = await db.selectFrom('communities').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('communities')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { emptyReferences, type Mentions } from '../../rich-text/index.js';
 import { toIso } from '../../shared/clock.js';
+import type { CountCache } from '../counts/count-cache.js';
 import { feedSummaryOf, selectFeedSummaries } from '../feeds/feeds.queries.js';
 import type { FeedSummary } from '../feeds/feeds.schemas.js';
 import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.service.js';
@@ -9,7 +10,6 @@ import type { Profile } from '../profiles/profiles.schemas.js';
 import { resolveReferences } from '../references/resolve-references.js';
 import { countPosts, type FeedScope, type PostRow, selectPostsPage } from './posts.queries.js';
 import type { ListPostsQuery, Post, PostDoc } from './posts.schemas.js';
-import type { CountCache } from '../counts/count-cache.js';
 
 /** The paged list envelope of posts. */
 export interface PostsPage {

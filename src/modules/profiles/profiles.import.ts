@@ -11,7 +11,11 @@ export const profilesImportSection: ImportSection<ProfileImport> = {
   async apply(tx, records, context) {
     assertUniqueIds('profiles', records, (record) => record.profile_id.toLowerCase(), 'profile_id');
     // A profile the file gives no created_at keeps the one it has, so re-importing a file changes nothing.
-    const known = await selectProfileCreatedAt(tx, context.communityId, records.filter((r) => !r.created_at).map((r) => r.profile_id.toLowerCase()));
+    const known = await selectProfileCreatedAt(
+      tx,
+      context.communityId,
+      records.filter((r) => !r.created_at).map((r) => r.profile_id.toLowerCase()),
+    );
     const nowIso = toIso(context.now);
     const profiles = records.map((record) => {
       const existing = known.get(record.profile_id.toLowerCase());

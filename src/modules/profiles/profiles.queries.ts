@@ -55,7 +55,11 @@ export async function selectProfilesByIds(db: Db | Tx, communityId: string, ids:
 }
 
 /** Profiles by chat user id (mention resolution, group adds, attendee updates). */
-export async function selectProfilesByChatUserIds(db: Db | Tx, communityId: string, chatUserIds: readonly string[]): Promise<Map<string, Profile>> {
+export async function selectProfilesByChatUserIds(
+  db: Db | Tx,
+  communityId: string,
+  chatUserIds: readonly string[],
+): Promise<Map<string, Profile>> {
   const result = new Map<string, Profile>();
   const unique = [...new Set(chatUserIds)];
   for (let i = 0; i < unique.length; i += batchSize) {

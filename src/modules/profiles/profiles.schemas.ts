@@ -59,7 +59,8 @@ export interface Profile {
   chat_image_original: string;
 }
 
-const OptionalString = (options: { maxLength?: number; format?: string } = {}) => Type.Optional(Type.String({ maxLength: 2048, ...options }));
+const OptionalString = (options: { maxLength?: number; format?: string } = {}) =>
+  Type.Optional(Type.String({ maxLength: 2048, ...options }));
 
 /** A profile record of the import file: the API fields, all but profile_id and email optional. */
 export const ProfileImportSchema = Type.Object(
@@ -86,7 +87,10 @@ export type ProfileImport = Static<typeof ProfileImportSchema> & Partial<Record<
 
 /** The API profile of an import record, with defaults for what the file leaves out. */
 export function profileFromImport(record: ProfileImport, nowIso: string): Profile {
-  const images = Object.fromEntries(imageFields.map((field) => [field, record[field] ?? ''])) as Record<(typeof imageFields)[number], string>;
+  const images = Object.fromEntries(imageFields.map((field) => [field, record[field] ?? ''])) as Record<
+    (typeof imageFields)[number],
+    string
+  >;
   const first = record.first_name ?? '';
   const last = record.last_name ?? '';
   return {

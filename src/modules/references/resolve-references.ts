@@ -52,7 +52,10 @@ export async function resolveReferences(db: Db | Tx, communityId: string, mentio
     channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : Promise.resolve(new Map<string, FeedSummary>()),
   ]);
   const profilesByChatUserId = new Map(
-    [...profiles].map(([chatUserId, p]) => [chatUserId, { profile_id: p.profile_id, preferred_name: p.preferred_name, chat_user_id: chatUserId }]),
+    [...profiles].map(([chatUserId, p]) => [
+      chatUserId,
+      { profile_id: p.profile_id, preferred_name: p.preferred_name, chat_user_id: chatUserId },
+    ]),
   );
   return mentionsList.map((mentions) => buildReferences(mentions, { profilesByChatUserId, feedsByChannelId: feeds }));
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
+import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 describe('fake chat server (the Slack Web API as documented)', () => {
   let fake: FakeChatServer;
@@ -31,7 +31,13 @@ describe('fake chat server (the Slack Web API as documented)', () => {
     assert.deepEqual(await json.json(), { ok: true });
     const viaForm = await form('admin.users.invite', { team_id: fake.teamId, email: 'b@example.com', channel_ids: 'C1,C2' });
     assert.deepEqual(await viaForm.json(), { ok: true });
-    assert.deepEqual(fake.invitations.map((i) => [i.email, i.channel_ids]), [['a@example.com', ['C1']], ['b@example.com', ['C1', 'C2']]]);
+    assert.deepEqual(
+      fake.invitations.map((i) => [i.email, i.channel_ids]),
+      [
+        ['a@example.com', ['C1']],
+        ['b@example.com', ['C1', 'C2']],
+      ],
+    );
   });
 
   it('takes the token from the body as Slack allows, and records calls without it in params', async () => {
@@ -51,7 +57,8 @@ describe('fake chat server (the Slack Web API as documented)', () => {
 
   it('answers Slack codes for members, outstanding invitations and bad arguments', async () => {
     fake.addUser({ email: 'member@example.com' });
-    const invite = (email: string, channel_ids = 'C1') => form('admin.users.invite', { team_id: fake.teamId, email, channel_ids }).then((r) => r.json());
+    const invite = (email: string, channel_ids = 'C1') =>
+      form('admin.users.invite', { team_id: fake.teamId, email, channel_ids }).then((r) => r.json());
     assert.deepEqual(await invite('member@example.com'), { ok: false, error: 'already_in_team' });
     assert.deepEqual(await invite('new@example.com'), { ok: true });
     assert.deepEqual(await invite('NEW@example.com'), { ok: false, error: 'already_in_team_invited_user' });
@@ -86,7 +93,9 @@ describe('fake chat server (the Slack Web API as documented)', () => {
   it('closes promptly even with a delayed answer pending', async () => {
     const other = await startFakeChatServer();
     other.setBehaviour('auth.test', { delayMs: 60_000 });
-    const pending = fetch(`${other.url}auth.test`, { method: 'POST', headers: { authorization: `Bearer ${other.validToken}` } }).catch((e: unknown) => e);
+    const pending = fetch(`${other.url}auth.test`, { method: 'POST', headers: { authorization: `Bearer ${other.validToken}` } }).catch(
+      (e: unknown) => e,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const start = performance.now();
     await other.close();

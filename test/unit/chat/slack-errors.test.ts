@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { classifySlackError, platformDetail, withDeadline } from '../../../src/chat/slack-errors.js';
-import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
+import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 // These tests pin down the shapes of the SDK's errors that the classifier relies on, so an
 // upgrade of @slack/web-api that changes them fails here rather than in production.
@@ -13,8 +13,20 @@ describe('classifySlackError against real @slack/web-api errors', () => {
   let odd: ReturnType<typeof createServer>;
   let oddUrl: string;
   const client = (url: string, timeout = 2000) =>
-    new WebClient(fake.validToken, { slackApiUrl: url, timeout, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, logLevel: LogLevel.ERROR });
-  const failureOf = async (call: () => Promise<unknown>) => classifySlackError(await call().then(() => assert.fail('expected a rejection'), (e: unknown) => e));
+    new WebClient(fake.validToken, {
+      slackApiUrl: url,
+      timeout,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      logLevel: LogLevel.ERROR,
+    });
+  const failureOf = async (call: () => Promise<unknown>) =>
+    classifySlackError(
+      await call().then(
+        () => assert.fail('expected a rejection'),
+        (e: unknown) => e,
+      ),
+    );
 
   before(async () => {
     fake = await startFakeChatServer();

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSlackWorkspace, createSlackWorkspaceFactory } from '../../../src/chat/index.js';
-import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
+import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 describe('Slack workspace: inviteUser', () => {
   let fake: FakeChatServer;
-  const workspace = (teamId?: string) =>
-    createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000, teamId });
+  const workspace = (teamId?: string) => createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000, teamId });
 
   before(async () => {
     fake = await startFakeChatServer();
@@ -34,7 +33,10 @@ describe('Slack workspace: inviteUser', () => {
 
   it('does not call auth.test when the connection knows its team id', async () => {
     await workspace(fake.teamId).inviteUser({ email: 'a@example.com', channelIds: ['C1'] });
-    assert.deepEqual(fake.calls.map((c) => c.method), ['admin.users.invite']);
+    assert.deepEqual(
+      fake.calls.map((c) => c.method),
+      ['admin.users.invite'],
+    );
   });
 
   it('asks auth.test again after a failed team id lookup', async () => {

@@ -7,7 +7,7 @@ import {
   noChatWorkspace,
   verifySlackToken,
 } from '../../../src/chat/index.js';
-import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
+import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 describe('Slack workspace: lookupUserByEmail and verifySlackToken', () => {
   let fake: FakeChatServer;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { inspect } from 'node:util';
+import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { inspect } from 'node:util';
 import { ChatUnavailableError, createSlackWorkspace, verifySlackToken } from '../../../src/chat/index.js';
-import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
+import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 const TIMEOUT_MS = 300;
 // Room for timers and the event loop on a slow CI machine, still far below any real wait.
@@ -67,14 +67,20 @@ describe('Slack workspace: transport failures', () => {
 
   it('lookupUserByEmail throws ChatUnavailableError on rate limit, timeout and refusal', async () => {
     fake.setBehaviour('users.lookupByEmail', { rateLimited: 30 });
-    await assert.rejects(workspace().lookupUserByEmail('a@example.com'), (e) => e instanceof ChatUnavailableError && e.code === 'rate_limited');
+    await assert.rejects(
+      workspace().lookupUserByEmail('a@example.com'),
+      (e) => e instanceof ChatUnavailableError && e.code === 'rate_limited',
+    );
     fake.setBehaviour('users.lookupByEmail', { delayMs: 60_000 });
     const { ms } = await timed(() =>
       assert.rejects(workspace().lookupUserByEmail('a@example.com'), (e) => e instanceof ChatUnavailableError && e.code === 'timeout'),
     );
     assert.ok(ms < TIMEOUT_MS + SLACK_MS, `took ${ms} ms`);
     const refused = workspace(await refusedUrl());
-    await assert.rejects(refused.lookupUserByEmail('a@example.com'), (e) => e instanceof ChatUnavailableError && e.code === 'chat_unreachable');
+    await assert.rejects(
+      refused.lookupUserByEmail('a@example.com'),
+      (e) => e instanceof ChatUnavailableError && e.code === 'chat_unreachable',
+    );
   });
 
   it('never lets the token appear in a result or an error', async () => {
@@ -92,7 +98,11 @@ describe('Slack workspace: transport failures', () => {
       fake.setBehaviour('users.lookupByEmail', behaviour);
       outputs.push(await ws.lookupUserByEmail('a@example.com').catch((e: unknown) => e));
     }
-    outputs.push(await workspace(await refusedUrl()).lookupUserByEmail('a@example.com').catch((e: unknown) => e));
+    outputs.push(
+      await workspace(await refusedUrl())
+        .lookupUserByEmail('a@example.com')
+        .catch((e: unknown) => e),
+    );
     outputs.push(await verifySlackToken({ token: secret, apiUrl: await refusedUrl(), timeoutMs: TIMEOUT_MS }));
     for (const output of outputs) {
       const renderings = [JSON.stringify(output), inspect(output, { depth: 10 }), String(output)];
