@@ -1,4 +1,7 @@
-import { ErrorCode } from '@slack/web-api';
+import type * as SlackSdk from '@slack/web-api';
+import { lazyRequire } from '../shared/lazy-require.js';
+
+const slackSdk = lazyRequire<typeof SlackSdk>('@slack/web-api');
 
 /**
  * What went wrong with one Web API call, reduced to what the port reports. Built only from codes,
@@ -69,6 +72,7 @@ export function classifySlackError(error: unknown): SlackFailure {
   if (error instanceof DeadlineExceededError) {
     return transport('timeout', 'The chat platform did not answer in time.');
   }
+  const { ErrorCode } = slackSdk();
   switch (stringField(error, 'code')) {
     case ErrorCode.PlatformError: {
       const data = isRecord(error) ? error.data : undefined;

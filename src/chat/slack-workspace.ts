@@ -1,4 +1,9 @@
-import { type Logger, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import type * as SlackSdk from '@slack/web-api';
+import type { Logger, WebClient, WebClientOptions } from '@slack/web-api';
+import { lazyRequire } from '../shared/lazy-require.js';
+
+const slackSdk = lazyRequire<typeof SlackSdk>('@slack/web-api');
+
 import { type ChatInviteResult, ChatUnavailableError, type ChatUser, type ChatWorkspace } from './chat-workspace.js';
 import { classifySlackError, platformDetail, type SlackFailure, withDeadline } from './slack-errors.js';
 
@@ -24,7 +29,7 @@ const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
   setLevel: () => undefined,
-  getLevel: () => LogLevel.ERROR,
+  getLevel: () => slackSdk().LogLevel.ERROR,
   setName: () => undefined,
 };
 
@@ -37,7 +42,7 @@ function createClient(token: string, apiUrl: string, timeoutMs: number): WebClie
     config.signal = AbortSignal.timeout(timeoutMs);
     return config;
   };
-  return new WebClient(token, {
+  return new (slackSdk().WebClient)(token, {
     slackApiUrl: apiUrl,
     timeout: timeoutMs,
     retryConfig: { retries: 0 },

@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
-import pg from 'pg';
+import type PgModule from 'pg';
 import type { DatabaseTarget } from '../config.js';
+import { lazyRequire } from '../shared/lazy-require.js';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
@@ -21,9 +22,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// COUNT(*) and bigint columns come back from pg as strings; every such value here fits a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+const loadPg = lazyRequire<typeof PgModule>('pg');
+
+/** The PostgreSQL driver, loaded on first use (start-up time) and set up once. */
+function pgDriver(): typeof PgModule {
+  const pg = loadPg();
+  // COUNT(*) and bigint columns come back from pg as strings; every such value here fits a double.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+  pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+  return pg;
+}
 
 export interface OpenOptions {
   /** PostgreSQL schema to use (created if missing): lets test files run in parallel on one database. */
@@ -50,7 +58,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       },
     };
   }
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: target.url,
     max: options.poolSize ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
@@ -70,7 +78,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
 
 /** Creates a PostgreSQL schema if missing (used by tests and by operators who want one). */
 export async function ensurePostgresSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (pgDriver().Client)({ connectionString: url });
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);

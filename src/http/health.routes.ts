@@ -7,16 +7,14 @@ export function registerHealthRoutes(app: FastifyInstance, database: Database): 
   app.get('/readyz', { schema: { hide: true }, config: { public: true } }, async (_request, reply) => {
     const ready = await isDatabaseReachable(database);
     if (!ready) {
-      return reply
-        .code(503)
-        .send({
-          success: false,
-          error: {
-            code: 'service_unavailable',
-            message: 'The database is not reachable.',
-            hint: 'Check DATABASE_URL and the database server.',
-          },
-        });
+      return reply.code(503).send({
+        success: false,
+        error: {
+          code: 'service_unavailable',
+          message: 'The database is not reachable.',
+          hint: 'Check DATABASE_URL and the database server.',
+        },
+      });
     }
     return { success: true, data: { status: 'ready' } };
   });

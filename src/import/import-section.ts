@@ -35,8 +35,11 @@ addFormats(ajv);
 
 /** A parse function for a section from its record schema (unknown fields are refused by the schema). */
 export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
-  const validate: ValidateFunction = ajv.compile(schema);
+  // Compiled on first use: the server loads every section but never imports (start-up time).
+  let compiled: ValidateFunction | undefined;
   return (record, index) => {
+    compiled ??= ajv.compile(schema);
+    const validate = compiled;
     if (validate(record)) return record as T;
     const error = validate.errors?.[0];
     const path = (error?.instancePath ?? '')

@@ -1,4 +1,9 @@
-import { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyRequire } from '../../shared/lazy-require.js';
+
+const ioredis = lazyRequire<typeof IoRedis>('ioredis');
+
 import { MemoryRateLimitStore } from './memory-store.js';
 import { type RateLimitStore, type WindowCount, windowOf } from './rate-limit-store.js';
 
@@ -57,7 +62,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private skipUntil = 0;
 
   constructor(private readonly options: RedisStoreOptions) {
-    this.client = new Redis(options.url, {
+    this.client = new (ioredis().Redis)(options.url, {
       lazyConnect: true,
       // Fail commands at once while disconnected instead of queueing them behind a reconnect.
       enableOfflineQueue: false,
