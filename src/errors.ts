@@ -69,7 +69,13 @@ export class ApiError extends Error {
 
   constructor(code: ErrorCode, message?: string, options: { hint?: string; headers?: Record<string, string> } = {}) {
     const entry = errorCatalogue[code];
+    // An ApiError is an answer, not a fault: its stack is never read, and capturing one costs more
+    // than the rest of a refused request (a 401 at full load spent 12% of its time here). 5xx
+    // faults are other errors and keep their stacks for the logs.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = entry.status >= 500 ? stackTraceLimit : 0;
     super(message ?? entry.message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.code = code;
     this.status = entry.status;

@@ -47,7 +47,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     async (request, reply) => {
       const { communityId } = principalOf(request);
       const now = clock.now();
-      const body = await responses.body(database.db, communityId, 'events_version', eventListKey(request.query, now), now, async () => {
+      const body = await responses.body(database, communityId, 'events_version', eventListKey(request.query, now), now, async () => {
         const { page, validUntil } = await listCalendarEventsWithValidity(database, communityId, request.query, now, services.counts);
         return { body: serializeJson(reply, { success: true as const, data: page }), validUntil };
       });
@@ -69,7 +69,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     async (request, reply) => {
       const { communityId } = principalOf(request);
       const id = request.params.calendar_event_id;
-      const body = await responses.body(database.db, communityId, 'events_version', `get ${id}`, clock.now(), async () => {
+      const body = await responses.body(database, communityId, 'events_version', `get ${id}`, clock.now(), async () => {
         const data = await getCalendarEvent(database, communityId, id);
         return { body: serializeJson(reply, { success: true as const, data }), validUntil: Number.POSITIVE_INFINITY };
       });

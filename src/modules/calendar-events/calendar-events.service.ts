@@ -128,7 +128,7 @@ async function cachedEventTotal(
   now: number,
 ): Promise<number> {
   if (!counts) return countCalendarEvents(database.db, communityId, filter);
-  return counts.total(database.db, communityId, 'events_version', filterKey(query, filter), now, async () => ({
+  return counts.total(database, communityId, 'events_version', filterKey(query, filter), now, async () => ({
     count: await countCalendarEvents(database.db, communityId, filter),
     validUntil: await validUntilOf(database, communityId, query, filter, now),
   }));

@@ -1,4 +1,5 @@
-import type { Db } from '../../db/database.js';
+import type SqliteDatabase from 'better-sqlite3';
+import type { Database } from '../../db/database.js';
 
 export type DataVersionColumn = 'events_version' | 'posts_version';
 
@@ -27,7 +28,7 @@ export class CountCache {
 
   /** The total for `key`: cached when still exact, else computed by `compute` and remembered. */
   async total(
-    db: Db,
+    database: Database,
     communityId: string,
     column: DataVersionColumn,
     key: string,
@@ -36,7 +37,7 @@ export class CountCache {
   ): Promise<number> {
     // The version is read before counting: a write that lands in between leaves a newer version
     // behind, so the (possibly newer) count is never reused past it.
-    const version = await readDataVersion(db, communityId, column);
+    const version = await readDataVersion(database, communityId, column);
     const cacheKey = `${communityId}\u0000${column}\u0000${key}`;
     const entry = this.entries.get(cacheKey);
     if (entry && entry.version === version && now <= entry.validUntil) {
@@ -51,8 +52,29 @@ export class CountCache {
   }
 }
 
-/** The community's current version of events or posts (0 when the community is unknown). */
-export async function readDataVersion(db: Db, communityId: string, column: DataVersionColumn): Promise<number> {
-  const row = await db.selectFrom('communities').select(column).where('id', '=', communityId).executeTakeFirst();
+const versionStatements = new WeakMap<
+  SqliteDatabase.Database,
+  SqliteDatabase.Statement<[string], { events_version: number; posts_version: number }>
+>();
+
+/**
+ * The community's current version of events or posts (0 when the community is unknown). Read on
+ * every cached request, so on SQLite it skips Kysely (about 10 µs) for one prepared statement
+ * run directly, but only while no transaction is open on the connection: Kysely serialises access
+ * to SQLite's single connection, and a read in the middle of another request's transaction would
+ * see writes that may yet roll back. Then, and on PostgreSQL, it is an ordinary Kysely read.
+ */
+export async function readDataVersion(database: Database, communityId: string, column: DataVersionColumn): Promise<number> {
+  const { sqlite } = database;
+  if (sqlite && !sqlite.inTransaction) {
+    let statement = versionStatements.get(sqlite);
+    if (!statement) {
+      statement = sqlite.prepare('select events_version, posts_version from communities where id = ?');
+      versionStatements.set(sqlite, statement);
+    }
+    const row = statement.get(communityId);
+    return row ? Number(row[column]) : 0;
+  }
+  const row = await database.db.selectFrom('communities').select(column).where('id', '=', communityId).executeTakeFirst();
   return row ? Number(row[column]) : 0;
 }

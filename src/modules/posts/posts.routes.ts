@@ -30,7 +30,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
       const now = clock.now();
       // Posts do not depend on time: an answer holds until the community's posts change.
       const key = `list ${feedId.toLowerCase()} ${sort} ${page} ${perPage}`;
-      const body = await responses.body(database.db, communityId, 'posts_version', key, now, async () => {
+      const body = await responses.body(database, communityId, 'posts_version', key, now, async () => {
         const data = await listPosts(database, communityId, feedId, request.query, counts, now);
         return { body: serializeJson(reply, { success: true as const, data }), validUntil: Number.POSITIVE_INFINITY };
       });

@@ -44,7 +44,7 @@ export async function listPosts(
   }
   // Post totals do not depend on time: they hold until the community's posts change (posts_version).
   const total = counts
-    ? await counts.total(db, communityId, 'posts_version', JSON.stringify(scope), now, async () => ({
+    ? await counts.total(database, communityId, 'posts_version', JSON.stringify(scope), now, async () => ({
         count: await countPosts(db, communityId, scope),
         validUntil: Number.POSITIVE_INFINITY,
       }))

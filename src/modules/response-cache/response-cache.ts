@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import { type DataVersionColumn, readDataVersion } from '../counts/count-cache.js';
 
 interface Entry {
@@ -34,7 +34,7 @@ export class ResponseCache {
   constructor(private readonly budgetBytes: number) {}
 
   async body(
-    db: Db,
+    database: Database,
     communityId: string,
     column: DataVersionColumn,
     key: string,
@@ -42,7 +42,7 @@ export class ResponseCache {
     render: () => Promise<Rendered>,
   ): Promise<string> {
     if (this.budgetBytes <= 0) return (await render()).body;
-    const version = await readDataVersion(db, communityId, column);
+    const version = await readDataVersion(database, communityId, column);
     const cacheKey = `${communityId}\u0000${column}\u0000${key}`;
     const entry = this.entries.get(cacheKey);
     if (entry && entry.version === version && now <= entry.validUntil) {
