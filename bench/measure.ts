@@ -108,7 +108,7 @@ async function openLane(scenario: Scenario, context: ScenarioContext, captures: 
   const server = await startServer({
     databaseUrl: context.dataset.databaseUrl,
     ...(scenario.variant ? { variant: scenario.variant } : {}),
-    env: variantEnv(scenario, context.dataset, captures),
+    env: { ...variantEnv(scenario, context.dataset, captures), ...scenario.env },
   });
   try {
     const captured = await captureResponse(server.url, request);

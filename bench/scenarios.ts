@@ -38,7 +38,12 @@ export interface Scenario {
   mutates?: boolean;
   /** Also measure latency at half the measured throughput (open loop, same 50 connections). */
   latencyProbe?: boolean;
+  /** Server configuration of this scenario (documented settings only, e.g. the response cache off). */
+  env?: Record<string, string>;
 }
+
+/** The operator's switch for cached answers: off, every request is a miss (what a first read costs). */
+const cacheOff = { RESPONSE_CACHE_MB: '0' };
 
 const list = ['10k', '100k', '1m'] as const;
 const small = ['10k', '100k'] as const;
@@ -68,6 +73,15 @@ export const scenarios: readonly Scenario[] = [
     request: (c) => ({ method: 'GET', path: eventsPage, headers: auth(c) }),
   },
   {
+    name: 'events.list.uncached',
+    title: 'the same event list with the response cache off (RESPONSE_CACHE_MB=0): the cost of a miss',
+    datasets: [...list, 'multi'],
+    status: 200,
+    env: cacheOff,
+    pairedWith: 'events.list',
+    request: (c) => ({ method: 'GET', path: eventsPage, headers: auth(c) }),
+  },
+  {
     name: 'events.list.filtered',
     title: 'event list with tag_ids (2 tags) and feed_id, page 0 of 20',
     datasets: list,
@@ -84,6 +98,15 @@ export const scenarios: readonly Scenario[] = [
     datasets: list,
     status: 200,
     latencyProbe: true,
+    request: (c) => ({ method: 'GET', path: `/admin/v0/calendar_events/${c.eventId}`, headers: auth(c) }),
+  },
+  {
+    name: 'events.get.uncached',
+    title: 'event get with the response cache off (RESPONSE_CACHE_MB=0)',
+    datasets: small,
+    status: 200,
+    env: cacheOff,
+    pairedWith: 'events.get',
     request: (c) => ({ method: 'GET', path: `/admin/v0/calendar_events/${c.eventId}`, headers: auth(c) }),
   },
   {
