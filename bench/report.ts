@@ -81,7 +81,15 @@ export function evaluateTargets(
       ratio(engine, dataset, 'posts.home.newest', 'posts.home.nocount', 'with totals >= 80% of without', 0.8);
     }
     ratio(engine, 'multi', 'events.list', 'events.list', '10k-event community among 100 (1M events) >= 90% of alone', 0.9, '10k');
-    ratio(engine, 'multi', 'events.list.uncached', 'events.list.uncached', 'the same with the response cache off >= 90% of alone', 0.9, '10k');
+    ratio(
+      engine,
+      'multi',
+      'events.list.uncached',
+      'events.list.uncached',
+      'the same with the response cache off >= 90% of alone',
+      0.9,
+      '10k',
+    );
     // Both datasets hold the same records only when generated around the same day.
     const anchors = new Set(datasets.filter((d) => d.engine === engine && (d.name === '10k' || d.name === 'multi')).map((d) => d.anchor));
     const isolation = checks.find((c) => c.engine === engine && c.dataset === 'multi' && c.scenario === 'events.list');
