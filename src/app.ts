@@ -3,9 +3,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { createSlackWorkspaceFactory } from './chat/index.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { registerAuth } from './http/auth.js';
+import { authenticationStep } from './http/auth.js';
 import { registerBodyParsers } from './http/body-parsers.js';
-import { registerCors } from './http/cors.js';
+import { corsSteps } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -13,10 +13,11 @@ import { loggerOptions } from './http/log-redaction.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerPlanGuard } from './http/plans.js';
-import { createRateLimiter, registerKeyRateLimit } from './http/rate-limit.js';
-import { registerAddressRateLimit } from './http/rate-limit-address.js';
-import { registerResponseHeaders, requestIdFrom } from './http/response-headers.js';
+import { planSteps, routePlan } from './http/plans.js';
+import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
+import { AddressBudget } from './http/rate-limit-address.js';
+import { guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
+import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
 import { registerValidation } from './http/validation.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
@@ -68,27 +69,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('services', services);
 
-  // Order matters: headers first (so even errors carry them), then who is calling, then what
-  // they may do. Rate limiting and idempotency hook in after auth (see registerAuth).
   registerValidation(app);
   registerErrorHandler(app);
-  registerResponseHeaders(app);
-  // CORS right after the standard headers: a preflight is answered before auth and rate limits.
-  registerCors(app, config.corsOrigins);
   registerNotFound(app);
   registerBodyErrorDocs(app);
   registerBodyParsers(app);
   registerNulGuard(app);
-  // Rate limit: requests without a valid key are counted per address before auth (so keys cannot
-  // be guessed at speed), every authenticated request against its key right after auth.
-  const rateLimiter = createRateLimiter(app, config, clock);
-  registerAddressRateLimit(app, rateLimiter, services.authenticator, clock);
-  registerAuth(app, services.authenticator);
-  registerKeyRateLimit(app, rateLimiter);
-  registerPlanGuard(app);
-  // Idempotency: after the plan guard, so refused requests store nothing.
-  registerIdempotency(app, new IdempotencyService(database, clock));
+  // What decides whether a request reaches its route, in this order: the standard headers (so even
+  // refusals carry them), CORS (a preflight is answered before auth), then on protected routes
+  // the per-address budget and the key (requests without a valid key are counted per address
+  // before the lookup, so keys cannot be guessed at speed), the key's own budget and the plan.
+  registerRequestGuard(app, [responseHeadersStep, ...corsSteps(config.corsOrigins)]);
   await registerOpenApi(app);
+  const rateLimiter = createRateLimiter(app, config, clock);
+  const identify = authenticationStep(services.authenticator, new AddressBudget(rateLimiter, services.authenticator, clock));
+  const keyBudget = keyBudgetStep(rateLimiter);
+  app.decorateRequest('principal', null);
+  guardProtectedRoutes(app, (route) => [identify, keyBudget, ...planSteps(routePlan(route))]);
+  // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
+  registerIdempotency(app, new IdempotencyService(database, clock));
   registerHealthRoutes(app, database);
   for (const routes of moduleRoutes) await app.register(routes, { services });
   return app;

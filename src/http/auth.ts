@@ -1,6 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { Authenticator } from '../modules/api-keys/authenticator.js';
+import { hashApiKey } from '../modules/api-keys/api-keys.service.js';
+import type { Authenticator, Principal } from '../modules/api-keys/authenticator.js';
+import type { AddressBudget, PresentedKey } from './rate-limit-address.js';
+import type { GuardStep } from './request-guard.js';
 
 /** Keys are printable ASCII without spaces; anything else cannot be a key and is not looked up. */
 const plausibleKey = /^[\x21-\x7e]{16,200}$/;
@@ -16,18 +19,49 @@ export function presentedKey(header: string | undefined): string | null {
 
 const unauthorized = (message: string) => new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
 
-/** Sets request.principal from the API key on every non-public route, or answers 401. */
-export function registerAuth(app: FastifyInstance, authenticator: Authenticator): void {
-  app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    // Unknown routes have no url here: they fall through to the JSON 404/405 handler.
-    if (!request.routeOptions.url || request.routeOptions.config.public) return;
+/**
+ * Who is calling, for every protected route: the per-address budget for requests without a valid
+ * key, then the key's principal (request.principal) or a 401. The secret is hashed once; a key
+ * looked up within the last second is answered from the authenticator's cache without a promise.
+ */
+export function authenticationStep(authenticator: Authenticator, addresses: AddressBudget): GuardStep {
+  const settle = (request: FastifyRequest, reply: FastifyReply, key: PresentedKey, principal: Principal | null) => {
+    if (principal) {
+      request.principal = principal;
+      addresses.accepted(key);
+      return;
+    }
+    const counted = addresses.refused(request, reply, key);
+    if (counted) {
+      return counted.then(() => {
+        throw unauthorized('Unknown or revoked API key.');
+      });
+    }
+    throw unauthorized('Unknown or revoked API key.');
+  };
+
+  const identify = (request: FastifyRequest, reply: FastifyReply, key: PresentedKey) => {
+    const cached = authenticator.cachedPrincipal(key.hash);
+    if (cached !== undefined) return settle(request, reply, key, cached);
+    return authenticator.authenticateHash(key.hash).then((principal) => settle(request, reply, key, principal));
+  };
+
+  return (request, reply) => {
     const header = request.headers.authorization;
-    if (!header) throw unauthorized('Missing API key.');
     const secret = presentedKey(header);
-    if (!secret) throw unauthorized('Malformed Authorization header.');
-    const principal = await authenticator.authenticate(secret);
-    if (!principal) throw unauthorized('Unknown or revoked API key.');
-    request.principal = principal;
-  });
+    if (!secret) {
+      const refusal = unauthorized(header ? 'Malformed Authorization header.' : 'Missing API key.');
+      const counted = addresses.count(request, reply);
+      if (counted) {
+        return counted.then(() => {
+          throw refusal;
+        });
+      }
+      throw refusal;
+    }
+    const key: PresentedKey = { hash: hashApiKey(secret), counted: false };
+    const before = addresses.beforeAuth(request, reply, key);
+    if (before) return before.then(() => identify(request, reply, key));
+    return identify(request, reply, key);
+  };
 }

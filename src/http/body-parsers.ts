@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { BodyType } from './request-context.js';
 import { formEncodedBodies } from './validation.js';
@@ -107,15 +107,20 @@ export function registerBodyParsers(app: FastifyInstance): void {
     }
   });
 
-  app.addHook('preParsing', async (request) => {
-    const accepted: BodyType[] | undefined = request.routeOptions.config.bodyTypes;
+  // Attached to the routes that declare encodings only: the others take no body to check.
+  app.addHook('onRoute', (route) => {
+    const accepted: BodyType[] | undefined = route.config?.bodyTypes;
     if (!accepted) return;
-    const type = mediaType(request);
     const allowed = new Set<string>(accepted.map((t) => (t === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')));
-    if (type === null || !allowed.has(type)) {
-      throw new ApiError('unsupported_media_type', `Content-Type must be ${[...allowed].join(' or ')}.`, {
+    const refusal = () =>
+      new ApiError('unsupported_media_type', `Content-Type must be ${[...allowed].join(' or ')}.`, {
         hint: `Send the body with Content-Type: ${[...allowed][0]}.`,
       });
-    }
+    const checkType: preParsingHookHandler = (request, _reply, payload, done) => {
+      const type = mediaType(request);
+      if (type === null || !allowed.has(type)) done(refusal(), payload);
+      else done(null, payload);
+    };
+    route.preParsing = [...(route.preParsing === undefined ? [] : [route.preParsing].flat()), checkType];
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { GuardStep } from './request-guard.js';
 
 /** What a browser may send cross-origin: the API's methods and the headers its clients set. */
 const allowMethods = 'GET, POST, PATCH, DELETE';
@@ -10,17 +10,17 @@ const exposeHeaders =
 const preflightMaxAgeSeconds = 600;
 
 /**
- * CORS, closed unless CORS_ORIGINS lists origins. Closed means no hook at all: no response carries
+ * CORS, closed unless CORS_ORIGINS lists origins. Closed means no step at all: no response carries
  * an Access-Control-* header, and a preflight (OPTIONS) falls through to the JSON 404/405 like any
  * other unknown method. Open, exactly the listed origins get Access-Control-Allow-Origin (never
  * `*`, never credentials: keys travel in the Authorization header, which needs no cookies), and
  * their preflights under /admin/v0 are answered 204 before authentication (browsers send no
  * Authorization on a preflight). Every answer then varies on Origin.
  */
-export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
-  if (origins.length === 0) return;
+export function corsSteps(origins: readonly string[]): GuardStep[] {
+  if (origins.length === 0) return [];
   const allowed = new Set(origins);
-  app.addHook('onRequest', async (request, reply) => {
+  const step: GuardStep = (request, reply) => {
     reply.header('vary', 'Origin');
     const origin = request.headers.origin;
     if (typeof origin !== 'string' || !allowed.has(origin)) return;
@@ -30,8 +30,10 @@ export function registerCors(app: FastifyInstance, origins: readonly string[]): 
       reply.header('access-control-allow-methods', allowMethods);
       reply.header('access-control-allow-headers', allowHeaders);
       reply.header('access-control-max-age', String(preflightMaxAgeSeconds));
-      return reply.code(204).send();
+      reply.code(204).send();
+      return;
     }
     reply.header('access-control-expose-headers', exposeHeaders);
-  });
+  };
+  return [step];
 }

@@ -63,30 +63,41 @@ function payloadText(payload: unknown): string | null | undefined {
   return undefined;
 }
 
+type Hook<T> = T | T[] | undefined;
+const withHook = <T>(existing: Hook<T>, hook: T): T[] => [...(existing === undefined ? [] : [existing].flat()), hook] as T[];
+
 /**
- * Idempotency-Key on POST, PATCH and DELETE, scoped to the caller's community. Registered after
- * auth, the rate limit and the plan guard, so requests refused by them (401, 429, 403) store
- * nothing. The header is checked in onRequest; the key is claimed in preHandler, after parsing
- * and validation (an invalid request stores nothing and can be corrected under the same key);
- * the response is stored in onSend, before it leaves, so a retry right after it already replays.
+ * Idempotency-Key on POST, PATCH and DELETE, scoped to the caller's community. Its hooks are
+ * attached to those routes only (reads carry none of them: a hook per request costs a promise).
+ * They run after the request guard, so requests refused by auth, the rate limit or the plan guard
+ * (401, 429, 403) store nothing. The header is checked in onRequest; the key is claimed in
+ * preHandler, after parsing and validation (an invalid request stores nothing and can be
+ * corrected under the same key); the response is stored in onSend, before it leaves, so a retry
+ * right after it already replays.
  */
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
   const states = new WeakMap<FastifyRequest, KeyState>();
 
-  app.addHook('onRequest', async (request) => {
-    if (!mutatingMethods.has(request.method) || !request.principal) return;
+  const checkHeader = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+    if (header === undefined || !request.principal || !mutatingMethods.has(request.method)) {
+      done();
+      return;
+    }
     const key = parseIdempotencyKey(header);
     if (!key) {
-      throw new ApiError('idempotency_key_invalid', 'The Idempotency-Key header must be a UUID version 4.', {
-        hint: 'Send a fresh UUIDv4 (e.g. crypto.randomUUID()) per distinct operation, or omit the header.',
-      });
+      done(
+        new ApiError('idempotency_key_invalid', 'The Idempotency-Key header must be a UUID version 4.', {
+          hint: 'Send a fresh UUIDv4 (e.g. crypto.randomUUID()) per distinct operation, or omit the header.',
+        }),
+      );
+      return;
     }
     states.set(request, { key });
-  });
+    done();
+  };
 
-  app.addHook('preHandler', async (request, reply) => {
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const state = states.get(request);
     if (!state || !request.principal) return;
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
@@ -105,9 +116,9 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
       case 'reused':
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different method, path or body.');
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const store = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const state = states.get(request);
     if (!state?.claim || state.settled) return payload;
     state.settled = true;
@@ -121,9 +132,9 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
       request.log.error({ err: error }, 'could not store the idempotent response');
     }
     return payload;
-  });
+  };
 
-  app.addHook('onResponse', async (request) => {
+  const settle = (request: FastifyRequest, _reply: FastifyReply, done: () => void): void => {
     const state = states.get(request);
     if (state?.claim && !state.settled) {
       // No onSend ran (the connection went away): give the key back rather than wait for the lease.
@@ -131,5 +142,14 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
       service.release(state.claim).catch((error: unknown) => request.log.warn({ err: error }, 'could not release an idempotency key'));
     }
     service.purgeIfDue()?.catch((error: unknown) => app.log.warn({ err: error }, 'purging expired idempotency keys failed'));
+    done();
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public || ![route.method].flat().some((method) => mutatingMethods.has(method))) return;
+    route.onRequest = withHook(route.onRequest, checkHeader);
+    route.preHandler = withHook(route.preHandler, claim);
+    route.onSend = withHook(route.onSend, store);
+    route.onResponse = withHook(route.onResponse, settle);
   });
 }

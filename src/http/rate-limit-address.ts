@@ -1,14 +1,13 @@
 import { isIPv6 } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hashApiKey } from '../modules/api-keys/api-keys.service.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../modules/api-keys/authenticator.js';
 import type { Clock } from '../shared/clock.js';
-import { presentedKey } from './auth.js';
-import { applyRateLimitHeaders, type RateLimiter, rateLimitedError } from './rate-limit.js';
+import { applyRateLimitHeaders, enforce, type RateLimitDecision, type RateLimiter } from './rate-limit.js';
 
 /** How long a secret that authenticated here skips the per-address budget (auth itself still runs every time). */
 const knownKeyTtlMs = 10 * 60_000;
 const maxKnownKeys = 10_000;
+const refusal = 'Too many requests without a valid API key from this address.';
 
 /** The budget id of a client address: IPv4 as is, IPv6 by its /64 (one host usually holds a whole /64). */
 export function addressBucket(ip: string): string {
@@ -28,8 +27,10 @@ export function addressBucket(ip: string): string {
     .join(':')}::/64`;
 }
 
-interface AddressState {
-  secretHash: string;
+/** What the address budget knows of one request's presented key, between the checks before and after auth. */
+export interface PresentedKey {
+  /** SHA-256 of the secret (the secret itself is not kept). */
+  hash: string;
   /** True once this request has cost its address one unit of the unauthenticated budget. */
   counted: boolean;
 }
@@ -42,61 +43,72 @@ interface AddressState {
  * this budget (their key's own budget applies after auth), so valid clients behind one address are
  * not throttled by it. A recently valid key that is now refused (revoked) is counted on its 401.
  */
-export function registerAddressRateLimit(app: FastifyInstance, limiter: RateLimiter, authenticator: Authenticator, clock: Clock): void {
-  const knownKeys = new Map<string, number>();
-  const lookups = new Map<string, Promise<boolean>>();
-  const states = new WeakMap<FastifyRequest, AddressState>();
+export class AddressBudget {
+  private readonly knownKeys = new Map<string, number>();
+  private readonly lookups = new Map<string, Promise<boolean>>();
 
-  const countAddress = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const decision = await limiter.consume(limiter.perAddress, addressBucket(request.ip));
-    applyRateLimitHeaders(reply, decision);
-    if (!decision.allowed) {
-      throw rateLimitedError(decision, 'Too many requests without a valid API key from this address.');
-    }
-  };
-  const remember = (hash: string): void => {
-    if (knownKeys.size >= maxKnownKeys && !knownKeys.has(hash)) knownKeys.clear();
-    knownKeys.set(hash, clock.now() + knownKeyTtlMs);
-  };
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly authenticator: Authenticator,
+    private readonly clock: Clock,
+  ) {}
 
-  app.addHook('onRequest', async (request, reply) => {
-    // Health, docs and unknown routes never reach auth or the database: nothing to protect.
-    if (!request.routeOptions.url || request.routeOptions.config.public) return;
-    const secret = presentedKey(request.headers.authorization);
-    if (!secret) return countAddress(request, reply);
-    const state: AddressState = { secretHash: hashApiKey(secret), counted: false };
-    states.set(request, state);
-    if ((knownKeys.get(state.secretHash) ?? 0) > clock.now()) return;
+  /** Counts the request's address; 429 past the budget. */
+  count(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
+    const decision = this.limiter.consume(this.limiter.perAddress, addressBucket(request.ip));
+    if (decision instanceof Promise) return decision.then((settled) => enforce(reply, settled, refusal));
+    enforce(reply, decision, refusal);
+  }
 
-    const pending = lookups.get(state.secretHash);
+  /** The check before auth, for a request that presents a plausible key. */
+  beforeAuth(request: FastifyRequest, reply: FastifyReply, key: PresentedKey): void | Promise<void> {
+    if ((this.knownKeys.get(key.hash) ?? 0) > this.clock.now()) return;
+    // Requests waiting for another's lookup resume after it, in arrival order: every continuation
+    // below is one promise step, and the first request's was attached first.
+    const pending = this.lookups.get(key.hash);
     if (pending) {
-      if (await pending.catch(() => false)) return;
-      state.counted = true;
-      return countAddress(request, reply);
+      const uncounted = () => {
+        key.counted = true;
+        return this.count(request, reply);
+      };
+      return pending.then((valid) => (valid ? undefined : uncounted()), uncounted);
     }
-    state.counted = true;
+    key.counted = true;
     const lookup = (async () => {
-      await countAddress(request, reply);
-      return (await authenticator.authenticate(secret)) !== null;
+      try {
+        await this.count(request, reply);
+        const valid = (await this.authenticator.authenticateHash(key.hash)) !== null;
+        if (valid) this.remember(key.hash);
+        return valid;
+      } finally {
+        this.lookups.delete(key.hash);
+      }
     })();
-    lookups.set(state.secretHash, lookup);
-    try {
-      if (await lookup) remember(state.secretHash);
-    } finally {
-      lookups.delete(state.secretHash);
-    }
-  });
+    this.lookups.set(key.hash, lookup);
+    return lookup.then(() => undefined);
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const state = states.get(request);
-    if (!state) return payload;
-    if (request.principal) {
-      remember(state.secretHash);
-    } else if (reply.statusCode === 401 && !state.counted) {
-      knownKeys.delete(state.secretHash);
-      state.counted = true;
-      applyRateLimitHeaders(reply, await limiter.consume(limiter.perAddress, addressBucket(request.ip)));
-    }
-    return payload;
-  });
+  /** A key that authenticated skips this budget for a while. */
+  accepted(key: PresentedKey): void {
+    this.remember(key.hash);
+  }
+
+  /**
+   * A key refused by auth: when it skipped the budget (it was valid a moment ago and is now
+   * revoked) it is forgotten and its address counted, with the headers of that count on the 401.
+   */
+  refused(request: FastifyRequest, reply: FastifyReply, key: PresentedKey): void | Promise<void> {
+    if (key.counted) return;
+    this.knownKeys.delete(key.hash);
+    key.counted = true;
+    const decision = this.limiter.consume(this.limiter.perAddress, addressBucket(request.ip));
+    const apply = (settled: RateLimitDecision) => applyRateLimitHeaders(reply, settled);
+    if (decision instanceof Promise) return decision.then(apply);
+    apply(decision);
+  }
+
+  private remember(hash: string): void {
+    if (this.knownKeys.size >= maxKnownKeys && !this.knownKeys.has(hash)) this.knownKeys.clear();
+    this.knownKeys.set(hash, this.clock.now() + knownKeyTtlMs);
+  }
 }

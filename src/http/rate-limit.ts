@@ -3,8 +3,9 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
 import { MemoryRateLimitStore } from './rate-limit-stores/memory-store.js';
-import type { RateLimitStore } from './rate-limit-stores/rate-limit-store.js';
+import type { RateLimitStore, WindowCount } from './rate-limit-stores/rate-limit-store.js';
 import { RedisRateLimitStore } from './rate-limit-stores/redis-store.js';
+import type { GuardStep } from './request-guard.js';
 
 /** One budget: `limit` requests per fixed window of `windowSeconds`, counted per bucket id. */
 export interface RateLimitPolicy {
@@ -37,17 +38,27 @@ export class RateLimiter {
     this.perAddress = { name: 'address', limit: settings.unauthenticatedPerSecond, windowSeconds: settings.windowSeconds };
   }
 
-  /** Counts one request of `id` against `policy` and says whether it is within the budget. */
-  async consume(policy: RateLimitPolicy, id: string): Promise<RateLimitDecision> {
-    const { count, resetMs } = await this.store.increment(`${policy.name}:${id}`, policy.windowSeconds * 1000, this.clock.now());
-    return {
-      allowed: count <= policy.limit,
-      limit: policy.limit,
-      remaining: Math.max(0, policy.limit - count),
-      resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
-      windowSeconds: policy.windowSeconds,
-    };
+  /**
+   * Counts one request of `id` against `policy` and says whether it is within the budget:
+   * synchronously when the store counts in memory, a promise when it asks Redis.
+   */
+  consume(policy: RateLimitPolicy, id: string): RateLimitDecision | Promise<RateLimitDecision> {
+    const bucket = `${policy.name}:${id}`;
+    const windowMs = policy.windowSeconds * 1000;
+    const now = this.clock.now();
+    if (this.store.incrementNow) return decide(policy, this.store.incrementNow(bucket, windowMs, now));
+    return this.store.increment(bucket, windowMs, now).then((count) => decide(policy, count));
   }
+}
+
+function decide(policy: RateLimitPolicy, { count, resetMs }: WindowCount): RateLimitDecision {
+  return {
+    allowed: count <= policy.limit,
+    limit: policy.limit,
+    remaining: Math.max(0, policy.limit - count),
+    resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+    windowSeconds: policy.windowSeconds,
+  };
 }
 
 /** Sets the RateLimit-* fields of the IETF RateLimit header fields draft on the reply. */
@@ -79,18 +90,24 @@ export function createRateLimiter(app: FastifyInstance, config: Config, clock: C
   return new RateLimiter(store, clock, config.rateLimit);
 }
 
+/** Sets the headers of a decision and refuses with 429 when it is over the budget. */
+export function enforce(reply: FastifyReply, decision: RateLimitDecision, refusal: string): void {
+  applyRateLimitHeaders(reply, decision);
+  if (!decision.allowed) throw rateLimitedError(decision, refusal);
+}
+
 /**
  * Counts every authenticated request against its key's budget, across all endpoints; runs right
  * after auth (so 403s and validation errors are counted too) and before idempotency (so a 429
  * claims and stores nothing).
  */
-export function registerKeyRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.principal) return;
-    const decision = await limiter.consume(limiter.perKey, request.principal.keyId);
-    applyRateLimitHeaders(reply, decision);
-    if (!decision.allowed) {
-      throw rateLimitedError(decision, `Too many requests for this API key: at most ${decision.limit} per ${decision.windowSeconds} s.`);
-    }
-  });
+export function keyBudgetStep(limiter: RateLimiter): GuardStep {
+  const refusal = `Too many requests for this API key: at most ${limiter.perKey.limit} per ${limiter.perKey.windowSeconds} s.`;
+  return (request, reply) => {
+    const principal = request.principal;
+    if (!principal) return;
+    const decision = limiter.consume(limiter.perKey, principal.keyId);
+    if (decision instanceof Promise) return decision.then((settled) => enforce(reply, settled, refusal));
+    enforce(reply, decision, refusal);
+  };
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GuardStep } from './request-guard.js';
 
 /** Sets the headers every response carries (also used where Fastify answers before any hook runs). */
 export function applyResponseHeaders(request: FastifyRequest, reply: FastifyReply): void {
@@ -8,9 +9,7 @@ export function applyResponseHeaders(request: FastifyRequest, reply: FastifyRepl
 }
 
 /** Headers every response carries: the request id, and what an API needs against sniffing and caching. */
-export function registerResponseHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => applyResponseHeaders(request, reply));
-}
+export const responseHeadersStep: GuardStep = applyResponseHeaders;
 
 const sanePattern = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -12,6 +12,8 @@ export interface WindowCount {
 export interface RateLimitStore {
   /** Counts one request of `bucket` in the window of length `windowMs` that holds `now`. */
   increment(bucket: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** The same, synchronously, for stores that need not wait (this process's memory). */
+  incrementNow?(bucket: string, windowMs: number, now: number): WindowCount;
   /** Connects where there is something to connect to; waits at most a bounded time. */
   start(): Promise<void>;
   /** Releases connections and timers. */

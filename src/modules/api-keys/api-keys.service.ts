@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
 import { type Clock, toIso } from '../../shared/clock.js';
@@ -9,8 +9,8 @@ import { insertApiKey, revokeApiKeyRow, selectApiKeys } from './api-keys.queries
 /** Prefix that makes a leaked key recognisable by secret scanners. */
 const keyPrefix = 'ca_';
 
-/** SHA-256 of a key's secret: the only form in which keys are stored. */
-export const hashApiKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+/** SHA-256 of a key's secret: the only form in which keys are stored (one-shot `hash`: no Hash object per request). */
+export const hashApiKey = (secret: string): string => hash('sha256', secret, 'hex');
 
 export interface CreatedApiKey {
   id: string;

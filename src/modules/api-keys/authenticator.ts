@@ -37,11 +37,24 @@ export class Authenticator {
 
   /** The principal of a presented secret, or null when the key is unknown or revoked. */
   async authenticate(secret: string): Promise<Principal | null> {
-    const hash = hashApiKey(secret);
-    const now = this.clock.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.principal;
+    return this.authenticateHash(hashApiKey(secret));
+  }
 
+  /**
+   * The principal of a key by the SHA-256 of its secret while the lookup is cached: null for a
+   * refused key, undefined when it must be looked up (authenticateHash). Synchronous, so that a
+   * request whose key was seen within the last second costs no promise.
+   */
+  cachedPrincipal(hash: string): Principal | null | undefined {
+    const cached = this.cache.get(hash);
+    return cached && cached.expiresAt > this.clock.now() ? cached.principal : undefined;
+  }
+
+  /** The principal of a key by the SHA-256 of its secret, looked up unless cached; null when unknown or revoked. */
+  async authenticateHash(hash: string): Promise<Principal | null> {
+    const cached = this.cachedPrincipal(hash);
+    if (cached !== undefined) return cached;
+    const now = this.clock.now();
     const row = await selectPrincipalByHash(this.database.db, hash);
     const principal =
       row && row.revoked_at === null && isPlan(row.plan) ? { keyId: row.key_id, communityId: row.community_id, plan: row.plan } : null;

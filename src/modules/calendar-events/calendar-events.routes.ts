@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../http/common.schemas.js';
-import { sendJsonText, serializeJson } from '../../http/json-text.js';
+import { sendJsonBytes, serializeJson } from '../../http/json-text.js';
 import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
 import {
@@ -44,14 +44,14 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
         response: { 200: ListResponseSchema, ...errorResponses(400) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { communityId } = principalOf(request);
       const now = clock.now();
-      const body = await responses.body(database, communityId, 'events_version', eventListKey(request.query, now), now, async () => {
+      const body = responses.body(database, communityId, 'events_version', eventListKey(request.query, now), now, async () => {
         const { page, validUntil } = await listCalendarEventsWithValidity(database, communityId, request.query, now, services.counts);
         return { body: serializeJson(reply, { success: true as const, data: page }), validUntil };
       });
-      return sendJsonText(reply, body);
+      return sendJsonBytes(reply, body);
     },
   );
 
@@ -66,14 +66,14 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
         response: { 200: EventResponseSchema, ...errorResponses(400, 404) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { communityId } = principalOf(request);
       const id = request.params.calendar_event_id;
-      const body = await responses.body(database, communityId, 'events_version', `get ${id}`, clock.now(), async () => {
+      const body = responses.body(database, communityId, 'events_version', `get ${id}`, clock.now(), async () => {
         const data = await getCalendarEvent(database, communityId, id);
         return { body: serializeJson(reply, { success: true as const, data }), validUntil: Number.POSITIVE_INFINITY };
       });
-      return sendJsonText(reply, body);
+      return sendJsonBytes(reply, body);
     },
   );
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, PagedListSchema } from '../../http/common.schemas.js';
-import { sendJsonText, serializeJson } from '../../http/json-text.js';
+import { sendJsonBytes, serializeJson } from '../../http/json-text.js';
 import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
 import { ListPostsQuerySchema, PostSchema, PostsParamsSchema } from './posts.schemas.js';
@@ -23,18 +23,18 @@ export const postsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
         response: { 200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(PostSchema) }), ...errorResponses(400, 404) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { communityId } = principalOf(request);
       const { feed_id: feedId } = request.params;
       const { page, per_page: perPage, sort } = request.query;
       const now = clock.now();
       // Posts do not depend on time: an answer holds until the community's posts change.
       const key = `list ${feedId.toLowerCase()} ${sort} ${page} ${perPage}`;
-      const body = await responses.body(database, communityId, 'posts_version', key, now, async () => {
+      const body = responses.body(database, communityId, 'posts_version', key, now, async () => {
         const data = await listPosts(database, communityId, feedId, request.query, counts, now);
         return { body: serializeJson(reply, { success: true as const, data }), validUntil: Number.POSITIVE_INFINITY };
       });
-      return sendJsonText(reply, body);
+      return sendJsonBytes(reply, body);
     },
   );
 };

@@ -5,7 +5,8 @@ interface Entry {
   version: number;
   /** Last instant (epoch ms, inclusive) at which the body still holds; Infinity when time cannot change it. */
   validUntil: number;
-  body: string;
+  /** UTF-8 bytes, so a hit is written as it is (a string would be encoded again on every send). */
+  body: Buffer;
 }
 
 /** What a miss produces: the serialised body and until when it holds. */
@@ -33,29 +34,41 @@ export class ResponseCache {
 
   constructor(private readonly budgetBytes: number) {}
 
-  async body(
+  /**
+   * The answer for `key`: the cached bytes while they still hold, else what `render` produces
+   * (remembered). A hit on SQLite is synchronous; a miss, or any read on PostgreSQL, is a promise.
+   */
+  body(
     database: Database,
     communityId: string,
     column: DataVersionColumn,
     key: string,
     now: number,
     render: () => Promise<Rendered>,
-  ): Promise<string> {
-    if (this.budgetBytes <= 0) return (await render()).body;
-    const version = await readDataVersion(database, communityId, column);
+  ): Buffer | Promise<Buffer> {
+    if (this.budgetBytes <= 0) return render().then((rendered) => Buffer.from(rendered.body));
     const cacheKey = `${communityId}\u0000${column}\u0000${key}`;
+    const version = readDataVersion(database, communityId, column);
+    if (typeof version === 'number') return this.lookup(cacheKey, version, now) ?? this.renderAndRemember(cacheKey, version, render);
+    return version.then((settled) => this.lookup(cacheKey, settled, now) ?? this.renderAndRemember(cacheKey, settled, render));
+  }
+
+  private lookup(cacheKey: string, version: number, now: number): Buffer | undefined {
     const entry = this.entries.get(cacheKey);
-    if (entry && entry.version === version && now <= entry.validUntil) {
-      this.hits++;
-      // Re-inserting keeps the Map in recency order for eviction.
-      this.entries.delete(cacheKey);
-      this.entries.set(cacheKey, entry);
-      return entry.body;
-    }
+    if (!entry || entry.version !== version || now > entry.validUntil) return undefined;
+    this.hits++;
+    // Re-inserting keeps the Map in recency order for eviction.
+    this.entries.delete(cacheKey);
+    this.entries.set(cacheKey, entry);
+    return entry.body;
+  }
+
+  private async renderAndRemember(cacheKey: string, version: number, render: () => Promise<Rendered>): Promise<Buffer> {
     this.misses++;
     const rendered = await render();
-    this.remember(cacheKey, { version, validUntil: rendered.validUntil, body: rendered.body });
-    return rendered.body;
+    const body = Buffer.from(rendered.body);
+    this.remember(cacheKey, { version, validUntil: rendered.validUntil, body });
+    return body;
   }
 
   private remember(cacheKey: string, entry: Entry): void {
