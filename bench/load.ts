@@ -1,13 +1,38 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadRequest, LoadResult } from './load-client.js';
 import { pinned } from './server.js';
 import { projectRoot } from './util.js';
+import { findWrk, runWrk, wrkVersion } from './wrk-client.js';
 
 const client = fileURLToPath(new URL('./load-client.ts', import.meta.url));
 
-/** Runs autocannon in a child process pinned to core 1 (the server has core 0); returns each measured run. */
+/** wrk when installed; BENCH_LOAD_GENERATOR=autocannon forces the fallback (to compare the two). */
+const wrk = process.env.BENCH_LOAD_GENERATOR === 'autocannon' ? null : findWrk();
+
+function autocannonVersion(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(join(projectRoot, 'node_modules/autocannon/package.json'), 'utf8')) as { version?: string };
+    return manifest.version ?? '(unknown version)';
+  } catch {
+    return '(unknown version)';
+  }
+}
+
+/** The generator the runs use, with its version, for the results ("wrk 4.1.0", "autocannon 8.0.0"). */
+export function loadGeneratorName(): string {
+  return wrk ? wrkVersion(wrk) : `autocannon ${autocannonVersion()}`;
+}
+
+/** Runs the load pinned to core 1 (the server has core 0); returns each measured run. */
 export function runLoad(request: LoadRequest): Promise<LoadResult[]> {
+  return wrk ? runWrk(wrk, request) : runAutocannon(request);
+}
+
+/** autocannon in a child process pinned to core 1. */
+function runAutocannon(request: LoadRequest): Promise<LoadResult[]> {
   const command = pinned(1, [process.execPath, '--import', 'tsx', client, JSON.stringify(request)]);
   return new Promise((resolve, reject) => {
     const child = spawn(command[0] as string, command.slice(1), { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -5,6 +5,7 @@ import type { CapturedResponse } from './ceiling-server.js';
 import type { BenchDataset } from './datasets.js';
 import { runLoad } from './load.js';
 import type { LoadResult } from './load-client.js';
+import { assertServerProcess } from './proc-cpu.js';
 import type { RequestSpec, Scenario, ScenarioContext } from './scenarios.js';
 import { type RunningServer, startCeiling, startServer, type Variant } from './server.js';
 import { dataDir, median } from './util.js';
@@ -27,32 +28,47 @@ export interface Measurement {
   rps: number;
   p50: number;
   p99: number;
-  runs: { rps: number; p50: number; p99: number }[];
+  /** The server's CPU time per request (µs), user and system: steadier than req/s on a VM with steal. */
+  cpuUserUs: number;
+  cpuSysUs: number;
+  runs: { rps: number; p50: number; p99: number; cpuUserUs: number; cpuSysUs: number }[];
   ceilingRps: number;
   ceilingRatio: number;
   /**
-   * Latency at half the measured throughput (open loop, evenly spaced), when the scenario asks for
-   * it; the ceiling server is probed at the same rate: its figures are the machine's noise floor.
+   * The ceiling server's latency under the same closed-loop runs: on this VM even it shows p99s of
+   * 10-100 ms (hypervisor steal), so the server's p99 means something only next to it.
    */
-  halfLoad: { rate: number; p50: number; p99: number; ceilingP50: number; ceilingP99: number } | null;
+  ceilingP50: number;
+  ceilingP99: number;
+  ceilingCpuUserUs: number;
+  ceilingCpuSysUs: number;
   peakRssMb: number;
   startupMs: number;
   bodyBytes: number;
   /** Answers with another status than the expected one (0 for a valid row). */
   unexpected: number;
-  /** Requests without an answer within autocannon's 10 s timeout, or with a socket error (slow rows have some). */
+  /** Requests without an answer within the 10 s timeout, or with a socket error (slow rows have some). */
   timeouts: number;
   error: string | null;
 }
+
+const cpuUs = (r: LoadResult, part: 'userUs' | 'sysUs') => r.cpu?.[part] ?? Number.NaN;
+const medianOf = (results: LoadResult[], pick: (r: LoadResult) => number) => median(results.map(pick).filter(Number.isFinite));
 
 const summarise = (results: LoadResult[]) => ({
   rps: Math.round(median(results.map((r) => r.rps))),
   p50: median(results.map((r) => r.p50)),
   p99: median(results.map((r) => r.p99)),
+  cpuUserUs: medianOf(results, (r) => cpuUs(r, 'userUs')),
+  cpuSysUs: medianOf(results, (r) => cpuUs(r, 'sysUs')),
 });
 
+/** wrk reports only status classes (see wrk-client.ts); autocannon the exact codes. */
+const statusClass = (code: number) => (code < 400 ? '2xx/3xx' : '4xx/5xx');
+
 function unexpectedAnswers(results: LoadResult[], status: Scenario['status']): number {
-  const allowed = new Set((Array.isArray(status) ? status : [status]).map(String));
+  const expected = Array.isArray(status) ? status : [status];
+  const allowed = new Set([...expected.map(String), ...expected.map(statusClass)]);
   return results.reduce((n, r) => n + Object.entries(r.statuses).reduce((m, [code, count]) => m + (allowed.has(code) ? 0 : count), 0), 0);
 }
 
@@ -60,7 +76,7 @@ async function load(
   server: RunningServer,
   request: RequestSpec,
   durations: Durations,
-  extra: { overallRate?: number; runs?: number; warmupSeconds?: number } = {},
+  extra: { runs?: number; warmupSeconds?: number } = {},
 ) {
   return runLoad({
     url: server.url,
@@ -73,7 +89,7 @@ async function load(
     warmupSeconds: extra.warmupSeconds ?? durations.warmupSeconds,
     runs: extra.runs ?? durations.runs,
     durationSeconds: durations.durationSeconds,
-    ...(extra.overallRate === undefined ? {} : { overallRate: extra.overallRate }),
+    serverPid: server.pid,
   });
 }
 
@@ -99,7 +115,6 @@ interface Lane {
   captured: CapturedResponse;
   results: LoadResult[];
   ceilingResults: LoadResult[];
-  halfLoad: Measurement['halfLoad'];
 }
 
 /** Starts a scenario's server, captures its answer, starts the ceiling server for those bytes. */
@@ -122,7 +137,14 @@ async function openLane(scenario: Scenario, context: ScenarioContext, captures: 
     const capturePath = join(dataDir, `capture-${scenario.name}.response`);
     writeFileSync(capturePath, JSON.stringify(captured));
     const ceiling = await startCeiling(capturePath);
-    return { scenario, request, server, ceiling, captured, results: [], ceilingResults: [], halfLoad: null };
+    try {
+      assertServerProcess(server.pid);
+      assertServerProcess(ceiling.pid);
+    } catch (error) {
+      await ceiling.stop();
+      throw error;
+    }
+    return { scenario, request, server, ceiling, captured, results: [], ceilingResults: [] };
   } catch (error) {
     await server.stop();
     throw error;
@@ -131,6 +153,7 @@ async function openLane(scenario: Scenario, context: ScenarioContext, captures: 
 
 function toMeasurement(lane: Lane, context: ScenarioContext): Measurement {
   const measured = summarise(lane.results);
+  const ceiling = summarise(lane.ceilingResults);
   const ratios = lane.results.map((r, i) => r.rps / (lane.ceilingResults[i]?.rps ?? Number.NaN));
   return {
     engine: context.dataset.engine,
@@ -139,10 +162,19 @@ function toMeasurement(lane: Lane, context: ScenarioContext): Measurement {
     title: lane.scenario.title,
     variant: lane.scenario.variant ?? null,
     ...measured,
-    runs: lane.results.map((r) => ({ rps: Math.round(r.rps), p50: r.p50, p99: r.p99 })),
-    ceilingRps: summarise(lane.ceilingResults).rps,
+    runs: lane.results.map((r) => ({
+      rps: Math.round(r.rps),
+      p50: r.p50,
+      p99: r.p99,
+      cpuUserUs: cpuUs(r, 'userUs'),
+      cpuSysUs: cpuUs(r, 'sysUs'),
+    })),
+    ceilingRps: ceiling.rps,
     ceilingRatio: median(ratios),
-    halfLoad: lane.halfLoad,
+    ceilingP50: ceiling.p50,
+    ceilingP99: ceiling.p99,
+    ceilingCpuUserUs: ceiling.cpuUserUs,
+    ceilingCpuSysUs: ceiling.cpuSysUs,
     peakRssMb: lane.server.peakRssMb(),
     startupMs: Math.round(lane.server.startupMs),
     bodyBytes: Buffer.from(lane.captured.bodyBase64, 'base64').length,
@@ -161,10 +193,15 @@ const failed = (scenario: Scenario, context: ScenarioContext, error: unknown): M
   rps: 0,
   p50: Number.NaN,
   p99: Number.NaN,
+  cpuUserUs: Number.NaN,
+  cpuSysUs: Number.NaN,
   runs: [],
   ceilingRps: 0,
   ceilingRatio: Number.NaN,
-  halfLoad: null,
+  ceilingP50: Number.NaN,
+  ceilingP99: Number.NaN,
+  ceilingCpuUserUs: Number.NaN,
+  ceilingCpuSysUs: Number.NaN,
   peakRssMb: Number.NaN,
   startupMs: Number.NaN,
   bodyBytes: 0,
@@ -179,7 +216,7 @@ const failed = (scenario: Scenario, context: ScenarioContext, error: unknown): M
  * its own ceiling server (a bare node:http answering its captured bytes, also on core 0); the idle
  * ones use no CPU. After a warm-up of each, the runs alternate: scenario A, ceiling A, scenario B,
  * ceiling B, then again, so that a change of the machine's background load hits all of them alike.
- * autocannon runs on core 1.
+ * The load generator (wrk, else autocannon) runs on core 1.
  */
 export async function measureGroup(
   group: readonly Scenario[],
@@ -204,12 +241,6 @@ export async function measureGroup(
         lane.results.push(...(await load(lane.server, lane.request, durations, { runs: 1, warmupSeconds })));
         lane.ceilingResults.push(...(await load(lane.ceiling, lane.request, durations, { runs: 1, warmupSeconds })));
       }
-    }
-    for (const lane of lanes.filter((l) => l.scenario.latencyProbe)) {
-      const rate = Math.max(1, Math.round(summarise(lane.results).rps / 2));
-      const [probe] = await load(lane.server, lane.request, durations, { overallRate: rate, runs: 1, warmupSeconds: 0 });
-      const [floor] = await load(lane.ceiling, lane.request, durations, { overallRate: rate, runs: 1, warmupSeconds: 0 });
-      if (probe && floor) lane.halfLoad = { rate, p50: probe.p50, p99: probe.p99, ceilingP50: floor.p50, ceilingP99: floor.p99 };
     }
     for (const lane of lanes) out.set(lane.scenario.name, toMeasurement(lane, context));
   } catch (error) {

@@ -18,7 +18,16 @@ export interface BenchResults {
   startedAt: string;
   finishedAt: string;
   mode: 'quick' | 'full';
-  machine: { cpus: number; model: string; node: string; loadAverageStart: number[]; loadAverageEnd: number[]; pinned: boolean };
+  machine: {
+    cpus: number;
+    model: string;
+    node: string;
+    loadAverageStart: number[];
+    loadAverageEnd: number[];
+    pinned: boolean;
+    /** "wrk 4.1.0" or "autocannon 8.0.0"; absent in results written before wrk (autocannon). */
+    loadGenerator?: string;
+  };
   method: { connections: number; warmupSeconds: number; durationSeconds: number; runs: number };
   datasets: BenchDataset[];
   measurements: Measurement[];
@@ -28,6 +37,9 @@ export interface BenchResults {
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** The rows the issue sets a p99 target for. */
+const latencyTargets = new Set(['events.list', 'events.get', 'members.check']);
 
 /**
  * a / b in throughput. Runs of one group alternate (a1, b1, a2, b2, ...), so the median of the
@@ -107,14 +119,15 @@ export function evaluateTargets(
         });
       if (m.scenario === 'events.list' && m.dataset !== 'multi') ceiling(0.5);
       if (m.scenario === 'events.get' || m.scenario === 'members.check') ceiling(0.7);
-      if (m.halfLoad) {
+      // The verdict is the server's own p99; the ceiling's, measured the same way, shows how much of it the VM adds.
+      if (latencyTargets.has(m.scenario)) {
         checks.push({
           engine,
           dataset: m.dataset,
           scenario: m.scenario,
-          target: 'p99 < 10 ms at 50 connections (open loop at half the max throughput)',
-          measured: `${ms(m.halfLoad.p99)} ms at ${m.halfLoad.rate} req/s (ceiling server at that rate: ${ms(m.halfLoad.ceilingP99)} ms)`,
-          pass: m.halfLoad.p99 < 10,
+          target: 'p99 < 10 ms at 50 connections (closed loop, median of the runs)',
+          measured: `p99 ${ms(m.p99)} ms (ceiling server: ${ms(m.ceilingP99)} ms)`,
+          pass: m.p99 < 10,
         });
       }
       if (m.dataset === '100k' && m.variant === null) {
@@ -176,6 +189,9 @@ export function evaluateTargets(
 
 const verdict = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'pass' : '**miss**');
 const ms = (x: number) => (Number.isFinite(x) ? String(Math.round(x * 10) / 10) : '-');
+/** user+sys µs per request; '-' where not measured (no procfs, or results older than the figure). */
+const cpu = (user: number | undefined, sys: number | undefined) =>
+  Number.isFinite(user) && Number.isFinite(sys) ? `${ms(user as number)}+${ms(sys as number)}` : '-';
 
 /** The Markdown report: one table of measurements per engine, then every target with pass/miss. */
 export function markdownReport(results: BenchResults): string {
@@ -183,7 +199,7 @@ export function markdownReport(results: BenchResults): string {
   const { machine, method } = results;
   lines.push(`# Benchmark ${results.startedAt} (${results.mode})`, '');
   lines.push(
-    `${machine.cpus} × ${machine.model}, Node ${machine.node}; server pinned to core 0, autocannon to core 1${machine.pinned ? '' : ' (taskset missing: NOT pinned)'}; ` +
+    `${machine.cpus} × ${machine.model}, Node ${machine.node}; server pinned to core 0, ${machine.loadGenerator ?? 'autocannon'} to core 1${machine.pinned ? '' : ' (taskset missing: NOT pinned)'}; ` +
       `${method.connections} connections, warm-up ${method.warmupSeconds} s, ${method.runs} run(s) of ${method.durationSeconds} s, medians. ` +
       `Load average at start ${machine.loadAverageStart.map((x) => x.toFixed(1)).join(' ')}, at end ${machine.loadAverageEnd.map((x) => x.toFixed(1)).join(' ')}.`,
     '',
@@ -191,7 +207,7 @@ export function markdownReport(results: BenchResults): string {
   for (const engine of new Set(results.measurements.map((m) => m.engine))) {
     lines.push(`## ${engine}`, '');
     lines.push(
-      '| scenario | dataset | req/s | p50 ms | p99 ms | ceiling req/s | ratio | peak RSS MB | p99 ms at ½ load, open loop | bytes | target | result |',
+      '| scenario | dataset | req/s | p50 ms | p99 ms (ceiling) | ceiling req/s | ratio | CPU µs/req (user+sys), ceiling | peak RSS MB | bytes | target | result |',
     );
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
     for (const m of results.measurements.filter((m) => m.engine === engine)) {
@@ -200,10 +216,10 @@ export function markdownReport(results: BenchResults): string {
         continue;
       }
       const checks = results.targets.filter((t) => t.engine === engine && t.dataset === m.dataset && t.scenario === m.scenario);
-      const half = m.halfLoad ? `${ms(m.halfLoad.p99)} (ceiling ${ms(m.halfLoad.ceilingP99)}) at ${m.halfLoad.rate}/s` : '';
       const bad = `${m.unexpected > 0 ? ` (${m.unexpected} wrong statuses: row invalid)` : ''}${m.timeouts > 0 ? ` (${m.timeouts} timeouts)` : ''}`;
       lines.push(
-        `| ${m.scenario} | ${m.dataset} | ${m.rps}${bad} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.ceilingRps} | ${pct(m.ceilingRatio)} | ${m.peakRssMb} | ${half} | ${m.bodyBytes} | ` +
+        `| ${m.scenario} | ${m.dataset} | ${m.rps}${bad} | ${ms(m.p50)} | ${ms(m.p99)} (${ms(m.ceilingP99)}) | ${m.ceilingRps} | ${pct(m.ceilingRatio)} | ` +
+          `${cpu(m.cpuUserUs, m.cpuSysUs)}, ${cpu(m.ceilingCpuUserUs, m.ceilingCpuSysUs)} | ${m.peakRssMb} | ${m.bodyBytes} | ` +
           `${checks.map((c) => `${c.target}: ${c.measured}`).join('; ')} | ${checks.map((c) => verdict(c.pass)).join(', ')} |`,
       );
     }

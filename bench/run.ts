@@ -11,6 +11,7 @@ import type { CapturedResponse } from './ceiling-server.js';
 import { createBenchKey, publishedEventId, removeBenchWrites, verifyVariants } from './context.js';
 import { type BenchDataset, type DatasetName, datasetNames, ensureDataset } from './datasets.js';
 import { type ImportMeasurement, measureImport } from './import-timing.js';
+import { loadGeneratorName } from './load.js';
 import { type Durations, type Measurement, measureGroup } from './measure.js';
 import { type BenchResults, evaluateTargets, markdownReport, startupRows } from './report.js';
 import { groupScenarios, selectScenarios } from './scenarios.js';
@@ -72,6 +73,7 @@ function build(): void {
 async function main(): Promise<void> {
   const startedAt = new Date();
   const loadAverageStart = loadavg();
+  const loadGenerator = loadGeneratorName();
   const scenarioList = selectScenarios(values.scenario ? values.scenario.split(',') : null);
   build();
   const datasets: BenchDataset[] = [];
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
         loadAverageStart,
         loadAverageEnd: loadavg(),
         pinned: hasTaskset,
+        loadGenerator,
       },
       method: durations,
       datasets,
@@ -130,7 +133,8 @@ async function main(): Promise<void> {
           if (m.error) log.line(`  ${m.scenario} failed: ${m.error}`);
           else
             log.line(
-              `  ${m.scenario}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ceiling ${m.ceilingRps} req/s (${Math.round(m.ceilingRatio * 100)}%), peak RSS ${m.peakRssMb} MB`,
+              `  ${m.scenario}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (ceiling ${m.ceilingP99} ms), ceiling ${m.ceilingRps} req/s (${Math.round(m.ceilingRatio * 100)}%), ` +
+                `CPU ${Math.round(m.cpuUserUs + m.cpuSysUs)} µs/req (ceiling ${Math.round(m.ceilingCpuUserUs + m.ceilingCpuSysUs)}), peak RSS ${m.peakRssMb} MB`,
             );
         }
         if (group.some((s) => s.mutates)) await removeBenchWrites(dataset);

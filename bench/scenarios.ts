@@ -9,7 +9,7 @@ export interface ScenarioContext {
   eventId: string;
 }
 
-/** One request, as autocannon sends it (`{uuid}` replaced per request when `fresh`). */
+/** One request, as the load generator sends it (`{uuid}` replaced per request when `fresh`). */
 export interface RequestSpec {
   method: 'GET' | 'POST';
   path: string;
@@ -36,8 +36,6 @@ export interface Scenario {
   pairedWith?: string;
   /** Writes rows: runs after the read scenarios; its rows are removed afterwards. */
   mutates?: boolean;
-  /** Also measure latency at half the measured throughput (open loop, same 50 connections). */
-  latencyProbe?: boolean;
   /** Server configuration of this scenario (documented settings only, e.g. the response cache off). */
   env?: Record<string, string>;
 }
@@ -60,7 +58,6 @@ export const scenarios: readonly Scenario[] = [
     title: 'event list: defaults (upcoming, published), page 3 of 20, with totals',
     datasets: [...list, 'multi'],
     status: 200,
-    latencyProbe: true,
     request: (c) => ({ method: 'GET', path: eventsPage, headers: auth(c) }),
   },
   {
@@ -97,7 +94,6 @@ export const scenarios: readonly Scenario[] = [
     title: 'event get',
     datasets: list,
     status: 200,
-    latencyProbe: true,
     request: (c) => ({ method: 'GET', path: `/admin/v0/calendar_events/${c.eventId}`, headers: auth(c) }),
   },
   {
@@ -153,7 +149,6 @@ export const scenarios: readonly Scenario[] = [
     title: 'membership check of an existing member',
     datasets: small,
     status: 200,
-    latencyProbe: true,
     request: (c) => ({
       method: 'POST',
       path: '/admin/v0/members/check',
