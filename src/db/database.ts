@@ -6,6 +6,7 @@ import type PgModule from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { lazyRequire } from '../shared/lazy-require.js';
 import { migrations } from './migrations/index.js';
+import { registerSqliteHandle } from './prepared-query.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -49,6 +50,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    registerSqliteHandle(db, sqlite);
     return {
       engine: 'sqlite',
       db,

@@ -1,5 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB, Flag } from '../../db/schema.js';
 import type { EventStatus, TimeFilter } from './calendar-events.schemas.js';
 
 /** What a list of calendar events is narrowed by (the parsed query of GET /calendar_events). */
@@ -10,8 +10,9 @@ export interface CalendarEventFilter {
   referenceAt: number;
   /** The UTC calendar day [start, end) that events must overlap (date_filter). */
   day?: { start: number; end: number };
-  publishToSite?: boolean;
-  isUnlisted?: boolean;
+  /** 1 or 0 (the stored flag): values only, so that a compiled query can take them as parameters. */
+  publishToSite?: Flag;
+  isUnlisted?: Flag;
   feedId?: string;
   /** Non-empty when given: an event matches when it has any of them. */
   tagIds?: string[];
@@ -68,8 +69,8 @@ export function applyEventFilter<O>(
       .where((eb) => eb.or([eb('calendar_events.start_at', '>=', start), eb('calendar_events.ends_at', '>', start)]))
       .where('calendar_events.start_at', '>=', lowerStartBound(communityId, status, start));
   }
-  if (filter.publishToSite !== undefined) q = q.where('calendar_events.publish_to_site', '=', filter.publishToSite ? 1 : 0);
-  if (filter.isUnlisted !== undefined) q = q.where('calendar_events.is_unlisted', '=', filter.isUnlisted ? 1 : 0);
+  if (filter.publishToSite !== undefined) q = q.where('calendar_events.publish_to_site', '=', filter.publishToSite);
+  if (filter.isUnlisted !== undefined) q = q.where('calendar_events.is_unlisted', '=', filter.isUnlisted);
   if (filter.feedId !== undefined) {
     const feedId = filter.feedId;
     q = q.where('calendar_events.id', 'in', (eb) =>

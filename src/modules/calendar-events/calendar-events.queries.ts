@@ -1,7 +1,9 @@
 import type { Db, Tx } from '../../db/database.js';
-import type { Profile } from '../profiles/profiles.schemas.js';
+import { type PreparedQuery, preparedQuery } from '../../db/prepared-query.js';
+import type { Flag } from '../../db/schema.js';
 import { applyEventFilter, type CalendarEventFilter, orderEvents } from './calendar-events.filter.js';
 import { type CalendarEventRow, type EventPeople, eventRowColumns } from './calendar-events.records.js';
+import type { EventStatus } from './calendar-events.schemas.js';
 
 /** The query of one page of events (exported so tests can EXPLAIN exactly what the API runs). */
 export function calendarEventsPageQuery(db: Db | Tx, communityId: string, filter: CalendarEventFilter, limit: number, offset: number) {
@@ -9,6 +11,68 @@ export function calendarEventsPageQuery(db: Db | Tx, communityId: string, filter
   return orderEvents(applyEventFilter(base, communityId, filter, true), filter.timeFilter)
     .limit(limit)
     .offset(offset);
+}
+
+/** The values of a page query; which of them the SQL uses depends on the filter's shape. */
+interface PageParams {
+  [name: string]: string | number | null | readonly string[];
+  communityId: string;
+  status: EventStatus;
+  referenceAt: number;
+  dayStart: number;
+  dayEnd: number;
+  publishToSite: Flag;
+  isUnlisted: Flag;
+  feedId: string;
+  tagIds: readonly string[];
+  limit: number;
+  offset: number;
+}
+
+type PageQuery = PreparedQuery<PageParams, ReturnType<typeof calendarEventsPageQuery>>;
+
+/** Which conditions a filter has (its values aside): each shape is one SQL text. */
+const shapeOf = (filter: CalendarEventFilter): string =>
+  [
+    filter.timeFilter,
+    filter.day && 'day',
+    filter.publishToSite !== undefined && 'site',
+    filter.isUnlisted !== undefined && 'unlisted',
+    filter.feedId !== undefined && 'feed',
+    filter.tagIds?.length && 'tags',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+const pageQueries = new Map<string, PageQuery>();
+
+/** The prepared page query of a filter's shape, built on first use. At most 3 x 2^5 shapes. */
+function pageQueryOf(filter: CalendarEventFilter): PageQuery {
+  const shape = shapeOf(filter);
+  let query = pageQueries.get(shape);
+  if (!query) {
+    const { timeFilter, day, publishToSite, isUnlisted, feedId, tagIds } = filter;
+    query = preparedQuery((db, p: PageParams) =>
+      calendarEventsPageQuery(
+        db,
+        p.communityId,
+        {
+          status: p.status,
+          timeFilter,
+          referenceAt: p.referenceAt,
+          ...(day ? { day: { start: p.dayStart, end: p.dayEnd } } : {}),
+          ...(publishToSite === undefined ? {} : { publishToSite: p.publishToSite }),
+          ...(isUnlisted === undefined ? {} : { isUnlisted: p.isUnlisted }),
+          ...(feedId === undefined ? {} : { feedId: p.feedId }),
+          ...(tagIds?.length ? { tagIds: p.tagIds as string[] } : {}),
+        },
+        p.limit,
+        p.offset,
+      ),
+    );
+    pageQueries.set(shape, query);
+  }
+  return query;
 }
 
 /** One page of events matching the filter, in list order. */
@@ -19,7 +83,19 @@ export async function selectCalendarEventsPage(
   limit: number,
   offset: number,
 ): Promise<CalendarEventRow[]> {
-  return calendarEventsPageQuery(db, communityId, filter, limit, offset).execute();
+  return pageQueryOf(filter).all(db, {
+    communityId,
+    status: filter.status,
+    referenceAt: filter.referenceAt,
+    dayStart: filter.day?.start ?? 0,
+    dayEnd: filter.day?.end ?? 0,
+    publishToSite: filter.publishToSite ?? 0,
+    isUnlisted: filter.isUnlisted ?? 0,
+    feedId: filter.feedId ?? '',
+    tagIds: filter.tagIds ?? [],
+    limit,
+    offset,
+  });
 }
 
 /** The query counting the events that match the filter (exported for EXPLAIN in tests). */
@@ -34,52 +110,56 @@ export async function countCalendarEvents(db: Db | Tx, communityId: string, filt
   return Number(row.total);
 }
 
+const nextEndingAt = preparedQuery((db, p: { communityId: string; status: EventStatus; instant: number }) =>
+  db
+    .selectFrom('calendar_events')
+    .select((eb) => eb.fn.min('ends_at').as('next'))
+    .where('community_id', '=', p.communityId)
+    .where('status', '=', p.status)
+    .where('ends_at', '>=', p.instant),
+);
+
 /**
  * The earliest end (ends_at) at or after `instant` among the community's events of a status: until
  * then no event crosses the reference time, so time-relative totals cannot change. Infinity when none.
  */
-export async function selectNextEndingAt(db: Db | Tx, communityId: string, status: string, instant: number): Promise<number> {
-  const row = await db
-    .selectFrom('calendar_events')
-    .select((eb) => eb.fn.min('ends_at').as('next'))
-    .where('community_id', '=', communityId)
-    .where('status', '=', status as CalendarEventFilter['status'])
-    .where('ends_at', '>=', instant)
-    .executeTakeFirst();
+export async function selectNextEndingAt(db: Db | Tx, communityId: string, status: EventStatus, instant: number): Promise<number> {
+  const row = await nextEndingAt.first(db, { communityId, status, instant });
   return row?.next === null || row?.next === undefined ? Number.POSITIVE_INFINITY : Number(row.next);
 }
 
+const eventRow = preparedQuery((db, p: { communityId: string; id: string }) =>
+  db.selectFrom('calendar_events').select(eventRowColumns).where('community_id', '=', p.communityId).where('id', '=', p.id),
+);
+
 /** One event of the community, or undefined. */
 export async function selectCalendarEventRow(db: Db | Tx, communityId: string, id: string): Promise<CalendarEventRow | undefined> {
-  return db
-    .selectFrom('calendar_events')
-    .select(eventRowColumns)
-    .where('community_id', '=', communityId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return eventRow.first(db, { communityId, id });
 }
 
-/** Hosts and speakers (full profiles, in stored order) of the given events, in one read. */
-export async function selectEventPeople(db: Db | Tx, communityId: string, eventIds: readonly string[]): Promise<Map<string, EventPeople>> {
-  const people = new Map<string, EventPeople>();
-  if (eventIds.length === 0) return people;
-  const rows = await db
+const eventPeople = preparedQuery((db, p: { communityId: string; eventIds: readonly string[] }) =>
+  db
     .selectFrom('calendar_event_people as p')
     .innerJoin('profiles as pr', (join) => join.onRef('pr.community_id', '=', 'p.community_id').onRef('pr.id', '=', 'p.profile_id'))
     .select(['p.event_id', 'p.role', 'pr.doc'])
-    .where('p.community_id', '=', communityId)
-    .where('p.event_id', 'in', [...new Set(eventIds)])
+    .where('p.community_id', '=', p.communityId)
+    .where('p.event_id', 'in', p.eventIds)
     .orderBy('p.event_id')
     .orderBy('p.role')
-    .orderBy('p.position')
-    .execute();
-  for (const row of rows) {
+    .orderBy('p.position'),
+);
+
+/** Hosts and speakers (their stored profile JSON, in stored order) of the given events, in one read. */
+export async function selectEventPeople(db: Db | Tx, communityId: string, eventIds: readonly string[]): Promise<Map<string, EventPeople>> {
+  const people = new Map<string, EventPeople>();
+  if (eventIds.length === 0) return people;
+  for (const row of await eventPeople.all(db, { communityId, eventIds: [...new Set(eventIds)] })) {
     let entry = people.get(row.event_id);
     if (!entry) {
       entry = { hosts: [], speakers: [] };
       people.set(row.event_id, entry);
     }
-    (row.role === 'host' ? entry.hosts : entry.speakers).push(JSON.parse(row.doc) as Profile);
+    (row.role === 'host' ? entry.hosts : entry.speakers).push(row.doc);
   }
   return people;
 }

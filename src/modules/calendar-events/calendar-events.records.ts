@@ -1,10 +1,11 @@
+import { Type } from '@sinclair/typebox';
+import fastJson from 'fast-json-stringify';
 import type { Flag } from '../../db/schema.js';
 import { emptyReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
-import type { References, RichTextBlock } from '../../rich-text/rich-text.schemas.js';
+import { type References, ReferencesSchema, type RichTextBlock } from '../../rich-text/rich-text.schemas.js';
 import { toIso } from '../../shared/clock.js';
-import type { Profile } from '../profiles/profiles.schemas.js';
-import type { CalendarEvent, EventStatus, PublishedTo, Reminder, Tag } from './calendar-events.schemas.js';
+import { CalendarEventSchema, type EventStatus, type PublishedTo, type Reminder, type Tag } from './calendar-events.schemas.js';
 
 /**
  * The stored fields of an event that are neither columns nor derived: the `doc` JSON. Columns
@@ -68,10 +69,10 @@ export const eventRowColumns = [
   'updated_at',
 ] as const;
 
-/** Hosts and speakers of one event, in their stored order. */
+/** Hosts and speakers of one event, in their stored order, as their profiles' JSON text. */
 export interface EventPeople {
-  hosts: Profile[];
-  speakers: Profile[];
+  hosts: string[];
+  speakers: string[];
 }
 
 const noMentions = (): Mentions => ({ userIds: [], channelIds: [], customEmojis: [], urls: [] });
@@ -82,47 +83,52 @@ export function mentionsOf(row: Pick<CalendarEventRow, 'mentions'>): CalendarEve
   return { description: parsed?.description ?? noMentions(), recap: parsed?.recap ?? noMentions() };
 }
 
-/** The API record of a row, its people and its resolved references; absent doc keys take defaults. */
-export function toCalendarEvent(
+/** The fields of a record that come from the row's columns, serialised by the record's own schema. */
+const serializeColumns = fastJson(
+  Type.Pick(CalendarEventSchema, [
+    'id',
+    'created_at',
+    'updated_at',
+    'start_date',
+    'end_date',
+    'is_unlisted',
+    'publish_to_site',
+    'status',
+    'attendees_count',
+  ]),
+);
+const serializeReferences = fastJson(ReferencesSchema);
+const emptyReferencesJson = serializeReferences(emptyReferences());
+
+/** The members of a JSON object's text, without its braces. */
+const members = (objectJson: string): string => objectJson.slice(1, -1);
+
+/**
+ * The API record of a row as JSON text, spliced from parts that are JSON already: the stored doc
+ * (written by the import with every field of CalendarEventDoc, so nothing is parsed here), the
+ * stored profiles of the hosts and speakers, and the columns and references serialised by their
+ * schemas. test/modules/calendar-events/spliced-records.test.ts checks that every record reads
+ * back through the full CalendarEventSchema serializer unchanged.
+ */
+export function renderCalendarEvent(
   row: CalendarEventRow,
   people: EventPeople | undefined,
   references: { description: References; recap: References } | undefined,
-): CalendarEvent {
-  const doc = JSON.parse(row.doc) as Partial<CalendarEventDoc>;
-  return {
+): string {
+  const columns = serializeColumns({
     id: row.id,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
-    allow_public_guest_list: doc.allow_public_guest_list ?? false,
-    description_chat_blocks: doc.description_chat_blocks === undefined ? [] : doc.description_chat_blocks,
-    description_chat_blocks_references: references?.description ?? emptyReferences(),
-    recap_chat_blocks: doc.recap_chat_blocks ?? [],
-    recap_chat_blocks_references: references?.recap ?? emptyReferences(),
-    enable_registration_button: doc.enable_registration_button ?? false,
     start_date: toIso(row.start_at),
     end_date: row.end_at === null ? '' : toIso(row.end_at),
-    show_end_date: doc.show_end_date ?? false,
-    external_speakers: doc.external_speakers ?? '',
     is_unlisted: row.is_unlisted === 1,
-    link: doc.link ?? '',
-    location: doc.location ?? '',
-    partner_event_id: doc.partner_event_id ?? '',
     publish_to_site: row.publish_to_site === 1,
-    triggers_webhooks: doc.triggers_webhooks ?? false,
-    webhook_custom_metadata: doc.webhook_custom_metadata ?? '',
-    recording_link: doc.recording_link ?? '',
-    slug: doc.slug ?? '',
     status: row.status,
-    title: doc.title ?? '',
-    use_registration_btn_as_link: doc.use_registration_btn_as_link ?? false,
     attendees_count: Number(row.attendees_count),
-    published_to: doc.published_to ?? [],
-    hosts: people?.hosts ?? [],
-    speakers: people?.speakers ?? [],
-    cover_image_url: doc.cover_image_url ?? '',
-    tags: doc.tags ?? [],
-    reminders_config: doc.reminders_config ?? [],
-  };
+  });
+  const description = references ? serializeReferences(references.description) : emptyReferencesJson;
+  const recap = references ? serializeReferences(references.recap) : emptyReferencesJson;
+  return `{${members(columns)},${members(row.doc)},"hosts":[${people?.hosts.join(',') ?? ''}],"speakers":[${people?.speakers.join(',') ?? ''}],"description_chat_blocks_references":${description},"recap_chat_blocks_references":${recap}}`;
 }
 
 /** True for an absolute http(s) URL with a host and no whitespace (personal join links). */

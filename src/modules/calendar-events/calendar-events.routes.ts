@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../http/common.schemas.js';
-import { sendJsonBytes, serializeJson } from '../../http/json-text.js';
+import { dataEnvelope, pagedListEnvelope, sendJsonBytes } from '../../http/json-text.js';
 import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
 import {
@@ -49,7 +49,8 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       const now = clock.now();
       const body = responses.body(database, communityId, 'events_version', eventListKey(request.query, now), now, async () => {
         const { page, validUntil } = await listCalendarEventsWithValidity(database, communityId, request.query, now, services.counts);
-        return { body: serializeJson(reply, { success: true as const, data: page }), validUntil };
+        const { records, ...meta } = page;
+        return { body: pagedListEnvelope(meta, records), validUntil };
       });
       return sendJsonBytes(reply, body);
     },
@@ -70,8 +71,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       const { communityId } = principalOf(request);
       const id = request.params.calendar_event_id;
       const body = responses.body(database, communityId, 'events_version', `get ${id}`, clock.now(), async () => {
-        const data = await getCalendarEvent(database, communityId, id);
-        return { body: serializeJson(reply, { success: true as const, data }), validUntil: Number.POSITIVE_INFINITY };
+        return { body: dataEnvelope(await getCalendarEvent(database, communityId, id)), validUntil: Number.POSITIVE_INFINITY };
       });
       return sendJsonBytes(reply, body);
     },

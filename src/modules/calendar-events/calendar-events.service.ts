@@ -1,5 +1,7 @@
 import type { Database, Db, Tx } from '../../db/database.js';
+import type { Flag } from '../../db/schema.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
+import type { PageMeta } from '../../http/json-text.js';
 import { bumpDataVersion } from '../communities/communities.queries.js';
 import type { CountCache } from '../counts/count-cache.js';
 import { resolveReferences } from '../references/resolve-references.js';
@@ -20,17 +22,12 @@ import {
   selectNextEndingAt,
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
-import { type CalendarEventRow, isHttpUrl, mentionsOf, toCalendarEvent } from './calendar-events.records.js';
-import { type AttendeeBody, type CalendarEvent, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
+import { type CalendarEventRow, isHttpUrl, mentionsOf, renderCalendarEvent } from './calendar-events.records.js';
+import { type AttendeeBody, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
-export interface CalendarEventPage {
-  page: number;
-  per_page: number;
-  count: number;
-  total_records: number;
-  total_pages: number;
-  has_next: boolean;
-  records: CalendarEvent[];
+/** One page of events: the paged list envelope, with each record as its JSON text. */
+export interface CalendarEventPage extends PageMeta {
+  records: string[];
 }
 
 const eventNotFound = () => notFound('Calendar event');
@@ -53,7 +50,7 @@ function parseTagIds(value: string): string[] {
 
 /** The list filter of a validated query; reference_date defaults to `now`. */
 export function filterFromQuery(query: ListQuery, now: number): CalendarEventFilter {
-  const flag = (value: 'true' | 'false' | undefined) => (value === undefined ? undefined : value === 'true');
+  const flag = (value: 'true' | 'false' | undefined): Flag | undefined => (value === undefined ? undefined : value === 'true' ? 1 : 0);
   return {
     status: query.status ?? 'published',
     timeFilter: query.time_filter ?? 'upcoming',
@@ -66,8 +63,8 @@ export function filterFromQuery(query: ListQuery, now: number): CalendarEventFil
   };
 }
 
-/** API records of rows, with hosts, speakers and references loaded for all of them at once. */
-async function toCalendarEvents(db: Db | Tx, communityId: string, rows: CalendarEventRow[]): Promise<CalendarEvent[]> {
+/** API records (JSON text) of rows, with hosts, speakers and references loaded for all of them at once. */
+async function renderCalendarEvents(db: Db | Tx, communityId: string, rows: CalendarEventRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
   const mentions = rows.map(mentionsOf);
   const [people, references] = await Promise.all([
@@ -85,7 +82,7 @@ async function toCalendarEvents(db: Db | Tx, communityId: string, rows: Calendar
   return rows.map((row, i) => {
     const description = references[2 * i];
     const recap = references[2 * i + 1];
-    return toCalendarEvent(row, people.get(row.id), description && recap ? { description, recap } : undefined);
+    return renderCalendarEvent(row, people.get(row.id), description && recap ? { description, recap } : undefined);
   });
 }
 
@@ -167,7 +164,7 @@ export async function listCalendarEventsWithValidity(
     selectCalendarEventsPage(database.db, communityId, filter, perPage, page * perPage),
     validUntilOf(database, communityId, query, filter, now),
   ]);
-  const records = await toCalendarEvents(database.db, communityId, rows);
+  const records = await renderCalendarEvents(database.db, communityId, rows);
   return {
     page: {
       page,
@@ -182,11 +179,11 @@ export async function listCalendarEventsWithValidity(
   };
 }
 
-/** One event of the community as the API shows it; 404 when there is none. */
-export async function getCalendarEvent(database: Database, communityId: string, id: string): Promise<CalendarEvent> {
+/** One event of the community as the API shows it (JSON text); 404 when there is none. */
+export async function getCalendarEvent(database: Database, communityId: string, id: string): Promise<string> {
   const row = await selectCalendarEventRow(database.db, communityId, id);
   if (!row) throw eventNotFound();
-  const [event] = await toCalendarEvents(database.db, communityId, [row]);
+  const [event] = await renderCalendarEvents(database.db, communityId, [row]);
   if (!event) throw eventNotFound();
   return event;
 }

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { Flag } from '../../db/schema.js';
 import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
 
@@ -19,9 +20,13 @@ const feedColumns = ['id', 'chat_channel_id', 'is_archived', 'is_unlisted', 'doc
 /** 1 when posts of a feed with these flags belong to the Home feed. */
 export const homeFlag = (row: { is_archived: Flag; is_unlisted: Flag }): Flag => (row.is_archived === 0 && row.is_unlisted === 0 ? 1 : 0);
 
+const feedRow = preparedQuery((db, p: { communityId: string; id: string }) =>
+  db.selectFrom('feeds').select(feedColumns).where('community_id', '=', p.communityId).where('id', '=', p.id),
+);
+
 /** One feed of the community, or undefined. */
 export async function selectFeedRow(db: Db | Tx, communityId: string, id: string): Promise<FeedRow | undefined> {
-  return db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+  return feedRow.first(db, { communityId, id });
 }
 
 /** Stored feeds by id (unknown ids are absent), in batches. */

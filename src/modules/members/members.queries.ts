@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member, MemberState } from './members.schemas.js';
 
@@ -79,15 +80,13 @@ export async function deactivateActiveMember(db: Db | Tx, communityId: string, i
   return Number(result.numUpdatedRows) > 0;
 }
 
+const memberStateByEmail = preparedQuery((db, p: { communityId: string; emailNorm: string }) =>
+  db.selectFrom('members').select('state').where('community_id', '=', p.communityId).where('email_norm', '=', p.emailNorm),
+);
+
 /** The state of the member holding a normalised email, or undefined. */
 export async function selectMemberStateByEmail(db: Db | Tx, communityId: string, emailNorm: string): Promise<MemberState | undefined> {
-  const row = await db
-    .selectFrom('members')
-    .select('state')
-    .where('community_id', '=', communityId)
-    .where('email_norm', '=', emailNorm)
-    .executeTakeFirst();
-  return row?.state;
+  return (await memberStateByEmail.first(db, { communityId, emailNorm }))?.state;
 }
 
 /** The first profile with this email that has a chat identity (the member's chat profile), and the first profile of any kind. */

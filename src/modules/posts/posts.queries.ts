@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { Flag } from '../../db/schema.js';
 import type { PostSort } from './posts.schemas.js';
 
@@ -54,6 +55,21 @@ export async function countPosts(db: Db | Tx, communityId: string, scope: FeedSc
   return Number(row.n);
 }
 
+/** The page query of one scope kind and sort: six SQL texts in all, each compiled once. */
+const pageQueries = new Map<string, ReturnType<typeof pageQueryOf>>();
+
+function pageQueryOf(kind: FeedScope['kind'], sort: PostSort) {
+  const { column, direction } = sortOrder[sort];
+  return preparedQuery((db, p: { communityId: string; feedId: string; limit: number; offset: number }) =>
+    scoped(db, p.communityId, kind === 'home' ? { kind } : { kind, feedId: p.feedId })
+      .select(postColumns)
+      .orderBy(column, direction)
+      .orderBy('id', direction)
+      .limit(p.limit)
+      .offset(p.offset),
+  );
+}
+
 /** One page of posts in the scope, sorted, ties broken by id. */
 export async function selectPostsPage(
   db: Db | Tx,
@@ -63,14 +79,13 @@ export async function selectPostsPage(
   limit: number,
   offset: number,
 ): Promise<PostRow[]> {
-  const { column, direction } = sortOrder[sort];
-  return scoped(db, communityId, scope)
-    .select(postColumns)
-    .orderBy(column, direction)
-    .orderBy('id', direction)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const shape = `${scope.kind} ${sort}`;
+  let query = pageQueries.get(shape);
+  if (!query) {
+    query = pageQueryOf(scope.kind, sort);
+    pageQueries.set(shape, query);
+  }
+  return query.all(db, { communityId, feedId: scope.kind === 'feed' ? scope.feedId : '', limit, offset });
 }
 
 /** Stored posts by id (unknown ids are absent), in batches. */

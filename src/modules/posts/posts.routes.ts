@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, PagedListSchema } from '../../http/common.schemas.js';
-import { sendJsonBytes, serializeJson } from '../../http/json-text.js';
+import { pagedListEnvelope, sendJsonBytes } from '../../http/json-text.js';
 import { principalOf } from '../../http/request-context.js';
 import type { ModuleOptions } from '../../services.js';
 import { ListPostsQuerySchema, PostSchema, PostsParamsSchema } from './posts.schemas.js';
@@ -31,8 +31,8 @@ export const postsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
       // Posts do not depend on time: an answer holds until the community's posts change.
       const key = `list ${feedId.toLowerCase()} ${sort} ${page} ${perPage}`;
       const body = responses.body(database, communityId, 'posts_version', key, now, async () => {
-        const data = await listPosts(database, communityId, feedId, request.query, counts, now);
-        return { body: serializeJson(reply, { success: true as const, data }), validUntil: Number.POSITIVE_INFINITY };
+        const { records, ...meta } = await listPosts(database, communityId, feedId, request.query, counts, now);
+        return { body: pagedListEnvelope(meta, records), validUntil: Number.POSITIVE_INFINITY };
       });
       return sendJsonBytes(reply, body);
     },

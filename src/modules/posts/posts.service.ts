@@ -1,25 +1,19 @@
 import type { Database } from '../../db/database.js';
+import type { PageMeta } from '../../http/json-text.js';
 import { emptyReferences, type Mentions } from '../../rich-text/index.js';
-import { toIso } from '../../shared/clock.js';
 import type { CountCache } from '../counts/count-cache.js';
 import { feedSummaryOf, selectFeedSummaries } from '../feeds/feeds.queries.js';
 import type { FeedSummary } from '../feeds/feeds.schemas.js';
 import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.service.js';
-import { selectProfilesByIds } from '../profiles/profiles.queries.js';
-import type { Profile } from '../profiles/profiles.schemas.js';
+import { selectProfileJsonByIds } from '../profiles/profiles.queries.js';
 import { resolveReferences } from '../references/resolve-references.js';
 import { countPosts, type FeedScope, type PostRow, selectPostsPage } from './posts.queries.js';
-import type { ListPostsQuery, Post, PostDoc } from './posts.schemas.js';
+import { renderPost } from './posts.records.js';
+import type { ListPostsQuery } from './posts.schemas.js';
 
-/** The paged list envelope of posts. */
-export interface PostsPage {
-  page: number;
-  per_page: number;
-  count: number;
-  total_records: number;
-  total_pages: number;
-  has_next: boolean;
-  records: Post[];
+/** One page of posts: the paged list envelope, with each record as its JSON text. */
+export interface PostsPage extends PageMeta {
+  records: string[];
 }
 
 /**
@@ -60,21 +54,22 @@ export async function listPosts(
     total_records: total,
     total_pages: totalPages,
     has_next: query.page + 1 < totalPages,
-    records: await hydratePosts(database, communityId, rows, knownFeeds),
+    records: await renderPosts(database, communityId, rows, knownFeeds),
   };
 }
 
-async function hydratePosts(
+/** API records (JSON text) of rows, with authors, feeds and references loaded for all of them at once. */
+async function renderPosts(
   database: Database,
   communityId: string,
   rows: PostRow[],
   knownFeeds: Map<string, FeedSummary>,
-): Promise<Post[]> {
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const { db } = database;
   const missingFeeds = rows.map((row) => row.feed_id).filter((id) => !knownFeeds.has(id));
   const [authors, feeds, references] = await Promise.all([
-    selectProfilesByIds(
+    selectProfileJsonByIds(
       db,
       communityId,
       rows.flatMap((row) => (row.author_profile_id ? [row.author_profile_id] : [])),
@@ -86,50 +81,12 @@ async function hydratePosts(
       rows.map((row) => JSON.parse(row.mentions) as Mentions),
     ),
   ]);
-  return rows.map((row, i) => {
-    const doc = JSON.parse(row.doc) as PostDoc;
-    const authorId = row.author_profile_id ?? '';
-    return {
-      id: row.id,
-      created_at: toIso(row.created_at),
-      updated_at: toIso(row.updated_at),
-      content_created_at: toIso(row.content_created_at),
-      latest_activity_at: toIso(row.latest_activity_at),
-      feed_id: row.feed_id,
-      author_profile_id: authorId,
-      ...doc,
-      author: authors.get(authorId) ?? placeholderProfile(authorId),
-      feed: knownFeeds.get(row.feed_id) ?? feeds.get(row.feed_id) ?? { id: row.feed_id, label: '', slug: '' },
-      references: references[i] ?? emptyReferences(),
-    };
-  });
-}
-
-// Import refuses posts without an author profile and nothing deletes profiles, so this only
-// shows up if rows were written by other means; a complete record beats a 500 for the page.
-function placeholderProfile(profileId: string): Profile {
-  const blank = '';
-  return {
-    profile_id: profileId,
-    created_at: toIso(0),
-    preferred_name: blank,
-    preferred_image_original: blank,
-    preferred_image_1024: blank,
-    preferred_image_512: blank,
-    preferred_image_192: blank,
-    preferred_image_72: blank,
-    preferred_image_48: blank,
-    preferred_image_32: blank,
-    preferred_image_24: blank,
-    first_name: blank,
-    last_name: blank,
-    email: blank,
-    chat_user_id: blank,
-    chat_is_admin: false,
-    chat_is_bot: false,
-    chat_first_name: blank,
-    chat_last_name: blank,
-    chat_image_72: blank,
-    chat_image_original: blank,
-  };
+  return rows.map((row, i) =>
+    renderPost(
+      row,
+      authors.get(row.author_profile_id ?? ''),
+      knownFeeds.get(row.feed_id) ?? feeds.get(row.feed_id) ?? { id: row.feed_id, label: '', slug: '' },
+      references[i] ?? emptyReferences(),
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import { normaliseEmail } from '../../shared/ids.js';
 import type { Profile } from './profiles.schemas.js';
 
@@ -38,21 +39,30 @@ export async function upsertProfiles(db: Db | Tx, communityId: string, profiles:
   }
 }
 
-/** Profiles by id, as API objects keyed by profile_id (unknown ids are absent). */
-export async function selectProfilesByIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, Profile>> {
-  const result = new Map<string, Profile>();
+const profileDocsByIds = preparedQuery((db, p: { communityId: string; ids: readonly string[] }) =>
+  db.selectFrom('profiles').select(['id', 'doc']).where('community_id', '=', p.communityId).where('id', 'in', p.ids),
+);
+
+/**
+ * Profiles by id as their stored JSON text, keyed by profile_id (unknown ids are absent): the text
+ * is the API's profile as the import wrote it, spliced into records as it is.
+ */
+export async function selectProfileJsonByIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += batchSize) {
-    const rows = await db
-      .selectFrom('profiles')
-      .select(['id', 'doc'])
-      .where('community_id', '=', communityId)
-      .where('id', 'in', unique.slice(i, i + batchSize))
-      .execute();
-    for (const row of rows) result.set(row.id, JSON.parse(row.doc) as Profile);
+    for (const row of await profileDocsByIds.all(db, { communityId, ids: unique.slice(i, i + batchSize) })) result.set(row.id, row.doc);
   }
   return result;
 }
+
+const profilesByChatUserIds = preparedQuery((db, p: { communityId: string; chatUserIds: readonly string[] }) =>
+  db
+    .selectFrom('profiles')
+    .select(['chat_user_id', 'doc'])
+    .where('community_id', '=', p.communityId)
+    .where('chat_user_id', 'in', p.chatUserIds),
+);
 
 /** Profiles by chat user id (mention resolution, group adds, attendee updates). */
 export async function selectProfilesByChatUserIds(
@@ -63,12 +73,7 @@ export async function selectProfilesByChatUserIds(
   const result = new Map<string, Profile>();
   const unique = [...new Set(chatUserIds)];
   for (let i = 0; i < unique.length; i += batchSize) {
-    const rows = await db
-      .selectFrom('profiles')
-      .select(['chat_user_id', 'doc'])
-      .where('community_id', '=', communityId)
-      .where('chat_user_id', 'in', unique.slice(i, i + batchSize))
-      .execute();
+    const rows = await profilesByChatUserIds.all(db, { communityId, chatUserIds: unique.slice(i, i + batchSize) });
     for (const row of rows) if (row.chat_user_id) result.set(row.chat_user_id, JSON.parse(row.doc) as Profile);
   }
   return result;

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import { buildReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
 import type { References } from '../../rich-text/rich-text.schemas.js';
@@ -14,16 +15,19 @@ interface FeedSummary {
 
 const batchSize = 500;
 
+const feedsByChannelIds = preparedQuery((db, p: { communityId: string; channelIds: readonly string[] }) =>
+  db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id', 'doc'])
+    .where('community_id', '=', p.communityId)
+    .where('chat_channel_id', 'in', p.channelIds)
+    .orderBy('created_at'),
+);
+
 async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channelIds: string[]): Promise<Map<string, FeedSummary>> {
   const feeds = new Map<string, FeedSummary>();
   for (let i = 0; i < channelIds.length; i += batchSize) {
-    const rows = await db
-      .selectFrom('feeds')
-      .select(['id', 'chat_channel_id', 'doc'])
-      .where('community_id', '=', communityId)
-      .where('chat_channel_id', 'in', channelIds.slice(i, i + batchSize))
-      .orderBy('created_at')
-      .execute();
+    const rows = await feedsByChannelIds.all(db, { communityId, channelIds: channelIds.slice(i, i + batchSize) });
     for (const row of rows) {
       if (!row.chat_channel_id || feeds.has(row.chat_channel_id)) continue;
       const doc = JSON.parse(row.doc) as Partial<FeedSummary>;

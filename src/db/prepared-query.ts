@@ -1,0 +1,132 @@
+import type SqliteDatabase from 'better-sqlite3';
+import { type Compilable, type CompiledQuery, createQueryId, type DialectAdapter, type InferResult } from 'kysely';
+import type { Db, Tx } from './database.js';
+
+/** Values a prepared query is run with: scalars, or arrays (an `in` list, one slot per element). */
+type ParamValue = string | number | null | readonly (string | number)[];
+type Params = Record<string, ParamValue>;
+
+/** Where a compiled parameter's value comes from: a named parameter (an element of it), or a constant of the query. */
+type Slot = { name: string; index: number | undefined } | { constant: unknown };
+
+interface Compiled {
+  sql: string;
+  query: CompiledQuery['query'];
+  slots: Slot[];
+}
+
+/**
+ * The raw better-sqlite3 handle behind a Kysely instance opened by openDatabase: reads outside
+ * transactions skip Kysely's connection queue. A Transaction is another Kysely instance, absent here,
+ * so anything inside a transaction goes through Kysely and sees the transaction's own writes.
+ */
+const sqliteHandles = new WeakMap<Db | Tx, SqliteDatabase.Database>();
+
+/** Called by openDatabase for SQLite databases. */
+export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database): void {
+  sqliteHandles.set(db, sqlite);
+}
+
+/** A value no caller passes (NUL is refused at the edge), so that it can only be a placeholder. */
+const placeholder = (name: string, index?: number): string => `\u0000prepared:${name}${index === undefined ? '' : `[${index}]`}\u0000`;
+
+/** The shape of a call: arrays compile to one `?` per element, so their lengths are part of the SQL. */
+function shapeOf(params: Params): string {
+  let shape = '';
+  for (const name in params) {
+    const value = params[name];
+    if (Array.isArray(value)) shape += `${name}:${value.length};`;
+  }
+  return shape;
+}
+
+/**
+ * A read built with Kysely once per shape and run many times. Building and compiling a Kysely
+ * query costs 20 to 40 µs per call, several times what SQLite needs for a point read (about 6 µs,
+ * docs/performance.md), so the reads that every request makes are compiled once: the builder is
+ * given placeholders in place of the parameters, the compiled SQL remembers where each value goes,
+ * and a run only fills the values in. Queries stay written (and typed) with Kysely, and the same
+ * builder serves both engines. On SQLite a run outside a transaction goes straight to a prepared
+ * statement; in a transaction, and on PostgreSQL, the compiled SQL goes through Kysely.
+ *
+ * The builder must use the parameters only as values (never to choose columns or the query's shape).
+ */
+export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
+  private readonly compiled = new WeakMap<DialectAdapter, Map<string, Compiled>>();
+  private readonly statements = new WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>();
+
+  constructor(private readonly build: (db: Db | Tx, params: P) => Q) {}
+
+  /** Every row, as Kysely's execute() would return them. */
+  async all(db: Db | Tx, params: P): Promise<InferResult<Q>> {
+    const compiled = this.compile(db, params);
+    const values = compiled.slots.map((slot) => slotValue(slot, params));
+    const sqlite = sqliteHandles.get(db);
+    if (sqlite && !sqlite.inTransaction) return this.statement(sqlite, compiled.sql).all(...values) as InferResult<Q>;
+    const result = await db.executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() });
+    return result.rows as InferResult<Q>;
+  }
+
+  /** The first row, or undefined. */
+  async first(db: Db | Tx, params: P): Promise<InferResult<Q>[number] | undefined> {
+    return (await this.all(db, params))[0];
+  }
+
+  private compile(db: Db | Tx, params: P): Compiled {
+    const adapter = db.getExecutor().adapter;
+    let byShape = this.compiled.get(adapter);
+    if (!byShape) {
+      byShape = new Map();
+      this.compiled.set(adapter, byShape);
+    }
+    const shape = shapeOf(params);
+    let compiled = byShape.get(shape);
+    if (!compiled) {
+      const placeholders: Params = {};
+      const slots = new Map<unknown, Slot>();
+      for (const name in params) {
+        const value = params[name];
+        if (Array.isArray(value)) {
+          placeholders[name] = value.map((_, index) => {
+            const text = placeholder(name, index);
+            slots.set(text, { name, index });
+            return text;
+          });
+        } else {
+          const text = placeholder(name);
+          slots.set(text, { name, index: undefined });
+          placeholders[name] = text;
+        }
+      }
+      const query = this.build(db, placeholders as P).compile();
+      compiled = { sql: query.sql, query: query.query, slots: query.parameters.map((value) => slots.get(value) ?? { constant: value }) };
+      byShape.set(shape, compiled);
+    }
+    return compiled;
+  }
+
+  private statement(sqlite: SqliteDatabase.Database, sql: string): SqliteDatabase.Statement {
+    let bySql = this.statements.get(sqlite);
+    if (!bySql) {
+      bySql = new Map();
+      this.statements.set(sqlite, bySql);
+    }
+    let statement = bySql.get(sql);
+    if (!statement) {
+      statement = sqlite.prepare(sql);
+      bySql.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function slotValue(slot: Slot, params: Params): unknown {
+  if ('constant' in slot) return slot.constant;
+  const value = params[slot.name];
+  if (slot.index === undefined) return value;
+  return (value as readonly unknown[])[slot.index];
+}
+
+/** Defines a prepared query (see PreparedQuery). */
+export const preparedQuery = <P extends Params, Q extends Compilable<unknown>>(build: (db: Db | Tx, params: P) => Q): PreparedQuery<P, Q> =>
+  new PreparedQuery(build);

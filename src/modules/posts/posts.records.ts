@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import fastJson from 'fast-json-stringify';
+import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
+import { toIso } from '../../shared/clock.js';
+import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
+import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
+import type { PostRow } from './posts.queries.js';
+import { PostSchema } from './posts.schemas.js';
+
+/** The fields of a record that come from the row's columns, serialised by the record's own schema. */
+const serializeColumns = fastJson(
+  Type.Pick(PostSchema, ['id', 'created_at', 'updated_at', 'content_created_at', 'latest_activity_at', 'feed_id', 'author_profile_id']),
+);
+const serializeFeed = fastJson(FeedSummarySchema);
+const serializeReferences = fastJson(ReferencesSchema);
+const serializeProfile = fastJson(ProfileSchema);
+
+/** The members of a JSON object's text, without its braces. */
+const members = (objectJson: string): string => objectJson.slice(1, -1);
+
+/**
+ * The API record of a post row as JSON text, spliced from parts that are JSON already: the stored
+ * doc (every field of PostDoc, derived once at import), the author's stored profile, and the
+ * columns, feed summary and references serialised by their schemas. Like events (see
+ * calendar-events.records.ts), checked against the full PostSchema by spliced-records.test.ts.
+ */
+export function renderPost(row: PostRow, authorJson: string | undefined, feed: FeedSummary, references: References): string {
+  const authorId = row.author_profile_id ?? '';
+  const columns = serializeColumns({
+    id: row.id,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+    content_created_at: toIso(row.content_created_at),
+    latest_activity_at: toIso(row.latest_activity_at),
+    feed_id: row.feed_id,
+    author_profile_id: authorId,
+  });
+  const author = authorJson ?? serializeProfile(placeholderProfile(authorId));
+  return `{${members(columns)},${members(row.doc)},"author":${author},"feed":${serializeFeed(feed)},"references":${serializeReferences(references)}}`;
+}
+
+// Import refuses posts without an author profile and nothing deletes profiles, so this only
+// shows up if rows were written by other means; a complete record beats a 500 for the page.
+function placeholderProfile(profileId: string): Profile {
+  const blank = '';
+  return {
+    profile_id: profileId,
+    created_at: toIso(0),
+    preferred_name: blank,
+    preferred_image_original: blank,
+    preferred_image_1024: blank,
+    preferred_image_512: blank,
+    preferred_image_192: blank,
+    preferred_image_72: blank,
+    preferred_image_48: blank,
+    preferred_image_32: blank,
+    preferred_image_24: blank,
+    first_name: blank,
+    last_name: blank,
+    email: blank,
+    chat_user_id: blank,
+    chat_is_admin: false,
+    chat_is_bot: false,
+    chat_first_name: blank,
+    chat_last_name: blank,
+    chat_image_72: blank,
+    chat_image_original: blank,
+  };
+}
