@@ -7,7 +7,7 @@ import { runLoad } from './load.js';
 import type { LoadResult } from './load-client.js';
 import { assertServerProcess } from './proc-cpu.js';
 import type { RequestSpec, Scenario, ScenarioContext } from './scenarios.js';
-import { type RunningServer, startCeiling, startServer, type Variant } from './server.js';
+import { type RunningServer, startCeiling, startFloor, startServer, type Variant } from './server.js';
 import { dataDir, median } from './util.js';
 
 /** How long and how often: the full method, or --quick. */
@@ -42,6 +42,9 @@ export interface Measurement {
   ceilingP99: number;
   ceilingCpuUserUs: number;
   ceilingCpuSysUs: number;
+  /** The framework floor (floor-server.ts), for scenarios that measure it: req/s and its ratio to the ceiling. */
+  floorRps?: number;
+  floorRatio?: number;
   peakRssMb: number;
   startupMs: number;
   bodyBytes: number;
@@ -112,9 +115,12 @@ interface Lane {
   request: RequestSpec;
   server: RunningServer;
   ceiling: RunningServer;
+  /** The framework floor, for scenarios that ask for it. */
+  floor: RunningServer | null;
   captured: CapturedResponse;
   results: LoadResult[];
   ceilingResults: LoadResult[];
+  floorResults: LoadResult[];
 }
 
 /** Starts a scenario's server, captures its answer, starts the ceiling server for those bytes. */
@@ -137,14 +143,18 @@ async function openLane(scenario: Scenario, context: ScenarioContext, captures: 
     const capturePath = join(dataDir, `capture-${scenario.name}.response`);
     writeFileSync(capturePath, JSON.stringify(captured));
     const ceiling = await startCeiling(capturePath);
+    let floor: RunningServer | null = null;
     try {
+      if (scenario.floor) floor = await startFloor(capturePath);
       assertServerProcess(server.pid);
       assertServerProcess(ceiling.pid);
+      if (floor) assertServerProcess(floor.pid);
     } catch (error) {
       await ceiling.stop();
+      await floor?.stop();
       throw error;
     }
-    return { scenario, request, server, ceiling, captured, results: [], ceilingResults: [] };
+    return { scenario, request, server, ceiling, floor, captured, results: [], ceilingResults: [], floorResults: [] };
   } catch (error) {
     await server.stop();
     throw error;
@@ -175,6 +185,7 @@ function toMeasurement(lane: Lane, context: ScenarioContext): Measurement {
     ceilingP99: ceiling.p99,
     ceilingCpuUserUs: ceiling.cpuUserUs,
     ceilingCpuSysUs: ceiling.cpuSysUs,
+    ...(lane.floor ? floorFigures(lane) : {}),
     peakRssMb: lane.server.peakRssMb(),
     startupMs: Math.round(lane.server.startupMs),
     bodyBytes: Buffer.from(lane.captured.bodyBase64, 'base64').length,
@@ -182,6 +193,12 @@ function toMeasurement(lane: Lane, context: ScenarioContext): Measurement {
     timeouts: lane.results.reduce((n, r) => n + r.errors + r.timeouts, 0),
     error: null,
   };
+}
+
+/** The floor's req/s and its ratio to the ceiling (medians of the per-run ratios, as for the server). */
+function floorFigures(lane: Lane): Pick<Measurement, 'floorRps' | 'floorRatio'> {
+  const ratios = lane.floorResults.map((r, i) => r.rps / (lane.ceilingResults[i]?.rps ?? Number.NaN));
+  return { floorRps: summarise(lane.floorResults).rps, floorRatio: median(ratios) };
 }
 
 const failed = (scenario: Scenario, context: ScenarioContext, error: unknown): Measurement => ({
@@ -240,6 +257,7 @@ export async function measureGroup(
       for (const lane of lanes) {
         lane.results.push(...(await load(lane.server, lane.request, durations, { runs: 1, warmupSeconds })));
         lane.ceilingResults.push(...(await load(lane.ceiling, lane.request, durations, { runs: 1, warmupSeconds })));
+        if (lane.floor) lane.floorResults.push(...(await load(lane.floor, lane.request, durations, { runs: 1, warmupSeconds })));
       }
     }
     for (const lane of lanes) out.set(lane.scenario.name, toMeasurement(lane, context));
@@ -249,6 +267,7 @@ export async function measureGroup(
     for (const lane of lanes) {
       await lane.server.stop();
       await lane.ceiling.stop();
+      await lane.floor?.stop();
     }
   }
   return group.map((scenario) => out.get(scenario.name) ?? failed(scenario, context, new Error('not measured')));

@@ -132,7 +132,7 @@ export function evaluateTargets(
           dataset: m.dataset,
           scenario: m.scenario,
           target: `>= ${pct(min)} of the ceiling`,
-          measured: pct(m.ceilingRatio),
+          measured: `${pct(m.ceilingRatio)}${m.floorRatio === undefined ? '' : ` (Fastify floor for the same bytes: ${pct(m.floorRatio)})`}`,
           pass: m.ceilingRatio >= min,
         });
       if (m.scenario === 'events.list' && m.dataset !== 'multi') ceiling(0.5);

@@ -38,6 +38,8 @@ export interface Scenario {
   mutates?: boolean;
   /** Server configuration of this scenario (documented settings only, e.g. the response cache off). */
   env?: Record<string, string>;
+  /** Also measure the framework floor (a minimal Fastify app answering the same bytes, floor-server.ts). */
+  floor?: boolean;
 }
 
 /** The operator's switch for cached answers: off, every request is a miss (what a first read costs). */
@@ -55,6 +57,7 @@ const newMember = JSON.stringify({ email: 'bench-{uuid}@bench.example.com', full
 export const scenarios: readonly Scenario[] = [
   {
     name: 'events.list',
+    floor: true,
     title: 'event list: defaults (upcoming, published), page 3 of 20, with totals',
     datasets: [...list, 'multi'],
     status: 200,
@@ -101,6 +104,7 @@ export const scenarios: readonly Scenario[] = [
   },
   {
     name: 'events.get',
+    floor: true,
     title: 'event get',
     datasets: list,
     status: 200,
@@ -175,6 +179,7 @@ export const scenarios: readonly Scenario[] = [
   },
   {
     name: 'members.check',
+    floor: true,
     title: 'membership check of an existing member',
     datasets: small,
     status: 200,

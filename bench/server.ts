@@ -8,6 +8,7 @@ import { binPath, dataDir, sleep } from './util.js';
 export const hasTaskset = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset');
 const variantHooks = fileURLToPath(new URL('./hooks/register-variant.mjs', import.meta.url));
 const ceilingScript = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
+const floorScript = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
 
 export type Variant = 'no-count' | 'no-guards';
 
@@ -122,4 +123,11 @@ export async function startCeiling(capturePath: string): Promise<RunningServer> 
   const port = await freePort();
   const env = { PATH: process.env.PATH, CEILING_PORT: String(port), CEILING_CAPTURE: capturePath };
   return startPinned(pinned(0, [process.execPath, '--import', 'tsx', ceilingScript]), env, '/', port, true);
+}
+
+/** The framework floor for a captured response (see floor-server.ts), pinned like the real server. */
+export async function startFloor(capturePath: string): Promise<RunningServer> {
+  const port = await freePort();
+  const env = { PATH: process.env.PATH, FLOOR_PORT: String(port), FLOOR_CAPTURE: capturePath };
+  return startPinned(pinned(0, [process.execPath, '--import', 'tsx', floorScript]), env, '/', port, true);
 }

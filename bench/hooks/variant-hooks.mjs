@@ -3,8 +3,9 @@
 //   BENCH_VARIANT=no-count   countCalendarEvents and countPosts return BENCH_FIXED_TOTAL (the total
 //                            the real server answered for the scenario, so the bytes are the same)
 //                            instead of running SELECT COUNT(*): "the same list without the count".
-//   BENCH_VARIANT=no-guards  no API-key lookup, no rate limits, no idempotency: every request runs
-//                            as BENCH_PRINCIPAL. The plan guard stays (it is authorisation, not overhead).
+//   BENCH_VARIANT=no-guards  no API-key lookup, no rate limits, no idempotency: every protected route's
+//                            guard only sets BENCH_PRINCIPAL. The standard headers and the plan guard stay
+//                            (they are the answer and authorisation, not overhead).
 //
 // Every rewrite must match exactly once; if the server's code moved on, loading fails loudly and
 // the bench reports the variant as broken rather than measuring something else. (A file that is
@@ -29,17 +30,14 @@ const rewrites = {
     },
   ],
   'no-guards': [
-    { file: '/dist/app.js', find: 'registerAddressRateLimit(app, rateLimiter, services.authenticator, clock);', replace: '' },
     {
       file: '/dist/app.js',
-      find: 'registerAuth(app, services.authenticator);',
+      find: 'guardProtectedRoutes(app, (route) => [identify, keyBudget, ...planSteps(routePlan(route))]);',
       replace: [
         'const benchPrincipal = JSON.parse(process.env.BENCH_PRINCIPAL ?? "null");',
-        "app.decorateRequest('principal', null);",
-        "app.addHook('onRequest', async (request) => { if (request.routeOptions.url && !request.routeOptions.config.public) request.principal = benchPrincipal; });",
+        'guardProtectedRoutes(app, (route) => [(request) => { request.principal = benchPrincipal; }, ...planSteps(routePlan(route))]);',
       ].join('\n'),
     },
-    { file: '/dist/app.js', find: 'registerKeyRateLimit(app, rateLimiter);', replace: '' },
     { file: '/dist/app.js', find: 'registerIdempotency(app, new IdempotencyService(database, clock));', replace: '' },
   ],
 };

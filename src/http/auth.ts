@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { hashApiKey } from '../modules/api-keys/api-keys.service.js';
 import type { Authenticator, Principal } from '../modules/api-keys/authenticator.js';
+import { andThen } from '../shared/maybe-async.js';
 import type { AddressBudget, PresentedKey } from './rate-limit-address.js';
 import type { GuardStep } from './request-guard.js';
 
@@ -31,37 +32,27 @@ export function authenticationStep(authenticator: Authenticator, addresses: Addr
       addresses.accepted(key);
       return;
     }
-    const counted = addresses.refused(request, reply, key);
-    if (counted) {
-      return counted.then(() => {
-        throw unauthorized('Unknown or revoked API key.');
-      });
-    }
-    throw unauthorized('Unknown or revoked API key.');
+    return andThen(addresses.refused(request, reply, key), () => {
+      throw unauthorized('Unknown or revoked API key.');
+    });
   };
 
   const identify = (request: FastifyRequest, reply: FastifyReply, key: PresentedKey) => {
     const cached = authenticator.cachedPrincipal(key.hash);
-    if (cached !== undefined) return settle(request, reply, key, cached);
-    return authenticator.authenticateHash(key.hash).then((principal) => settle(request, reply, key, principal));
+    return andThen(cached === undefined ? authenticator.authenticateHash(key.hash) : cached, (principal) =>
+      settle(request, reply, key, principal),
+    );
   };
 
   return (request, reply) => {
     const header = request.headers.authorization;
     const secret = presentedKey(header);
     if (!secret) {
-      const refusal = unauthorized(header ? 'Malformed Authorization header.' : 'Missing API key.');
-      const counted = addresses.count(request, reply);
-      if (counted) {
-        return counted.then(() => {
-          throw refusal;
-        });
-      }
-      throw refusal;
+      return andThen(addresses.count(request, reply), () => {
+        throw unauthorized(header ? 'Malformed Authorization header.' : 'Missing API key.');
+      });
     }
     const key: PresentedKey = { hash: hashApiKey(secret), counted: false };
-    const before = addresses.beforeAuth(request, reply, key);
-    if (before) return before.then(() => identify(request, reply, key));
-    return identify(request, reply, key);
+    return andThen(addresses.beforeAuth(request, reply, key), () => identify(request, reply, key));
   };
 }

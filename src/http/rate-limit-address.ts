@@ -2,7 +2,8 @@ import { isIPv6 } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../modules/api-keys/authenticator.js';
 import type { Clock } from '../shared/clock.js';
-import { applyRateLimitHeaders, enforce, type RateLimitDecision, type RateLimiter } from './rate-limit.js';
+import { andThen } from '../shared/maybe-async.js';
+import { applyRateLimitHeaders, enforce, type RateLimiter } from './rate-limit.js';
 
 /** How long a secret that authenticated here skips the per-address budget (auth itself still runs every time). */
 const knownKeyTtlMs = 10 * 60_000;
@@ -11,6 +12,8 @@ const refusal = 'Too many requests without a valid API key from this address.';
 
 /** The budget id of a client address: IPv4 as is, IPv6 by its /64 (one host usually holds a whole /64). */
 export function addressBucket(ip: string): string {
+  // IPv4 (the usual case) has no colon: skip the IPv6 parsing below.
+  if (!ip.includes(':')) return ip;
   const address = ip.split('%')[0] ?? ip;
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   if (mapped?.[1]) return mapped[1];
@@ -55,9 +58,9 @@ export class AddressBudget {
 
   /** Counts the request's address; 429 past the budget. */
   count(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
-    const decision = this.limiter.consume(this.limiter.perAddress, addressBucket(request.ip));
-    if (decision instanceof Promise) return decision.then((settled) => enforce(reply, settled, refusal));
-    enforce(reply, decision, refusal);
+    return andThen(this.limiter.consume(this.limiter.perAddress, addressBucket(request.ip)), (decision) =>
+      enforce(reply, decision, refusal),
+    );
   }
 
   /** The check before auth, for a request that presents a plausible key. */
@@ -101,10 +104,9 @@ export class AddressBudget {
     if (key.counted) return;
     this.knownKeys.delete(key.hash);
     key.counted = true;
-    const decision = this.limiter.consume(this.limiter.perAddress, addressBucket(request.ip));
-    const apply = (settled: RateLimitDecision) => applyRateLimitHeaders(reply, settled);
-    if (decision instanceof Promise) return decision.then(apply);
-    apply(decision);
+    return andThen(this.limiter.consume(this.limiter.perAddress, addressBucket(request.ip)), (decision) =>
+      applyRateLimitHeaders(reply, decision),
+    );
   }
 
   private remember(hash: string): void {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
+import { andThen } from '../shared/maybe-async.js';
 import { MemoryRateLimitStore } from './rate-limit-stores/memory-store.js';
 import type { RateLimitStore, WindowCount } from './rate-limit-stores/rate-limit-store.js';
 import { RedisRateLimitStore } from './rate-limit-stores/redis-store.js';
@@ -46,8 +47,8 @@ export class RateLimiter {
     const bucket = `${policy.name}:${id}`;
     const windowMs = policy.windowSeconds * 1000;
     const now = this.clock.now();
-    if (this.store.incrementNow) return decide(policy, this.store.incrementNow(bucket, windowMs, now));
-    return this.store.increment(bucket, windowMs, now).then((count) => decide(policy, count));
+    const count = this.store.incrementNow ? this.store.incrementNow(bucket, windowMs, now) : this.store.increment(bucket, windowMs, now);
+    return andThen(count, (settled) => decide(policy, settled));
   }
 }
 
@@ -106,8 +107,6 @@ export function keyBudgetStep(limiter: RateLimiter): GuardStep {
   return (request, reply) => {
     const principal = request.principal;
     if (!principal) return;
-    const decision = limiter.consume(limiter.perKey, principal.keyId);
-    if (decision instanceof Promise) return decision.then((settled) => enforce(reply, settled, refusal));
-    enforce(reply, decision, refusal);
+    return andThen(limiter.consume(limiter.perKey, principal.keyId), (decision) => enforce(reply, decision, refusal));
   };
 }

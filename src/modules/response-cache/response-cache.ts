@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { andThen } from '../../shared/maybe-async.js';
 import { type DataVersionColumn, readDataVersion } from '../counts/count-cache.js';
 
 interface Entry {
@@ -48,9 +49,10 @@ export class ResponseCache {
   ): Buffer | Promise<Buffer> {
     if (this.budgetBytes <= 0) return render().then((rendered) => Buffer.from(rendered.body));
     const cacheKey = `${communityId}\u0000${column}\u0000${key}`;
-    const version = readDataVersion(database, communityId, column);
-    if (typeof version === 'number') return this.lookup(cacheKey, version, now) ?? this.renderAndRemember(cacheKey, version, render);
-    return version.then((settled) => this.lookup(cacheKey, settled, now) ?? this.renderAndRemember(cacheKey, settled, render));
+    return andThen(
+      readDataVersion(database, communityId, column),
+      (version) => this.lookup(cacheKey, version, now) ?? this.renderAndRemember(cacheKey, version, render),
+    );
   }
 
   private lookup(cacheKey: string, version: number, now: number): Buffer | undefined {
