@@ -18,6 +18,7 @@ import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
 import { AddressBudget } from './http/rate-limit-address.js';
 import { guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
 import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
+import { registerSerialization } from './http/serialization.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
 import { registerValidation } from './http/validation.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
@@ -70,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('services', services);
 
   registerValidation(app);
+  registerSerialization(app);
   registerErrorHandler(app);
   registerNotFound(app);
   registerBodyErrorDocs(app);

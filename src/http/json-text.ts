@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import type { FastifyReply } from 'fastify';
+import { compiledOnFirstCall } from '../shared/compiled-on-first-call.js';
 import { PagedListSchema } from './common.schemas.js';
 
 /**
@@ -48,7 +49,9 @@ export interface PageMeta {
 
 // The envelope of every list, serialised by its schema with no records; the records' JSON text
 // goes where the empty array is.
-const serializeEmptyPage = fastJson(Type.Object({ success: Type.Literal(true), data: PagedListSchema(Type.Unknown()) }));
+const serializeEmptyPage = compiledOnFirstCall(() =>
+  fastJson(Type.Object({ success: Type.Literal(true), data: PagedListSchema(Type.Unknown()) })),
+);
 const emptyRecordsTail = '"records":[]}}';
 
 /** `{success: true, data: {page, ..., records}}` around records' JSON texts. */

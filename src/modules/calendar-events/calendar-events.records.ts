@@ -5,6 +5,7 @@ import { emptyReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
 import { type References, ReferencesSchema, type RichTextBlock } from '../../rich-text/rich-text.schemas.js';
 import { toIso } from '../../shared/clock.js';
+import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
 import { CalendarEventSchema, type EventStatus, type PublishedTo, type Reminder, type Tag } from './calendar-events.schemas.js';
 
 /**
@@ -84,21 +85,28 @@ export function mentionsOf(row: Pick<CalendarEventRow, 'mentions'>): CalendarEve
 }
 
 /** The fields of a record that come from the row's columns, serialised by the record's own schema. */
-const serializeColumns = fastJson(
-  Type.Pick(CalendarEventSchema, [
-    'id',
-    'created_at',
-    'updated_at',
-    'start_date',
-    'end_date',
-    'is_unlisted',
-    'publish_to_site',
-    'status',
-    'attendees_count',
-  ]),
+const serializeColumns = compiledOnFirstCall(() =>
+  fastJson(
+    Type.Pick(CalendarEventSchema, [
+      'id',
+      'created_at',
+      'updated_at',
+      'start_date',
+      'end_date',
+      'is_unlisted',
+      'publish_to_site',
+      'status',
+      'attendees_count',
+    ]),
+  ),
 );
-const serializeReferences = fastJson(ReferencesSchema);
-const emptyReferencesJson = serializeReferences(emptyReferences());
+const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema));
+let emptyReferencesText: string | undefined;
+const emptyReferencesJson = (): string => {
+  const text = emptyReferencesText ?? serializeReferences(emptyReferences());
+  emptyReferencesText = text;
+  return text;
+};
 
 /** The members of a JSON object's text, without its braces. */
 const members = (objectJson: string): string => objectJson.slice(1, -1);
@@ -126,8 +134,8 @@ export function renderCalendarEvent(
     status: row.status,
     attendees_count: Number(row.attendees_count),
   });
-  const description = references ? serializeReferences(references.description) : emptyReferencesJson;
-  const recap = references ? serializeReferences(references.recap) : emptyReferencesJson;
+  const description = references ? serializeReferences(references.description) : emptyReferencesJson();
+  const recap = references ? serializeReferences(references.recap) : emptyReferencesJson();
   return `{${members(columns)},${members(row.doc)},"hosts":[${people?.hosts.join(',') ?? ''}],"speakers":[${people?.speakers.join(',') ?? ''}],"description_chat_blocks_references":${description},"recap_chat_blocks_references":${recap}}`;
 }
 

@@ -2,18 +2,21 @@ import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
 import { toIso } from '../../shared/clock.js';
+import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
 import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
 import type { PostRow } from './posts.queries.js';
 import { PostSchema } from './posts.schemas.js';
 
 /** The fields of a record that come from the row's columns, serialised by the record's own schema. */
-const serializeColumns = fastJson(
-  Type.Pick(PostSchema, ['id', 'created_at', 'updated_at', 'content_created_at', 'latest_activity_at', 'feed_id', 'author_profile_id']),
+const serializeColumns = compiledOnFirstCall(() =>
+  fastJson(
+    Type.Pick(PostSchema, ['id', 'created_at', 'updated_at', 'content_created_at', 'latest_activity_at', 'feed_id', 'author_profile_id']),
+  ),
 );
-const serializeFeed = fastJson(FeedSummarySchema);
-const serializeReferences = fastJson(ReferencesSchema);
-const serializeProfile = fastJson(ProfileSchema);
+const serializeFeed = compiledOnFirstCall(() => fastJson(FeedSummarySchema));
+const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema));
+const serializeProfile = compiledOnFirstCall(() => fastJson(ProfileSchema));
 
 /** The members of a JSON object's text, without its braces. */
 const members = (objectJson: string): string => objectJson.slice(1, -1);
