@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadRequest, LoadResult } from './load-client.js';
 import { pinned } from './server.js';
-import { projectRoot } from './util.js';
+import { projectRoot, runCollecting } from './util.js';
 import { findWrk, runWrk, wrkVersion } from './wrk-client.js';
 
 const client = fileURLToPath(new URL('./load-client.ts', import.meta.url));
@@ -32,26 +31,12 @@ export function runLoad(request: LoadRequest): Promise<LoadResult[]> {
 }
 
 /** autocannon in a child process pinned to core 1. */
-function runAutocannon(request: LoadRequest): Promise<LoadResult[]> {
-  const command = pinned(1, [process.execPath, '--import', 'tsx', client, JSON.stringify(request)]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0] as string, command.slice(1), { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code !== 0) return reject(new Error(`load generator failed (${code}): ${stderr.trim()}`));
-      try {
-        resolve(JSON.parse(stdout) as LoadResult[]);
-      } catch {
-        reject(new Error(`load generator printed no result: ${stdout.slice(0, 200)} ${stderr.slice(0, 500)}`));
-      }
-    });
-  });
+async function runAutocannon(request: LoadRequest): Promise<LoadResult[]> {
+  const { code, stdout, stderr } = await runCollecting(pinned(1, [process.execPath, '--import', 'tsx', client, JSON.stringify(request)]));
+  if (code !== 0) throw new Error(`load generator failed (${code}): ${stderr.trim()}`);
+  try {
+    return JSON.parse(stdout) as LoadResult[];
+  } catch {
+    throw new Error(`load generator printed no result: ${stdout.slice(0, 200)} ${stderr.slice(0, 500)}`);
+  }
 }

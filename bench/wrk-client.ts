@@ -1,6 +1,6 @@
 // Bench only: the load generator when wrk is installed. wrk is C: one thread on core 1 keeps sending
 // where autocannon (JS, same core) saturates first on large bodies, so the ceiling stays the server's.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { delimiter, join } from 'node:path';
 import type { LoadRequest, LoadResult } from './load-client.js';
 import { cpuPerRequest, readCpuTicks } from './proc-cpu.js';
 import { pinned } from './server.js';
-import { projectRoot } from './util.js';
+import { runCollecting } from './util.js';
 
 /** What the script's done() prints (wrk's own latencies are microseconds; converted to ms in Lua). */
 interface WrkSummary {
@@ -125,19 +125,7 @@ async function wrkOnce(wrk: string, spec: LoadRequest, durationSeconds: number):
   ];
   const command = pinned(1, [wrk, ...args]);
   try {
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(command[0] as string, command.slice(1), { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        err += chunk.toString();
-      });
-      child.once('error', reject);
-      child.once('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
-    });
+    const { code, stdout, stderr } = await runCollecting(command);
     const summary = code === 0 ? parseSummary(stdout) : null;
     if (!summary) throw new Error(`wrk failed (${code}): ${stdout.slice(-500).trim()} ${stderr.slice(-500).trim()}`);
     return summary;
