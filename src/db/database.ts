@@ -49,8 +49,9 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    registerSqliteHandle(db, sqlite);
+    const statements = withStatementCache(sqlite);
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+    registerSqliteHandle(db, sqlite, statements);
     return {
       engine: 'sqlite',
       db,

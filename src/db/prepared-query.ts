@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { type Compilable, type CompiledQuery, createQueryId, type DialectAdapter, type InferResult } from 'kysely';
 import type { Db, Tx } from './database.js';
+import type { StatementCache } from './statement-cache.js';
 
 /** Values a prepared query is run with: scalars, or arrays (an `in` list, one slot per element). */
 type ParamValue = string | number | null | readonly (string | number)[];
@@ -15,16 +16,22 @@ interface Compiled {
   slots: Slot[];
 }
 
+interface SqliteHandle {
+  sqlite: SqliteDatabase.Database;
+  /** The statements Kysely itself reuses (statement-cache.ts): one prepared statement per SQL text. */
+  statements: StatementCache;
+}
+
 /**
- * The raw better-sqlite3 handle behind a Kysely instance opened by openDatabase: reads outside
+ * The better-sqlite3 handle behind a Kysely instance opened by openDatabase: reads outside
  * transactions skip Kysely's connection queue. A Transaction is another Kysely instance, absent here,
  * so anything inside a transaction goes through Kysely and sees the transaction's own writes.
  */
-const sqliteHandles = new WeakMap<Db | Tx, SqliteDatabase.Database>();
+const sqliteHandles = new WeakMap<Db | Tx, SqliteHandle>();
 
 /** Called by openDatabase for SQLite databases. */
-export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database): void {
-  sqliteHandles.set(db, sqlite);
+export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database, statements: StatementCache): void {
+  sqliteHandles.set(db, { sqlite, statements });
 }
 
 /** A value no caller passes (NUL is refused at the edge), so that it can only be a placeholder. */
@@ -53,7 +60,6 @@ function shapeOf(params: Params): string {
  */
 export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
   private readonly compiled = new WeakMap<DialectAdapter, Map<string, Compiled>>();
-  private readonly statements = new WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>();
 
   constructor(private readonly build: (db: Db | Tx, params: P) => Q) {}
 
@@ -61,8 +67,8 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
   async all(db: Db | Tx, params: P): Promise<InferResult<Q>> {
     const compiled = this.compile(db, params);
     const values = compiled.slots.map((slot) => slotValue(slot, params));
-    const sqlite = sqliteHandles.get(db);
-    if (sqlite && !sqlite.inTransaction) return this.statement(sqlite, compiled.sql).all(...values) as InferResult<Q>;
+    const handle = sqliteHandles.get(db);
+    if (handle && !handle.sqlite.inTransaction) return handle.statements.prepare(compiled.sql).all(...values) as InferResult<Q>;
     const result = await db.executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() });
     return result.rows as InferResult<Q>;
   }
@@ -103,20 +109,6 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
       byShape.set(shape, compiled);
     }
     return compiled;
-  }
-
-  private statement(sqlite: SqliteDatabase.Database, sql: string): SqliteDatabase.Statement {
-    let bySql = this.statements.get(sqlite);
-    if (!bySql) {
-      bySql = new Map();
-      this.statements.set(sqlite, bySql);
-    }
-    let statement = bySql.get(sql);
-    if (!statement) {
-      statement = sqlite.prepare(sql);
-      bySql.set(sql, statement);
-    }
-    return statement;
   }
 }
 

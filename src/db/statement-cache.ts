@@ -4,6 +4,11 @@ import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 /** Enough for every distinct statement the service runs (IN lists of different lengths included). */
 const defaultCapacity = 1000;
 
+/** What Kysely's SQLite dialect needs of a database, with better-sqlite3's own statements. */
+export interface StatementCache extends KyselySqliteDatabase {
+  prepare(sql: string): SqliteDatabase.Statement;
+}
+
 /**
  * The better-sqlite3 handle as Kysely sees it, with prepared statements reused by SQL text.
  * Kysely prepares every query afresh; on hot reads that costs more than running it (measured
@@ -11,7 +16,7 @@ const defaultCapacity = 1000;
  * synchronously and Kysely holds its single connection for the length of a stream, so no
  * statement is ever in use twice at once. Least recently used statements are dropped first.
  */
-export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = defaultCapacity): KyselySqliteDatabase {
+export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = defaultCapacity): StatementCache {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     prepare(sql: string) {
