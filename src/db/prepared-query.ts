@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { type Compilable, type CompiledQuery, createQueryId, type DialectAdapter, type InferResult } from 'kysely';
+import { andThen } from '../shared/maybe-async.js';
 import type { Db, Tx } from './database.js';
 import type { StatementCache } from './statement-cache.js';
 
@@ -65,17 +66,31 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
 
   /** Every row, as Kysely's execute() would return them. */
   async all(db: Db | Tx, params: P): Promise<InferResult<Q>> {
-    const compiled = this.compile(db, params);
-    const values = compiled.slots.map((slot) => slotValue(slot, params));
-    const handle = sqliteHandles.get(db);
-    if (handle && !handle.sqlite.inTransaction) return handle.statements.prepare(compiled.sql).all(...values) as InferResult<Q>;
-    const result = await db.executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() });
-    return result.rows as InferResult<Q>;
+    return this.allNow(db, params);
   }
 
   /** The first row, or undefined. */
   async first(db: Db | Tx, params: P): Promise<InferResult<Q>[number] | undefined> {
     return (await this.all(db, params))[0];
+  }
+
+  /**
+   * Every row, synchronously where the read needs no wait (SQLite outside a transaction), else a
+   * promise: for reads on every request (the data version), where a promise per call shows.
+   */
+  allNow(db: Db | Tx, params: P): InferResult<Q> | Promise<InferResult<Q>> {
+    const compiled = this.compile(db, params);
+    const values = compiled.slots.map((slot) => slotValue(slot, params));
+    const handle = sqliteHandles.get(db);
+    if (handle && !handle.sqlite.inTransaction) return handle.statements.prepare(compiled.sql).all(...values) as InferResult<Q>;
+    return db
+      .executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() })
+      .then((result) => result.rows as InferResult<Q>);
+  }
+
+  /** The first row, or undefined; synchronously where allNow is. */
+  firstNow(db: Db | Tx, params: P): InferResult<Q>[number] | undefined | Promise<InferResult<Q>[number] | undefined> {
+    return andThen(this.allNow(db, params), (rows) => rows[0]);
   }
 
   private compile(db: Db | Tx, params: P): Compiled {
