@@ -49,7 +49,7 @@ function shapeOf(params: Params): string {
 }
 
 /**
- * A read built with Kysely once per shape and run many times. Building and compiling a Kysely
+ * A query built with Kysely once per shape and run many times. Building and compiling a Kysely
  * query costs 20 to 40 µs per call, several times what SQLite needs for a point read (about 6 µs,
  * docs/performance.md), so the reads that every request makes are compiled once: the builder is
  * given placeholders in place of the parameters, the compiled SQL remembers where each value goes,
@@ -91,6 +91,20 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
   /** The first row, or undefined; synchronously where allNow is. */
   firstNow(db: Db | Tx, params: P): InferResult<Q>[number] | undefined | Promise<InferResult<Q>[number] | undefined> {
     return andThen(this.allNow(db, params), (rows) => rows[0]);
+  }
+
+  /**
+   * Runs a compiled write (insert, update, delete) and returns how many rows it changed. On SQLite
+   * outside a transaction it is one synchronous statement, as atomic as Kysely's own auto-commit;
+   * inside one it waits for Kysely's connection like any query.
+   */
+  async execute(db: Db | Tx, params: P): Promise<number> {
+    const compiled = this.compile(db, params);
+    const values = compiled.slots.map((slot) => slotValue(slot, params));
+    const handle = sqliteHandles.get(db);
+    if (handle && !handle.sqlite.inTransaction) return handle.statements.prepare(compiled.sql).run(...values).changes;
+    const result = await db.executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() });
+    return Number(result.numAffectedRows ?? 0);
   }
 
   private compile(db: Db | Tx, params: P): Compiled {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { IdempotencyKeysTable } from '../../db/schema.js';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
@@ -18,27 +19,32 @@ export interface StoredResponseColumns {
   body: string | null;
 }
 
+const claimInsert = preparedQuery(
+  (db, p: { communityId: string; key: string; fingerprint: string; createdAt: number; leaseUntil: number }) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        community_id: p.communityId,
+        key: p.key,
+        fingerprint: p.fingerprint,
+        state: 'in_flight',
+        status_code: null,
+        headers: null,
+        body: null,
+        created_at: p.createdAt,
+        expires_at: p.leaseUntil,
+      })
+      .onConflict((oc) => oc.columns(['community_id', 'key']).doNothing()),
+);
+
 /**
  * Claims (community, key) for one request: an insert that does nothing when the row exists, so of
  * any number of concurrent claims (on any instance) exactly one inserts. True when this one did.
+ * Compiled once (the claim and the stored answer are on every keyed write: docs/performance.md).
  */
 export async function insertClaim(db: Db, claim: ClaimIdentity, fingerprint: string, leaseUntil: number): Promise<boolean> {
-  const result = await db
-    .insertInto('idempotency_keys')
-    .values({
-      community_id: claim.communityId,
-      key: claim.key,
-      fingerprint,
-      state: 'in_flight',
-      status_code: null,
-      headers: null,
-      body: null,
-      created_at: claim.createdAt,
-      expires_at: leaseUntil,
-    })
-    .onConflict((oc) => oc.columns(['community_id', 'key']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  const { communityId, key, createdAt } = claim;
+  return (await claimInsert.execute(db, { communityId, key, fingerprint, createdAt, leaseUntil })) === 1;
 }
 
 /** The row of (community, key), if any. */
@@ -77,28 +83,39 @@ export async function takeOverExpired(
   return Number(result.numUpdatedRows) === 1;
 }
 
+const claimCompletion = preparedQuery(
+  (
+    db,
+    p: { communityId: string; key: string; createdAt: number; statusCode: number; headers: string; body: string | null; expiresAt: number },
+  ) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', status_code: p.statusCode, headers: p.headers, body: p.body, expires_at: p.expiresAt })
+      .where('community_id', '=', p.communityId)
+      .where('key', '=', p.key)
+      .where('state', '=', 'in_flight')
+      .where('created_at', '=', p.createdAt),
+);
+
 /** Stores the response of a claim that is still ours; false when it was taken over meanwhile. */
 export async function completeClaim(db: Db, claim: ClaimIdentity, response: StoredResponseColumns, expiresAt: number): Promise<boolean> {
-  const result = await db
-    .updateTable('idempotency_keys')
-    .set({ state: 'done', ...response, expires_at: expiresAt })
-    .where('community_id', '=', claim.communityId)
-    .where('key', '=', claim.key)
-    .where('state', '=', 'in_flight')
-    .where('created_at', '=', claim.createdAt)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const { communityId, key, createdAt } = claim;
+  const { status_code: statusCode, headers, body } = response;
+  return (await claimCompletion.execute(db, { communityId, key, createdAt, statusCode, headers, body, expiresAt })) === 1;
 }
+
+const claimRelease = preparedQuery((db, p: { communityId: string; key: string; createdAt: number }) =>
+  db
+    .deleteFrom('idempotency_keys')
+    .where('community_id', '=', p.communityId)
+    .where('key', '=', p.key)
+    .where('state', '=', 'in_flight')
+    .where('created_at', '=', p.createdAt),
+);
 
 /** Deletes a claim that is still ours, so the client may retry with the same key. */
 export async function releaseClaim(db: Db, claim: ClaimIdentity): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('community_id', '=', claim.communityId)
-    .where('key', '=', claim.key)
-    .where('state', '=', 'in_flight')
-    .where('created_at', '=', claim.createdAt)
-    .execute();
+  await claimRelease.execute(db, { communityId: claim.communityId, key: claim.key, createdAt: claim.createdAt });
 }
 
 /**
