@@ -144,7 +144,8 @@ async function build(engine: Engine, name: DatasetName, postgresUrl: string, log
     await run();
     seconds[section] = (seconds[section] ?? 0) + (performance.now() - t) / 1000;
   };
-  const anchor = todayUtc(Date.now());
+  // BENCH_ANCHOR=YYYY-MM-DD rebuilds a dataset on the same dates as another (isolation compares 10k with multi).
+  const anchor = process.env.BENCH_ANCHOR ? todayUtc(Date.parse(process.env.BENCH_ANCHOR)) : todayUtc(Date.now());
   const targets: SeedTarget[] = [];
   try {
     await migrateToLatest(database);
