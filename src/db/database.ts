@@ -8,6 +8,7 @@ import { lazyRequire } from '../shared/lazy-require.js';
 import { migrations } from './migrations/index.js';
 import { registerSqliteHandle } from './prepared-query.js';
 import type { DB } from './schema.js';
+import { SqliteCommitWatch } from './sqlite-commit-watch.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -20,6 +21,8 @@ export interface Database {
   db: Db;
   /** The raw better-sqlite3 handle when on SQLite (hot paths may prepare statements on it). */
   sqlite: SqliteDatabase.Database | null;
+  /** SQLite in WAL mode: tells cheaply whether anything was committed since the last look (else null). */
+  commitWatch(): SqliteCommitWatch | null;
   close(): Promise<void>;
 }
 
@@ -52,11 +55,19 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     const statements = withStatementCache(sqlite);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
     registerSqliteHandle(db, sqlite, statements);
+    // Opened on first use: the -shm file exists once a connection has used the WAL.
+    let watch: SqliteCommitWatch | null = null;
     return {
       engine: 'sqlite',
       db,
       sqlite,
+      commitWatch: () => {
+        if (watch === null && target.path !== ':memory:') watch = SqliteCommitWatch.open(target.path);
+        return watch;
+      },
       close: async () => {
+        watch?.close();
+        watch = null;
         await db.destroy();
       },
     };
@@ -73,6 +84,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     engine: 'postgres',
     db,
     sqlite: null,
+    commitWatch: () => null,
     close: async () => {
       await db.destroy();
     },

@@ -1,0 +1,58 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/**
+ * Both copies of the WAL-index header, at the start of the `-shm` file (unix VFS:
+ * https://www.sqlite.org/walformat.html, "The WAL-Index Header"). The checkpoint information that
+ * follows them is left out: readers write their read marks there.
+ */
+const headerBytes = 96;
+
+/**
+ * Tells whether any connection to a SQLite database in WAL mode, in this process or another, may
+ * have committed since the last look, for the price of one 96-byte read instead of the read
+ * transaction a query needs (two fcntl locks and an fstat: ~20 µs on these machines, most of what
+ * a cached answer costs the database; docs/performance.md).
+ *
+ * Every commit rewrites the WAL-index header that all connections share (its change counter, last
+ * frame, frame checksums and salts), and a checkpoint that restarts the WAL changes the salts. The
+ * header is read without SQLite's locks, so a read that races a commit may see it half written: it
+ * then differs from the last one seen, which costs only a real read. A header byte for byte equal
+ * to the last one means that no commit became visible in between. `test/modules/commit-watch.test.ts`
+ * checks this against writes from another process, so an SQLite upgrade that changed the layout
+ * would fail the suite rather than serve stale answers.
+ */
+export class SqliteCommitWatch {
+  private readonly current = Buffer.alloc(headerBytes);
+  private readonly last = Buffer.alloc(headerBytes);
+  private epoch = 0;
+
+  private constructor(private readonly fd: number) {}
+
+  /** The watch of the database at `path`, or null when it has no WAL index to watch (in memory, not WAL). */
+  static open(path: string): SqliteCommitWatch | null {
+    try {
+      return new SqliteCommitWatch(openSync(`${path}-shm`, 'r'));
+    } catch {
+      return null;
+    }
+  }
+
+  /** A number that stays the same from one call to the next only while nothing was committed. */
+  epochNow(): number {
+    let read = 0;
+    try {
+      read = readSync(this.fd, this.current, 0, headerBytes, 0);
+    } catch {
+      read = 0;
+    }
+    if (read !== headerBytes || !this.current.equals(this.last)) {
+      this.current.copy(this.last);
+      this.epoch++;
+    }
+    return this.epoch;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
