@@ -17,6 +17,12 @@ interface Compiled {
   slots: Slot[];
 }
 
+interface BoundCall {
+  compiled: Compiled;
+  values: unknown[];
+  statement: SqliteDatabase.Statement | null;
+}
+
 interface SqliteHandle {
   sqlite: SqliteDatabase.Database;
   /** The statements Kysely itself reuses (statement-cache.ts): one prepared statement per SQL text. */
@@ -79,13 +85,9 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
    * promise: for reads on every request (the data version), where a promise per call shows.
    */
   allNow(db: Db | Tx, params: P): InferResult<Q> | Promise<InferResult<Q>> {
-    const compiled = this.compile(db, params);
-    const values = compiled.slots.map((slot) => slotValue(slot, params));
-    const handle = sqliteHandles.get(db);
-    if (handle && !handle.sqlite.inTransaction) return handle.statements.prepare(compiled.sql).all(...values) as InferResult<Q>;
-    return db
-      .executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() })
-      .then((result) => result.rows as InferResult<Q>);
+    const call = this.bind(db, params);
+    if (call.statement) return call.statement.all(...call.values) as InferResult<Q>;
+    return this.throughKysely(db, call).then((result) => result.rows as InferResult<Q>);
   }
 
   /** The first row, or undefined; synchronously where allNow is. */
@@ -99,12 +101,22 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
    * inside one it waits for Kysely's connection like any query.
    */
   async execute(db: Db | Tx, params: P): Promise<number> {
+    const call = this.bind(db, params);
+    if (call.statement) return call.statement.run(...call.values).changes;
+    return Number((await this.throughKysely(db, call)).numAffectedRows ?? 0);
+  }
+
+  /** The compiled SQL with its values, and the prepared statement to run it on when it may skip Kysely. */
+  private bind(db: Db | Tx, params: P): BoundCall {
     const compiled = this.compile(db, params);
     const values = compiled.slots.map((slot) => slotValue(slot, params));
     const handle = sqliteHandles.get(db);
-    if (handle && !handle.sqlite.inTransaction) return handle.statements.prepare(compiled.sql).run(...values).changes;
-    const result = await db.executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() });
-    return Number(result.numAffectedRows ?? 0);
+    const statement = handle && !handle.sqlite.inTransaction ? handle.statements.prepare(compiled.sql) : null;
+    return { compiled, values, statement };
+  }
+
+  private throughKysely(db: Db | Tx, { compiled, values }: BoundCall) {
+    return db.executeQuery({ sql: compiled.sql, query: compiled.query, parameters: values, queryId: createQueryId() });
   }
 
   private compile(db: Db | Tx, params: P): Compiled {

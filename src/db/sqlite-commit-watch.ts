@@ -17,9 +17,10 @@ const headerBytes = 96;
  * frame, frame checksums and salts), and a checkpoint that restarts the WAL changes the salts. The
  * header is read without SQLite's locks, so a read that races a commit may see it half written: it
  * then differs from the last one seen, which costs only a real read. A header byte for byte equal
- * to the last one means that no commit became visible in between. `test/modules/commit-watch.test.ts`
- * checks this against writes from another process, so an SQLite upgrade that changed the layout
- * would fail the suite rather than serve stale answers.
+ * to the last one means that no commit became visible in between.
+ * `test/server/writes-from-other-processes.test.ts` checks this against writes from other
+ * processes, so an SQLite upgrade that changed the layout would fail the suite rather than serve
+ * stale answers.
  */
 export class SqliteCommitWatch {
   private readonly current = Buffer.alloc(headerBytes);

@@ -1,9 +1,55 @@
 import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startServer } from '../support/server-process.js';
+import { binPath, projectRoot } from '../support/cli.js';
+
+interface RunningServer {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+let nextPort = 39000 + Math.floor(Math.random() * 2000);
+
+async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = nextPort++;
+  const child = spawn(process.execPath, [binPath, 'serve'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('exit', (code) => resolve(code));
+    // A stop that hangs must fail the test, not the whole run: the graceful stop promises 10 s.
+    setTimeout(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }, 60_000).unref();
+  });
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return { child, port, output: () => output, exited };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${output}`);
+}
 
 describe('the real server process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'community-admin-server-'));

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
+import { ensureBuilt, startServerProcess } from '../http/server-processes.js';
 import { day, event, hour } from '../modules/calendar-events/fixtures.js';
 import { parseJsonOutput, runCli } from '../support/cli.js';
-import { startServer } from '../support/server-process.js';
 
 // A server on SQLite reuses the data version it read until something commits, which it learns from
 // the WAL index that every connection shares (src/db/sqlite-commit-watch.ts). These tests write
@@ -29,15 +29,16 @@ describe('a server on SQLite sees writes made by other processes on its next ans
   }
 
   it('after a CLI import, a checkpoint that restarts the WAL, and a write on another connection', async () => {
+    ensureBuilt();
     const community = parseJsonOutput<{ id: string }>(
       await runCli(['community', 'create', '--name', 'Watch', '--plan', 'enterprise', '--json'], env),
     );
     const { key } = parseJsonOutput<{ key: string }>(await runCli(['key', 'create', '--community', community.id, '--json'], env));
     await importEvents(community.id, event(1, start(1), hour));
-    const server = await startServer(env);
+    const server = await startServerProcess(env);
     try {
       const list = async () => {
-        const res = await fetch(`http://127.0.0.1:${server.port}/admin/v0/calendar_events`, {
+        const res = await fetch(`${server.baseUrl}/admin/v0/calendar_events`, {
           headers: { authorization: `Bearer ${key}` },
         });
         assert.equal(res.status, 200);
@@ -70,8 +71,7 @@ describe('a server on SQLite sees writes made by other processes on its next ans
         other.close();
       }
     } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await server.stop();
     }
   });
 });

@@ -102,11 +102,7 @@ const serializeColumns = compiledOnFirstCall(() =>
 );
 const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema));
 let emptyReferencesText: string | undefined;
-const emptyReferencesJson = (): string => {
-  const text = emptyReferencesText ?? serializeReferences(emptyReferences());
-  emptyReferencesText = text;
-  return text;
-};
+const emptyReferencesJson = (): string => (emptyReferencesText ??= serializeReferences(emptyReferences()));
 
 /** The members of a JSON object's text, without its braces. */
 const members = (objectJson: string): string => objectJson.slice(1, -1);
