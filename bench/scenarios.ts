@@ -58,10 +58,27 @@ export const scenarios: readonly Scenario[] = [
   {
     name: 'events.list',
     floor: true,
-    title: 'event list: defaults (upcoming, published), page 3 of 20, with totals',
+    title: 'event list: defaults (time_filter all since issue 17, published), page 3 of 20, with totals',
     datasets: [...list, 'multi'],
     status: 200,
     request: (c) => ({ method: 'GET', path: eventsPage, headers: auth(c) }),
+  },
+  {
+    // Issue 17: the default (all) must be at least as fast as upcoming; run alternating with it.
+    name: 'events.list.upcoming',
+    title: 'event list: time_filter=upcoming (the default before issue 17), page 3 of 20, with totals',
+    datasets: [...list, 'multi'],
+    status: 200,
+    pairedWith: 'events.list',
+    request: (c) => ({ method: 'GET', path: `${eventsPage}&time_filter=upcoming`, headers: auth(c) }),
+  },
+  {
+    name: 'events.list.all.published',
+    title: 'event list: time_filter=all&status=published spelled out (same answer and cache key as the default)',
+    datasets: small,
+    status: 200,
+    pairedWith: 'events.list',
+    request: (c) => ({ method: 'GET', path: `${eventsPage}&time_filter=all&status=published`, headers: auth(c) }),
   },
   {
     name: 'events.list.nocount',

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { CountCache } from './caching/count-cache.js';
+import { ResponseCache } from './caching/response-cache.js';
 import { createSlackWorkspaceFactory } from './chat/index.js';
+import { chatEventsRoutes } from './chat-sync/events.routes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import type { AppServices } from './dependencies.js';
 import { authenticationStep } from './http/auth.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { corsSteps } from './http/cors.js';
@@ -13,7 +17,7 @@ import { loggerOptions } from './http/log-redaction.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
-import { planSteps, routePlan } from './http/plans.js';
+import { permissionSteps, planSteps, routeRuleOf } from './http/plans.js';
 import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
 import { AddressBudget } from './http/rate-limit-address.js';
 import { guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
@@ -21,13 +25,12 @@ import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
 import { registerSerialization } from './http/serialization.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
 import { registerValidation } from './http/validation.js';
+import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
-import { CountCache } from './modules/counts/count-cache.js';
-import { IdempotencyService } from './modules/idempotency/idempotency.service.js';
-import { ResponseCache } from './modules/response-cache/response-cache.js';
+import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
-import type { AppServices } from './services.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { errorProse, openApiDocumentTransform, registerWireNames } from './wire-names/wire-names.plugin.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -72,7 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerValidation(app);
   registerSerialization(app);
-  registerErrorHandler(app);
+  registerErrorHandler(app, { codeErrorProse: errorProse(config.wireNames) });
   registerNotFound(app);
   registerBodyErrorDocs(app);
   registerBodyParsers(app);
@@ -80,18 +83,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // What decides whether a request reaches its route, in this order: the standard headers (so even
   // refusals carry them), CORS (a preflight is answered before auth), then on protected routes
   // the per-address budget and the key (requests without a valid key are counted per address
-  // before the lookup, so keys cannot be guessed at speed), the key's own budget and the plan.
+  // before the lookup, so keys cannot be guessed at speed), the key's own budget, the plan, then the key's permission.
   registerRequestGuard(app, [responseHeadersStep, ...corsSteps(config.corsOrigins)]);
-  await registerOpenApi(app);
+  // Before the routes: the hosted product's spelling renames their request schemas as they are added.
+  registerWireNames(app, config.wireNames);
+  await registerOpenApi(app, routeRules, { transformDocument: openApiDocumentTransform(config.wireNames) });
   const rateLimiter = createRateLimiter(app, config, clock);
   const identify = authenticationStep(services.authenticator, new AddressBudget(rateLimiter, services.authenticator, clock));
   const keyBudget = keyBudgetStep(rateLimiter);
   app.decorateRequest('principal', null);
-  guardProtectedRoutes(app, (route) => [identify, keyBudget, ...planSteps(routePlan(route))]);
+  const routeRule = routeRuleOf(routeRules);
+  guardProtectedRoutes(app, (route) => {
+    const rule = routeRule(route);
+    return [identify, keyBudget, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
+  });
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
   registerIdempotency(app, new IdempotencyService(database, clock));
   registerHealthRoutes(app, database);
   for (const routes of moduleRoutes) await app.register(routes, { services });
+  // Slack's Events API request URL: public, signed by Slack, outside /admin/v0.
+  await app.register(chatEventsRoutes, { services });
   return app;
 }
 

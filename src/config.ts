@@ -21,6 +21,12 @@ const EnvironmentSchema = Type.Object({
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+  WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
+  SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
+  SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
+  CHAT_EVENTS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
+  WIRE_NAMES: Type.Union([Type.Literal('chat'), Type.Literal('slack')], { default: 'chat' }),
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
@@ -43,6 +49,14 @@ export interface Config {
   trustProxy: boolean;
   /** Memory for serialised answers of hot reads (ResponseCache); 0 turns the cache off. */
   responseCacheMb: number;
+  /** Outbound webhooks: private targets and plain http allowed (tests, local set-ups); per-attempt timeout. */
+  webhooks: { allowPrivate: boolean; timeoutMs: number };
+  /** The key that seals chat secrets at rest (docs/chat.md), null when unset; previous keys still open old values. */
+  secrets: { key: string | null; previousKeys: string[] };
+  /** Budget of POST /chat/events per community per second (it has no API key, so not the per-address one). */
+  chatEventsPerSecond: number;
+  /** `slack`: the hosted product's spelling of identifiers on the wire (src/wire-names/). */
+  wireNames: 'chat' | 'slack';
 }
 
 export class ConfigError extends Error {}
@@ -113,5 +127,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     trustProxy: parsed.TRUST_PROXY === 'true',
     responseCacheMb: parsed.RESPONSE_CACHE_MB,
+    webhooks: { allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true', timeoutMs: parsed.WEBHOOK_TIMEOUT_MS },
+    secrets: {
+      key: parsed.SECRETS_KEY ?? null,
+      previousKeys: (parsed.SECRETS_KEY_PREVIOUS ?? '')
+        .split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    },
+    chatEventsPerSecond: parsed.CHAT_EVENTS_PER_SECOND,
+    wireNames: parsed.WIRE_NAMES,
   };
 }

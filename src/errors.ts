@@ -8,6 +8,16 @@ export const errorCatalogue = {
     message: 'Missing or invalid API key.',
     hint: 'Send the header "Authorization: Bearer <API_KEY>" with an active key.',
   },
+  api_key_expired: {
+    status: 401,
+    message: 'This API key has expired.',
+    hint: 'Create a new key (community-admin key create) and use it instead.',
+  },
+  insufficient_scope: {
+    status: 403,
+    message: 'This API key does not hold the permission this endpoint needs.',
+    hint: 'Use a key that holds the permission (community-admin key create --permissions ...).',
+  },
   plan_required: { status: 403, message: 'This endpoint is not available on your plan.', hint: 'Upgrade the community plan.' },
   not_found: { status: 404, message: 'Not found.', hint: 'Check the identifier.' },
   route_not_found: { status: 404, message: 'No such route.', hint: 'See /admin/v0/openapi.json for the available operations.' },

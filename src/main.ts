@@ -4,12 +4,13 @@ import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
 import { systemClock } from './shared/clock.js';
+import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
 const stopDeadlineMs = 9000;
 
 /** The banner of the first start: the only time a default key is ever shown. */
-function firstStartBanner(key: string, config: Config): string {
+function firstStartBanner(key: string, communityId: string, config: Config): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   return [
@@ -24,6 +25,15 @@ function firstStartBanner(key: string, config: Config): string {
     '',
     `API reference: ${base}/docs   OpenAPI: ${base}/admin/v0/openapi.json`,
     '',
+    'Next, give the community its data, either:',
+    `  - demo data:  npx community-admin seed --community ${communityId}`,
+    '  - your Slack workspace: create the app from slack-app-manifest.yml (in the project root; README,',
+    '    "Connecting a Slack workspace"), then',
+    `    npx community-admin chat connect --community ${communityId} --bot-token xoxb-... --signing-secret ...`,
+    `    npx community-admin feed add --community ${communityId} --channel C... --sync-all`,
+    `    npx community-admin chat sync --community ${communityId}`,
+    `    and point the app's Event Subscriptions at ${base}/chat/events (reachable by Slack over HTTPS).`,
+    '',
   ].join('\n');
 }
 
@@ -33,6 +43,8 @@ export async function runServer(config: Config): Promise<void> {
   await migrateToLatest(database);
   const bootstrap = await bootstrapDefaultCommunity(database, systemClock);
   const app: FastifyInstance = await buildApp({ config, database });
+  // Webhook deliveries are sent from every instance; leases keep each one with one sender at a time.
+  const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, ...config.webhooks });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -44,7 +56,7 @@ export async function runServer(config: Config): Promise<void> {
     }, stopDeadlineMs);
     deadline.unref();
     try {
-      await app.close();
+      await Promise.all([webhooks.stop(), app.close()]);
       await database.close();
       process.exit(0);
     } catch (error) {
@@ -56,5 +68,6 @@ export async function runServer(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
-  if (bootstrap) process.stdout.write(firstStartBanner(bootstrap.key, config));
+  webhooks.start();
+  if (bootstrap) process.stdout.write(firstStartBanner(bootstrap.key, bootstrap.community.id, config));
 }

@@ -6,6 +6,8 @@
 //   BENCH_VARIANT=no-guards  no API-key lookup, no rate limits, no idempotency: every protected route's
 //                            guard only sets BENCH_PRINCIPAL. The standard headers and the plan guard stay
 //                            (they are the answer and authorisation, not overhead).
+//   BENCH_VARIANT=no-outbox  the write path records no webhook deliveries (not even the endpoints
+//                            read): the baseline of the outbox's cost (bench/webhooks.ts).
 //
 // Every rewrite must match exactly once; if the server's code moved on, loading fails loudly and
 // the bench reports the variant as broken rather than measuring something else. (A file that is
@@ -40,6 +42,7 @@ const rewrites = {
     },
     { file: '/dist/app.js', find: 'registerIdempotency(app, new IdempotencyService(database, clock));', replace: '' },
   ],
+  'no-outbox': [{ file: '/dist/write-path/outbox.js', find: 'await recordWebhookDeliveries(tx, communityId, entries, now);', replace: '' }],
 };
 
 if (variant !== '' && !rewrites[variant]) throw new Error(`BENCH_VARIANT "${variant}" is not one of ${Object.keys(rewrites).join(', ')}`);

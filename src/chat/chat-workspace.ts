@@ -26,7 +26,16 @@ export interface ChatUser {
   image_original: string;
 }
 
+/** Outcome of posting one message: its timestamp, or why the channel could not be posted to. */
+export type ChatPostResult =
+  | { ok: true; channelId: string; ts: string }
+  | { ok: false; channelId: string; code: string /** One human sentence; never a credential. */; detail: string };
+
 export interface ChatWorkspace {
+  /** Posts a message in a channel (chat.postMessage). Never throws: failures come back with the platform's code. */
+  postMessage(input: { channelId: string; text: string; blocks?: unknown[] }): Promise<ChatPostResult>;
+  /** The permalink of a posted message (chat.getPermalink). Throws ChatUnavailableError when it cannot be had. */
+  getPermalink(channelId: string, ts: string): Promise<string>;
   /** Invites an email to the workspace (and channels). Never throws: failures come back as status 'failed' with a code. */
   inviteUser(input: { email: string; channelIds: string[]; fullName?: string }): Promise<ChatInviteResult>;
   /** Finds a workspace user by email; null when there is none. Throws ChatUnavailableError on transport failure/timeout/rate limit. */

@@ -1,6 +1,7 @@
 export {
   type ChatConnection,
   type ChatInviteResult,
+  type ChatPostResult,
   ChatUnavailableError,
   type ChatUser,
   type ChatWorkspace,

@@ -1,4 +1,4 @@
-import type { ChatInviteResult, ChatUser, ChatWorkspace } from './chat-workspace.js';
+import type { ChatInviteResult, ChatPostResult, ChatUser, ChatWorkspace } from './chat-workspace.js';
 
 /** Raised when a community without a chat admin connection is asked to use the workspace. */
 export class ChatNotConfiguredError extends Error {
@@ -21,6 +21,12 @@ export const noChatWorkspace: ChatWorkspace = {
     throw new ChatNotConfiguredError();
   },
   async lookupUserByEmail(): Promise<ChatUser | null> {
+    throw new ChatNotConfiguredError();
+  },
+  async postMessage(): Promise<ChatPostResult> {
+    throw new ChatNotConfiguredError();
+  },
+  async getPermalink(): Promise<string> {
     throw new ChatNotConfiguredError();
   },
 };

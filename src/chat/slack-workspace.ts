@@ -4,7 +4,7 @@ import { lazyRequire } from '../shared/lazy-require.js';
 
 const slackSdk = lazyRequire<typeof SlackSdk>('@slack/web-api');
 
-import { type ChatInviteResult, ChatUnavailableError, type ChatUser, type ChatWorkspace } from './chat-workspace.js';
+import { type ChatInviteResult, type ChatPostResult, ChatUnavailableError, type ChatUser, type ChatWorkspace } from './chat-workspace.js';
 import { classifySlackError, platformDetail, type SlackFailure, withDeadline } from './slack-errors.js';
 
 export interface SlackWorkspaceOptions {
@@ -190,6 +190,34 @@ export function createSlackWorkspace(opts: SlackWorkspaceOptions): ChatWorkspace
         const failure = classifySlackError(error);
         if (failure.kind === 'platform' && failure.code === 'users_not_found') return null;
         throw unavailable(failure);
+      }
+    },
+
+    async postMessage({ channelId, text: message, blocks }): Promise<ChatPostResult> {
+      try {
+        const res = await withDeadline(opts.timeoutMs, () =>
+          client.chat.postMessage({ channel: channelId, text: message, ...(blocks ? { blocks: blocks as never } : {}) }),
+        );
+        if (typeof res.ts !== 'string' || res.ts === '') {
+          return { ok: false, channelId, code: 'chat_bad_response', detail: 'Slack accepted the message but returned no timestamp.' };
+        }
+        return { ok: true, channelId: typeof res.channel === 'string' && res.channel !== '' ? res.channel : channelId, ts: res.ts };
+      } catch (error) {
+        const failure = classifySlackError(error);
+        const detail = failure.kind === 'platform' ? platformDetail(failure.code, failure.needed) : failure.detail;
+        return { ok: false, channelId, code: failure.code, detail };
+      }
+    },
+
+    async getPermalink(channelId, ts) {
+      try {
+        const res = await withDeadline(opts.timeoutMs, () => client.chat.getPermalink({ channel: channelId, message_ts: ts }));
+        if (typeof res.permalink !== 'string' || res.permalink === '')
+          throw new ChatUnavailableError('chat_bad_response', 'Slack returned no permalink.');
+        return res.permalink;
+      } catch (error) {
+        if (error instanceof ChatUnavailableError) throw error;
+        throw unavailable(classifySlackError(error));
       }
     },
   };

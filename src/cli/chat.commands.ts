@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { connectChat } from '../modules/chat-connections/chat-connections.service.js';
+import { connectChatWorkspace } from '../chat-sync/commands.js';
 import { cancelChatInvitations } from '../modules/members/chat-invitations.service.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
@@ -10,21 +10,36 @@ export function registerChatCommands(program: Command): void {
   const chat = program.command('chat').description('the chat workspace connection');
   chat
     .command('connect')
-    .description('verify a chat admin token and store it as the community connection used for invitations')
+    .description(
+      'connect the community to its Slack workspace: the admin token for invitations (--token), the bot token and signing secret for sync and events, or both',
+    )
     .requiredOption('--community <id>', 'community id')
-    .requiredOption('--token <token>', 'admin user token of the chat workspace (never printed)')
+    .option('--token <token>', 'admin user token of the chat workspace, for invitations (never printed)')
+    .option('--bot-token <token>', 'bot token (xoxb-...) of the Slack app, for chat sync (never printed)')
+    .option('--signing-secret <secret>', "the Slack app's signing secret, to verify POST /chat/events (never printed)")
+    .option('--app-id <id>', "the Slack app's id (A...); events of other apps are then refused")
     .option('--json', 'print JSON')
-    .action(async (options: { community: string; token: string; json?: boolean }) => {
-      const connected = await withDatabase((database, config) =>
-        connectChat(database, systemClock, {
-          communityId: options.community,
-          token: options.token,
-          apiUrl: config.chatApiUrl,
-          timeoutMs: config.chatTimeoutMs,
-        }),
-      );
-      printResult({ json: Boolean(options.json) }, connected, `Community ${connected.community_id} is connected to its chat workspace.`);
-    });
+    .action(
+      async (
+        options: { community: string; token?: string; botToken?: string; signingSecret?: string; appId?: string; json?: boolean },
+        command: Command,
+      ) => {
+        if (options.token === undefined && options.botToken === undefined && options.signingSecret === undefined) {
+          // A usage error (exit 2), as a missing required option was before --token became optional.
+          command.error('error: give --token (invitations), --bot-token with --signing-secret (sync and events), or both', {
+            exitCode: 2,
+            code: 'commander.missingMandatoryOptionValue',
+          });
+        }
+        const result = await withDatabase((database, config) => connectChatWorkspace(database, config, options));
+        const text = [
+          `Community ${result.community_id} is connected to its chat workspace`,
+          result.team_id ? ` ${result.team_id}` : '',
+          result.sync ? ': run community-admin chat sync to load it.' : '.',
+        ].join('');
+        printResult({ json: Boolean(options.json) }, result, text);
+      },
+    );
   chat
     .command('cancel-invitation')
     .description('record that the pending chat invitation of an email was revoked, so that POST /members can invite again')

@@ -1,6 +1,19 @@
 import type { Command } from 'commander';
+import { registerChatSyncCommands, registerFeedCommands } from '../chat-sync/commands.js';
 import { registerChatCommands } from './chat.commands.js';
+import { registerExportCommands } from './export.commands.js';
 import { registerSeedCommands } from './seed.commands.js';
+import { registerWebhookCommands } from './webhook.commands.js';
 
-/** Commands contributed by resource modules (`chat connect`, `seed`), registered after the core ones. */
-export const extraCommands: ((program: Command) => void)[] = [registerChatCommands, registerSeedCommands];
+/**
+ * The commands registered after the core ones (`chat ...`, `feed ...`, `seed`, `export`, `webhook ...`). A list of its
+ * own, so that a new command group is one line here rather than an edit of index.ts.
+ */
+export const extraCommands: ((program: Command) => void)[] = [
+  registerChatCommands,
+  registerChatSyncCommands,
+  registerFeedCommands,
+  registerSeedCommands,
+  registerExportCommands,
+  registerWebhookCommands,
+];

@@ -1,19 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type PgModule from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { lazyRequire } from '../shared/lazy-require.js';
+import type { Db } from './handles.js';
 import { migrations } from './migrations/index.js';
+import { namingPool } from './pg-statements.js';
 import { registerSqliteHandle } from './prepared-query.js';
 import type { DB } from './schema.js';
 import { SqliteCommitWatch } from './sqlite-commit-watch.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
-export type Db = Kysely<DB>;
-export type Tx = Transaction<DB>;
+export type { Db, Tx } from './handles.js';
 
 /** An open database: the Kysely handle plus what differs between engines. */
 export interface Database {
@@ -79,7 +80,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   });
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // Parameterised texts run as named prepared statements, parsed once per connection (pg-statements.ts).
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   return {
     engine: 'postgres',
     db,

@@ -1,9 +1,11 @@
 import type { Generated } from 'kysely';
 
 /*
- * Table shapes shared by both engines. Instants are epoch milliseconds (bigint) so that they sort
- * and compare the same way on SQLite and PostgreSQL; booleans are 0/1 integers for the same
- * reason. `doc` columns hold the JSON text of the stored (non-derived) fields of a record, so a
+ * Table shapes shared by both engines. Instants of community data are epoch microseconds (bigint,
+ * exact below 2^53: src/shared/timestamps.ts) so that they sort and compare the same way on SQLite
+ * and PostgreSQL and keep what PostgreSQL's timestamptz keeps; the operational tables api_keys and
+ * idempotency_keys count epoch milliseconds, the clock's unit. Booleans are 0/1 integers for the
+ * same reason. `doc` columns hold the JSON text of the stored (non-derived) fields of a record, so a
  * response can splice them without parsing; anything the API filters or sorts on is a column.
  */
 
@@ -27,6 +29,12 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** `all`, or the held permissions comma-separated (src/modules/api-keys/permissions.ts). */
+  permissions: Generated<string>;
+  expires_at: number | null;
+  /** The hash a rotation replaced, valid until previous_valid_until. */
+  previous_key_hash: string | null;
+  previous_valid_until: number | null;
 }
 
 export interface ChatConnectionsTable {
@@ -43,6 +51,8 @@ export interface ProfilesTable {
   chat_user_id: string | null;
   /** JSON of the full profile as the API shows it (profile_id ... chat_image_original). */
   doc: string;
+  /** 1 when the chat sync saw the user deleted from the workspace (the profile is kept). */
+  chat_deleted: Generated<Flag>;
   created_at: number;
   updated_at: number;
 }
@@ -178,6 +188,82 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  community_id: string;
+  url: string;
+  /** JSON array of the wanted event types; null is every type. */
+  events: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  community_id: string;
+  endpoint_id: string;
+  /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
+  webhook_id: string;
+  type: string;
+  /** The exact body sent (JSON text), so every attempt signs the same bytes. */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  position: number;
+  delivered_at: number | null;
+  updated_at: number;
+}
+
+export interface ChatSyncConnectionsTable {
+  community_id: string;
+  team_id: string;
+  /** The workspace's address (auth.test `url`), the base of permalinks. */
+  team_url: string;
+  api_app_id: string | null;
+  bot_user_id: string | null;
+  bot_token: string;
+  signing_secret: string;
+  connected_at: number;
+}
+
+export interface ChatSyncCheckpointsTable {
+  community_id: string;
+  /** `users`, `channel:C…` (history), ... */
+  scope: string;
+  /** The next page's cursor; "" before the first page. */
+  cursor: string;
+  done: Flag;
+  items: number;
+  updated_at: number;
+}
+
+export interface ChatEventQueueTable {
+  community_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  received_at: number;
+  attempts: number;
+  /** A worker holds the row until then; 0 when nobody does. */
+  lease_until: number;
+  applied_at: number | null;
+  last_error: string | null;
+}
+
 export interface DB {
   communities: CommunitiesTable;
   api_keys: ApiKeysTable;
@@ -195,4 +281,9 @@ export interface DB {
   calendar_event_people: CalendarEventPeopleTable;
   calendar_event_attendees: CalendarEventAttendeesTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  chat_sync_connections: ChatSyncConnectionsTable;
+  chat_sync_checkpoints: ChatSyncCheckpointsTable;
+  chat_event_queue: ChatEventQueueTable;
 }

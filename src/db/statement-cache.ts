@@ -19,7 +19,13 @@ export interface StatementCache extends KyselySqliteDatabase {
 export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = defaultCapacity): StatementCache {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely opens every transaction with a plain (deferred) BEGIN. Ours are all writes (the write
+      // path and the migrations): a deferred one that reads first and then writes fails at once with
+      // SQLITE_BUSY when another process (the CLI, a second server) committed in between, because its
+      // snapshot is stale and SQLite cannot wait that out. BEGIN IMMEDIATE takes the write lock at the
+      // start, where busy_timeout does wait.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = statements.get(sql);
       if (statement) {
         // Re-inserting moves it to the end: Map order is the recency order.

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { hashApiKey } from '../modules/api-keys/api-keys.service.js';
-import type { Authenticator, Principal } from '../modules/api-keys/authenticator.js';
 import { andThen } from '../shared/maybe-async.js';
+import type { KeyCheck, PrincipalLookup } from '../shared/principal.js';
 import type { AddressBudget, PresentedKey } from './rate-limit-address.js';
 import type { GuardStep } from './request-guard.js';
 
@@ -20,28 +19,38 @@ export function presentedKey(header: string | undefined): string | null {
 
 const unauthorized = (message: string) => new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
 
+/** The 401 of a refused key: unknown or revoked, expired, or a secret replaced by a rotation whose grace has ended. */
+function refusal(check: Exclude<KeyCheck, object>): ApiError {
+  if (check === 'unknown') return unauthorized('Unknown or revoked API key.');
+  const headers = { 'www-authenticate': 'Bearer error="invalid_token"' };
+  return check === 'expired'
+    ? new ApiError('api_key_expired', 'This API key has expired.', { headers })
+    : new ApiError('api_key_expired', 'This secret was replaced by a key rotation and its grace period has ended.', {
+        headers,
+        hint: "Use the key's new secret (printed by community-admin key rotate).",
+      });
+}
+
 /**
  * Who is calling, for every protected route: the per-address budget for requests without a valid
  * key, then the key's principal (request.principal) or a 401. The secret is hashed once; a key
  * looked up within the last second is answered from the authenticator's cache without a promise.
  */
-export function authenticationStep(authenticator: Authenticator, addresses: AddressBudget): GuardStep {
-  const settle = (request: FastifyRequest, reply: FastifyReply, key: PresentedKey, principal: Principal | null) => {
-    if (principal) {
-      request.principal = principal;
+export function authenticationStep(authenticator: PrincipalLookup, addresses: AddressBudget): GuardStep {
+  const settle = (request: FastifyRequest, reply: FastifyReply, key: PresentedKey, check: KeyCheck) => {
+    if (typeof check !== 'string') {
+      request.principal = check;
       addresses.accepted(key);
       return;
     }
     return andThen(addresses.refused(request, reply, key), () => {
-      throw unauthorized('Unknown or revoked API key.');
+      throw refusal(check);
     });
   };
 
   const identify = (request: FastifyRequest, reply: FastifyReply, key: PresentedKey) => {
     const cached = authenticator.cachedPrincipal(key.hash);
-    return andThen(cached === undefined ? authenticator.authenticateHash(key.hash) : cached, (principal) =>
-      settle(request, reply, key, principal),
-    );
+    return andThen(cached === undefined ? authenticator.authenticateHash(key.hash) : cached, (check) => settle(request, reply, key, check));
   };
 
   return (request, reply) => {
@@ -52,7 +61,7 @@ export function authenticationStep(authenticator: Authenticator, addresses: Addr
         throw unauthorized(header ? 'Malformed Authorization header.' : 'Missing API key.');
       });
     }
-    const key: PresentedKey = { hash: hashApiKey(secret), counted: false };
+    const key: PresentedKey = { hash: authenticator.hashOf(secret), counted: false };
     return andThen(addresses.beforeAuth(request, reply, key), () => identify(request, reply, key));
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { BodyType } from './request-context.js';
+import type { BodyType } from '../routing/request-context.js';
 import { formEncodedBodies } from './validation.js';
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);

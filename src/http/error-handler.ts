@@ -34,17 +34,27 @@ export function toApiError(error: FastifyError | Error): ApiError {
   return new ApiError('internal_error');
 }
 
-/** Sends an ApiError in the envelope with its status and headers. */
-export function sendApiError(reply: FastifyReply, apiError: ApiError): FastifyReply {
-  return reply.code(apiError.status).headers(apiError.headers).type('application/json; charset=utf-8').send(apiError.toBody());
+/** Sends an ApiError in the envelope with its status and headers; `prose` rewrites its message and hint. */
+export function sendApiError(reply: FastifyReply, apiError: ApiError, prose?: (text: string) => string): FastifyReply {
+  const body = apiError.toBody();
+  if (prose) body.error = { ...body.error, message: prose(body.error.message), hint: prose(body.error.hint) };
+  return reply.code(apiError.status).headers(apiError.headers).type('application/json; charset=utf-8').send(body);
+}
+
+export interface ErrorHandlerOptions {
+  /**
+   * Rewrites the prose of errors raised by the code (WIRE_NAMES=slack names fields the hosted
+   * product's way); validation messages are left alone, they name fields as the request's schema does.
+   */
+  codeErrorProse?: (text: string) => string;
 }
 
 /** The single place where errors become responses. Internals are logged, never sent. */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: apiError.code }, apiError.message);
-    return sendApiError(reply, apiError);
+    return sendApiError(reply, apiError, error.validation ? undefined : options.codeErrorProse);
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { ClaimIdentity, IdempotencyService } from '../modules/idempotency/idempotency.service.js';
+import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../idempotency/idempotency.service.js';
 
 const mutatingMethods = new Set(['POST', 'PATCH', 'DELETE']);
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
@@ -66,6 +66,15 @@ function payloadText(payload: unknown): string | null | undefined {
 type Hook<T> = T | T[] | undefined;
 const withHook = <T>(existing: Hook<T>, hook: T): T[] => [...(existing === undefined ? [] : [existing].flat()), hook] as T[];
 
+/** Where claims of idempotency keys and their stored responses live (src/idempotency, wired in app.ts). */
+export interface IdempotencyStore {
+  claim(communityId: string, key: string, fingerprint: string): Promise<ClaimOutcome>;
+  complete(claim: ClaimIdentity, response: StoredResponse): Promise<boolean>;
+  release(claim: ClaimIdentity): Promise<void>;
+  /** Purges expired keys now and then; null when it is not time yet. */
+  purgeIfDue(): Promise<number> | null;
+}
+
 /**
  * Idempotency-Key on POST, PATCH and DELETE, scoped to the caller's community. Its hooks are
  * attached to those routes only (reads carry none of them: a hook per request costs a promise).
@@ -75,7 +84,7 @@ const withHook = <T>(existing: Hook<T>, hook: T): T[] => [...(existing === undef
  * corrected under the same key); the response is stored in onSend, before it leaves, so a retry
  * right after it already replays.
  */
-export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
+export function registerIdempotency(app: FastifyInstance, service: IdempotencyStore): void {
   const states = new WeakMap<FastifyRequest, KeyState>();
 
   const checkHeader = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {

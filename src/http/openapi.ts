@@ -1,13 +1,20 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ErrorBodySchema } from './common.schemas.js';
+import { ErrorBodySchema, statusDescriptions } from '../schemas/common.schemas.js';
+import type { RouteRuleTable } from '../shared/route-rules.js';
+import { documentedRule, ruleOf } from './plans.js';
 
 /**
  * Registers the OpenAPI 3.1 generator (fed by every route's schema) and the reference page.
  * Must be registered before the routes so that it sees them.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  rules: RouteRuleTable = {},
+  options: { transformDocument?: (document: { openapiObject?: unknown }) => unknown } = {},
+): Promise<void> {
   app.addSchema(ErrorBodySchema);
   await app.register(swagger, {
     openapi: {
@@ -23,6 +30,23 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key of one community.' } },
       },
       security: [{ bearerAuth: [] }],
+    },
+    ...(options.transformDocument ? { transformObject: options.transformDocument as never } : {}),
+    // Each operation states its plan and permission from the one table of route rules (x-plan, x-permission, and in words).
+    transform: ({ schema, url, route }) => {
+      const rule = ruleOf(rules, [route.method].flat()[0] ?? '', route.url);
+      if (!schema || !rule) return { schema, url };
+      const stated = documentedRule(rule);
+      const description = schema.description ? `${schema.description}\n\n${stated.sentence}` : stated.sentence;
+      // Every route behind a permission or a plan can answer 403, whatever its own schema lists.
+      const refusable = rule.permission !== null || rule.plan !== 'free';
+      const response = refusable
+        ? { ...(schema.response as object | undefined), 403: Type.Ref('ErrorBody', { description: statusDescriptions[403] }) }
+        : schema.response;
+      return {
+        schema: { ...schema, description, response, 'x-plan': stated.plan, 'x-permission': stated.permission } as typeof schema,
+        url,
+      };
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });

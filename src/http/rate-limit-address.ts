@@ -1,8 +1,8 @@
 import { isIPv6 } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator } from '../modules/api-keys/authenticator.js';
 import type { Clock } from '../shared/clock.js';
 import { andThen } from '../shared/maybe-async.js';
+import type { PrincipalLookup } from '../shared/principal.js';
 import { applyRateLimitHeaders, enforce, type RateLimiter } from './rate-limit.js';
 
 /** How long a secret that authenticated here skips the per-address budget (auth itself still runs every time). */
@@ -52,7 +52,7 @@ export class AddressBudget {
 
   constructor(
     private readonly limiter: RateLimiter,
-    private readonly authenticator: Authenticator,
+    private readonly authenticator: Pick<PrincipalLookup, 'authenticateHash'>,
     private readonly clock: Clock,
   ) {}
 
@@ -80,7 +80,7 @@ export class AddressBudget {
     const lookup = (async () => {
       try {
         await this.count(request, reply);
-        const valid = (await this.authenticator.authenticateHash(key.hash)) !== null;
+        const valid = typeof (await this.authenticator.authenticateHash(key.hash)) !== 'string';
         if (valid) this.remember(key.hash);
         return valid;
       } finally {

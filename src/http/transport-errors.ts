@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
-import { errorResponses } from './common.schemas.js';
+import { errorResponses } from '../schemas/common.schemas.js';
 import { sendApiError, toApiError } from './error-handler.js';
 import { applyResponseHeaders } from './response-headers.js';
 

@@ -1,23 +1,13 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { ErrorBodySchema } from './common.schemas.js';
-
-// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+import { createAjv } from '../schemas/ajv.js';
+import { ErrorBodySchema } from '../schemas/common.schemas.js';
 
 /** Bodies parsed from form encoding: validated with type coercion, JSON bodies without. */
 export const formEncodedBodies = new WeakSet<object>();
 
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    coerceTypes: coerce ? 'array' : false,
-    useDefaults: true,
-    removeAdditional: false,
-    allErrors: false,
-    strict: false,
-  });
-  addFormats(ajv);
+  const ajv = createAjv({ coerce, useDefaults: true });
   ajv.addSchema(ErrorBodySchema);
   return ajv;
 }

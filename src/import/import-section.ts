@@ -1,10 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+import { createAjv } from '../schemas/ajv.js';
+import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
 
 /** A problem in the import file, named by section, index and field. Nothing of the file is kept. */
 export class ImportError extends UserInputError {
@@ -17,7 +16,7 @@ export class ImportError extends UserInputError {
 /** What every section's apply step gets. */
 export interface ImportContext {
   communityId: string;
-  /** The import time: default for every timestamp the file leaves out. */
+  /** The import time (epoch µs): default for every timestamp the file leaves out. */
   now: number;
 }
 
@@ -30,8 +29,7 @@ export interface ImportSection<T> {
   apply(tx: Tx, records: T[], context: ImportContext): Promise<number>;
 }
 
-const ajv = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, strict: false });
-addFormats(ajv);
+const ajv = createAjv({ coerce: false, useDefaults: false });
 
 /** A parse function for a section from its record schema (unknown fields are refused by the schema). */
 export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
@@ -66,4 +64,17 @@ export function assertUniqueIds<T>(section: string, records: T[], idOf: (record:
     if (seen.has(id)) throw new ImportError(section, index, field, `duplicate id "${id}" in this file`);
     seen.add(id);
   });
+}
+
+/**
+ * Refuses the first of `fields` of a parsed record that is a text naming no instant (out of the
+ * years 1700-2250, which the schema's date-time format lets through), naming it; returns the record.
+ */
+export function assertTimestamps<T extends object>(section: string, index: number, record: T, fields: readonly (keyof T & string)[]): T {
+  for (const field of fields) {
+    const value = record[field];
+    if (typeof value === 'string' && value !== '' && parseTimestamp(value) === undefined)
+      throw new ImportError(section, index, field, timestampRule);
+  }
+  return record;
 }

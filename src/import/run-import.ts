@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
-import { bumpDataVersion } from '../modules/communities/communities.queries.js';
 import type { Clock } from '../shared/clock.js';
+import { importDocumentInSpecSpelling } from '../wire-names/import-spelling.js';
+import { writeCommunityData } from '../write-path/write-community-data.js';
 import { ImportError } from './import-section.js';
 import { importSections } from './sections.js';
 
@@ -18,7 +19,8 @@ export async function runImport(database: Database, clock: Clock, communityId: s
   for (const key of Object.keys(document)) {
     if (!known.has(key)) throw new ImportError(key, null, null, `unknown section (known: ${[...known].join(', ')})`);
   }
-  const source = document as Record<string, unknown>;
+  // Either spelling of the wire format is accepted, whatever WIRE_NAMES says.
+  const source = importDocumentInSpecSpelling(document as Record<string, unknown>);
   const parsed = importSections.map((section) => {
     const records = source[section.name];
     if (records === undefined) return { section, records: null };
@@ -26,15 +28,15 @@ export async function runImport(database: Database, clock: Clock, communityId: s
     return { section, records: records.map((record, index) => section.parse(record, index)) };
   });
 
-  const context = { communityId, now: clock.now() };
-  return database.db.transaction().execute(async (tx) => {
+  return writeCommunityData({ database, clock }, communityId, async (w) => {
+    const context = { communityId, now: w.now };
     const counts: ImportCounts = {};
     for (const { section, records } of parsed) {
-      if (records) counts[section.name] = await section.apply(tx, records, context);
+      if (records) counts[section.name] = await section.apply(w.tx, records, context);
     }
-    // Imported events or posts change list totals: invalidate every cached count of the community.
-    await bumpDataVersion(tx, communityId, 'events_version');
-    await bumpDataVersion(tx, communityId, 'posts_version');
+    // Any section can change what event or post answers show (profiles and feeds are referenced by both).
+    w.touch('events');
+    w.touch('posts');
     return counts;
   });
 }

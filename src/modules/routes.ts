@@ -1,9 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../services.js';
+import type { ModuleOptions } from '../dependencies.js';
+import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
+import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
+import { calendarEventWriteRoutes } from './calendar-events/calendar-events.write-routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
 import { groupsRoutes } from './groups/groups.routes.js';
 import { membersRoutes } from './members/members.routes.js';
+import { postsRoutes } from './posts/posts.routes.js';
 
 /** Every resource module's routes, registered under /admin/v0 by buildApp. */
-export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [calendarEventsRoutes, membersRoutes, groupsRoutes, feedsRoutes];
+export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
+  calendarEventsRoutes,
+  membersRoutes,
+  groupsRoutes,
+  feedsRoutes,
+  postsRoutes,
+  apiKeysRoutes,
+  calendarEventWriteRoutes,
+  webhooksRoutes,
+];

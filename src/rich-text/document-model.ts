@@ -1,4 +1,5 @@
-import { fallbackText, inlineRuns, type RenderOptions, type Run } from './inline-runs.js';
+import { type LayoutPart, layoutParts } from './block-kit.js';
+import { fallbackText, inlineRuns, type RenderOptions, type Run, safeHref } from './inline-runs.js';
 import { isRecord, MAX_NESTING_DEPTH, readElements } from './json-guards.js';
 
 // The renderers share one reading of the blocks: malformed parts are dropped or reduced to
@@ -6,6 +7,9 @@ import { isRecord, MAX_NESTING_DEPTH, readElements } from './json-guards.js';
 
 export type DocumentNode =
   | { readonly kind: 'paragraph'; readonly runs: readonly Run[] }
+  | { readonly kind: 'heading'; readonly runs: readonly Run[] }
+  | { readonly kind: 'rule' }
+  | { readonly kind: 'image'; readonly url: string; readonly alt: string; readonly title: string }
   | { readonly kind: 'quote'; readonly runs: readonly Run[] }
   | { readonly kind: 'preformatted'; readonly runs: readonly Run[] }
   | {
@@ -22,15 +26,29 @@ export function readDocument(blocks: unknown, options: RenderOptions = {}): Docu
   const nodes: DocumentNode[] = [];
   for (const block of blocks) {
     if (!isRecord(block)) continue;
+    const layout = layoutParts(block);
+    if (layout !== undefined) {
+      for (const part of layout) readLayoutPart(part, options, nodes);
+      continue;
+    }
     const elements = readElements(block);
     if (elements === undefined) {
-      // Blocks of other kinds (e.g. a Block Kit "section") still show their text.
+      // Blocks of unknown kinds still show their text, when they have one.
       pushRunsNode(nodes, 'paragraph', inlineRunsOfText(fallbackText(block)));
       continue;
     }
     for (const element of elements) readBlockElement(element, options, nodes);
   }
   return nodes;
+}
+
+function readLayoutPart(part: LayoutPart, options: RenderOptions, nodes: DocumentNode[]): void {
+  if (part.kind === 'rule' || part.kind === 'image') {
+    // An image whose URL could not be a link (javascript:, data:, ...) is not shown at all.
+    if (part.kind === 'rule' || safeHref(part.url) !== undefined) nodes.push(part);
+    return;
+  }
+  pushRunsNode(nodes, part.kind, inlineRuns(part.section, options, 2));
 }
 
 function readBlockElement(element: unknown, options: RenderOptions, nodes: DocumentNode[]): void {
@@ -64,7 +82,7 @@ function readList(list: Record<string, unknown>, options: RenderOptions, nodes: 
   });
 }
 
-function pushRunsNode(nodes: DocumentNode[], kind: 'paragraph' | 'quote' | 'preformatted', runs: readonly Run[]): void {
+function pushRunsNode(nodes: DocumentNode[], kind: 'paragraph' | 'heading' | 'quote' | 'preformatted', runs: readonly Run[]): void {
   const normalised = normaliseRuns(runs);
   // A section of only spaces is nothing a reader can see.
   if (normalised.some((run) => run.text.trim() !== '')) nodes.push({ kind, runs: normalised });

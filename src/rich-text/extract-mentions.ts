@@ -1,3 +1,4 @@
+import { layoutImageUrls, layoutParts } from './block-kit.js';
 import { isRecord, MAX_NESTING_DEPTH, readElements, readNonEmptyString, readString } from './json-guards.js';
 
 /** What a piece of rich text refers to, each list deduplicated in order of first appearance. */
@@ -52,7 +53,21 @@ export function extractMentions(blocks: unknown): Mentions {
     }
     for (const child of readElements(element) ?? []) visit(child, depth + 1);
   };
-  for (const block of blocks) visit(block, 1);
+  const addImage = (url: string) =>
+    addOnce(seen.urls, url, () =>
+      // An image block says what it is, whatever the URL's extension.
+      mentions.urls.push({ order_seen: mentions.urls.length, is_embedded_media: true, is_image: true, is_video: false, url }),
+    );
+  for (const block of blocks) {
+    const layout = isRecord(block) ? layoutParts(block) : undefined;
+    if (layout === undefined || !isRecord(block)) {
+      visit(block, 1);
+      continue;
+    }
+    // Layout blocks: the mentions and links of their mrkdwn texts, and their images, in order.
+    for (const part of layout) if (part.kind === 'paragraph' || part.kind === 'heading') visit(part.section, 2);
+    for (const url of layoutImageUrls(block)) addImage(url);
+  }
   return mentions;
 }
 

@@ -121,12 +121,20 @@ function mention(
   return [{ text: `${sigil}${name !== undefined && name !== '' ? name : id}`, marks }];
 }
 
+// Emoji stay shortcodes, as the chat platform writes them and the hosted product answers
+// (`:wave::skin-tone-2:`); only an emoji without a name falls back to its code points.
 function emojiRuns(element: JsonRecord): Run[] | undefined {
   const name = readNonEmptyString(element, 'name');
+  if (name !== undefined) return plainRuns(`:${name}:${skinToneSuffix(name, element.skin_tone)}`);
   const unicode = readString(element, 'unicode');
   const character = unicode === undefined ? undefined : emojiFromUnicode(unicode);
-  if (character !== undefined) return plainRuns(character);
-  return name === undefined ? undefined : plainRuns(`:${name}:`);
+  return character === undefined ? undefined : plainRuns(character);
+}
+
+/** Slack's skin tone suffix (`:skin-tone-2:` ... `:skin-tone-6:`) unless the name already carries one. */
+function skinToneSuffix(name: string, tone: unknown): string {
+  if (typeof tone !== 'number' || !Number.isInteger(tone) || tone < 2 || tone > 6 || name.includes('skin-tone')) return '';
+  return `:skin-tone-${tone}:`;
 }
 
 function dateRuns(element: JsonRecord): Run[] | undefined {

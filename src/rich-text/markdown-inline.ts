@@ -165,7 +165,7 @@ function codeSpan(content: string): string {
 }
 
 // Link destinations end at whitespace or an unbalanced parenthesis; percent-encode those.
-function encodeHref(href: string): string {
+export function encodeHref(href: string): string {
   return href.replace(/[\s()<>\\`]/g, (char) => {
     const code = char.charCodeAt(0);
     return code < 0x80 ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(char);

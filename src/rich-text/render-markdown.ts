@@ -1,6 +1,7 @@
 import { type DocumentNode, readDocument } from './document-model.js';
 import type { RenderOptions } from './inline-runs.js';
-import { renderInlineMarkdown } from './markdown-inline.js';
+import { safeHref } from './inline-runs.js';
+import { encodeHref, escapeMarkdown, renderInlineMarkdown } from './markdown-inline.js';
 
 type ListNode = Extract<DocumentNode, { kind: 'list' }>;
 
@@ -27,6 +28,13 @@ function renderNode(node: DocumentNode, indent: number): string {
   switch (node.kind) {
     case 'paragraph':
       return renderInlineMarkdown(node.runs);
+    case 'heading':
+      // An ATX heading is one line: a line break in the header text becomes a space.
+      return `# ${renderInlineMarkdown(node.runs.map((run) => ({ ...run, text: run.text.replace(/\n+/g, ' ') })))}`;
+    case 'rule':
+      return '---';
+    case 'image':
+      return imageMarkdown(node);
     case 'quote':
       return renderInlineMarkdown(node.runs)
         .split('\n')
@@ -70,6 +78,14 @@ function renderList(node: ListNode, indent: number): string {
         .join('\n');
     })
     .join('\n');
+}
+
+// Only URLs that could be links become images; an alt text or title is escaped like any text.
+function imageMarkdown(node: Extract<DocumentNode, { kind: 'image' }>): string {
+  const href = safeHref(node.url);
+  if (href === undefined) return '';
+  const title = node.title === '' ? '' : ` "${node.title.replace(/["\\]/g, '\\$&').replace(/\n/g, ' ')}"`;
+  return `![${escapeMarkdown(node.alt.replace(/\n/g, ' '), false)}](${encodeHref(href)}${title})`;
 }
 
 function codeBlock(text: string): string {

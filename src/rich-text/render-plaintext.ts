@@ -5,6 +5,8 @@ import type { RenderOptions, Run } from './inline-runs.js';
 export function renderPlaintext(blocks: unknown, options: RenderOptions = {}): string {
   const lines: string[] = [];
   for (const node of readDocument(blocks, options)) {
+    // A rule or an image is nothing a reader of the text sees.
+    if (node.kind === 'rule' || node.kind === 'image') continue;
     if (node.kind !== 'list') {
       lines.push(runsText(node.runs));
       continue;

@@ -1,5 +1,5 @@
 import { type DocumentNode, readDocument } from './document-model.js';
-import type { RenderOptions, Run } from './inline-runs.js';
+import { type RenderOptions, type Run, safeHref } from './inline-runs.js';
 
 export interface ProseMirrorMark {
   readonly type: 'link' | 'bold' | 'italic' | 'strike' | 'code';
@@ -59,6 +59,17 @@ function blockNode(node: Exclude<DocumentNode, ListNode>): ProseMirrorNode {
   switch (node.kind) {
     case 'paragraph':
       return paragraph(node.runs);
+    case 'heading':
+      return { ...paragraph(node.runs), type: 'heading', attrs: { level: 1 } };
+    case 'rule':
+      return { type: 'horizontal_rule' };
+    case 'image': {
+      // An image is an inline node in ProseMirror's basic schema: it sits in a paragraph of its own.
+      const src = safeHref(node.url);
+      if (src === undefined) return { type: 'paragraph' };
+      const attrs = { src, alt: node.alt === '' ? null : node.alt, title: node.title === '' ? null : node.title };
+      return { type: 'paragraph', content: [{ type: 'image', attrs }] };
+    }
     case 'quote':
       return { type: 'blockquote', content: [paragraph(node.runs)] };
     case 'preformatted': {

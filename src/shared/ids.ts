@@ -18,12 +18,9 @@ export function randomAlphanumericId(length = 12): string {
 export const newUuid = (): string => randomUUID();
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuidV4Pattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /** True for any UUID in canonical form. */
 export const isUuid = (value: string): boolean => uuidPattern.test(value);
-/** True for a UUID version 4 (any letter case). */
-export const isUuidV4 = (value: string): boolean => uuidV4Pattern.test(value);
 
 /** Emails are matched case-insensitively after trimming. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();

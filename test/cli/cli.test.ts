@@ -59,15 +59,25 @@ for (const { engine, skip } of engines) {
       );
       const created = await runCli(['key', 'create', '--community', community.id, '--label', 'ci', '--json'], env);
       assert.equal(created.code, 0, created.stderr);
-      const key = parseJsonOutput<{ id: string; key: string; community_id: string }>(created);
-      assert.deepEqual(Object.keys(key).sort(), ['community_id', 'id', 'key']);
+      const key = parseJsonOutput<{ id: string; key: string; community_id: string; permissions: string[]; expires_at: null }>(created);
+      assert.deepEqual(Object.keys(key).sort(), ['community_id', 'expires_at', 'id', 'key', 'permissions']);
+      assert.equal(key.expires_at, null);
+      assert.ok(key.permissions.includes('members:write') && key.permissions.includes('calendar_events:read'));
       assert.equal(key.community_id, community.id);
       assert.ok(key.key.length >= 22);
 
       const listed = await runCli(['key', 'list', '--community', community.id, '--json'], env);
       assert.ok(!listed.stdout.includes(key.key));
       const keys = parseJsonOutput<{ id: string; label: string; created_at: string; revoked_at: string | null }[]>(listed);
-      assert.deepEqual(Object.keys(keys[0] ?? {}).sort(), ['created_at', 'id', 'label', 'revoked_at']);
+      assert.deepEqual(Object.keys(keys[0] ?? {}).sort(), [
+        'all_permissions',
+        'created_at',
+        'expires_at',
+        'id',
+        'label',
+        'permissions',
+        'revoked_at',
+      ]);
       assert.equal(keys[0]?.label, 'ci');
       assert.equal(keys[0]?.revoked_at, null);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parseIdempotencyKey, requestFingerprint } from '../../src/http/idempotency.js';
-import { IdempotencyService } from '../../src/modules/idempotency/idempotency.service.js';
+import { IdempotencyService } from '../../src/idempotency/idempotency.service.js';
 import { describeEachEngine, type TestApp } from '../support/harness.js';
 import { createTestRoutes, effectId, Gate } from './test-routes.js';
 
@@ -162,6 +162,9 @@ describeEachEngine(
       routes.state.gate = gate;
       try {
         const first = post(auth, key, { name: 'race', hold: true });
+        // Only once the first request is in its handler does it hold the claim: sent earlier, one of
+        // the others could claim first and wait on the gate that opens after all of them answered.
+        await gate.reached;
         const others = await Promise.all(Array.from({ length: 19 }, () => post(auth, key, { name: 'race', hold: true })));
         gate.open();
         const winner = await first;

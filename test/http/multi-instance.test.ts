@@ -29,7 +29,7 @@ describe('two server processes on one PostgreSQL and one Redis', { skip }, () =>
     ensureBuilt();
     testDb = await createTestDatabase('postgres');
     communityId = (await createCommunity(testDb.database, systemClock, 'Multi-instance', 'enterprise')).id;
-    for (let i = 0; i < 3; i++) keys.push(await createApiKey(testDb.database, systemClock, communityId, `key ${i}`));
+    for (let i = 0; i < 5; i++) keys.push(await createApiKey(testDb.database, systemClock, communityId, `key ${i}`));
     const env = { ...testDb.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix('multi'), RATE_LIMIT_PER_SECOND: '50' };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   });
@@ -130,5 +130,47 @@ describe('two server processes on one PostgreSQL and one Redis', { skip }, () =>
       }),
     );
     for (const ms of refusedAt) assert.ok(ms <= 1100, `refused after ${ms} ms`);
+  });
+
+  /** How long after `since` each instance first answers `status` to `key` (Infinity: not within 3 s). */
+  const firstAnswerOf = (key: string, status: number, since: number) =>
+    Promise.all(
+      [a(), b()].map(async (server) => {
+        while (Date.now() - since < 3000) {
+          if ((await call(server, key)).status === status) return Date.now() - since;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return Number.POSITIVE_INFINITY;
+      }),
+    );
+
+  it('applies a permission change made through the CLI on both instances within a second', async () => {
+    const { id, key } = keys[3] as { id: string; key: string };
+    assert.equal((await call(a(), key)).status, 200);
+    assert.equal((await call(b(), key)).status, 200);
+    const changed = await runCli(['key', 'set-permissions', id, '--permissions', 'feeds:read', '--json'], testDb.env);
+    assert.equal(changed.code, 0, changed.stderr);
+    const since = Date.now();
+    for (const ms of await firstAnswerOf(key, 403, since)) assert.ok(ms <= 1100, `refused after ${ms} ms`);
+    const refused = await call(b(), key);
+    assert.match(refused.body, /insufficient_scope/);
+  });
+
+  it('a rotation through the CLI: the new secret works on both instances at once, the old one until its grace ends', async () => {
+    const { id, key } = keys[4] as { id: string; key: string };
+    assert.equal((await call(a(), key)).status, 200);
+    const rotated = await runCli(['key', 'rotate', id, '--grace', '5s', '--json'], testDb.env);
+    assert.equal(rotated.code, 0, rotated.stderr);
+    const fresh = JSON.parse(rotated.stdout) as { key: string; previous_valid_until: string };
+    assert.equal((await call(a(), fresh.key)).status, 200);
+    assert.equal((await call(b(), fresh.key)).status, 200);
+    assert.equal((await call(b(), key)).status, 200);
+    const graceEnd = Date.parse(fresh.previous_valid_until);
+    // Expiry is judged against the clock on every request (not only when the lookup is refreshed).
+    for (const ms of await firstAnswerOf(key, 401, graceEnd - 1000)) {
+      assert.ok(ms >= 1000 && ms <= 1300, `old secret refused ${ms - 1000} ms after the grace ended`);
+    }
+    assert.match((await call(a(), key)).body, /api_key_expired/);
+    assert.equal((await call(a(), fresh.key)).status, 200);
   });
 });

@@ -1,17 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../src/errors.js';
-import { errorResponses } from '../../src/http/common.schemas.js';
-import { principalOf } from '../../src/http/request-context.js';
+import { principalOf } from '../../src/routing/request-context.js';
+import { errorResponses } from '../../src/schemas/common.schemas.js';
 
 /** A promise the test resolves by hand, to hold a request in flight. */
 export class Gate {
   private release: () => void = () => {};
+  private arrive: () => void = () => {};
   readonly opened: Promise<void> = new Promise((resolve) => {
     this.release = resolve;
   });
+  /** Resolved when the first request reaches the gate (so it holds whatever it claimed before its handler). */
+  readonly reached: Promise<void> = new Promise((resolve) => {
+    this.arrive = resolve;
+  });
   open(): void {
     this.release();
+  }
+  /** Called by a held request when it starts waiting. */
+  wait(): Promise<void> {
+    this.arrive();
+    return this.opened;
   }
 }
 
@@ -59,7 +69,7 @@ export function createTestRoutes(): { state: TestRouteState; register: (app: Fas
       throw new Error('simulated failure');
     }
     if (input.missing) throw notFound('Thing');
-    if (input.hold && state.gate) await state.gate.opened;
+    if (input.hold && state.gate) await state.gate.wait();
     const id = effectId(input.communityId, input.name);
     const count = (state.effects.get(id) ?? 0) + 1;
     state.effects.set(id, count);

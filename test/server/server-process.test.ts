@@ -61,6 +61,12 @@ describe('the real server process', () => {
     const match = /Bearer ([A-Za-z0-9_-]{20,})/.exec(server.output());
     assert.ok(match, `no key printed: ${server.output()}`);
     assert.match(server.output(), /curl -H "Authorization: Bearer /);
+    // What to do next, with the real community id: demo data, or connecting Slack (and where the manifest is).
+    const seed = /npx community-admin seed --community (\S+)/.exec(server.output());
+    assert.ok(seed && !seed[1]?.includes('<'), server.output());
+    assert.ok(server.output().includes(`chat connect --community ${seed[1]} --bot-token`));
+    assert.match(server.output(), /slack-app-manifest\.yml/);
+    assert.match(server.output(), /\/chat\/events/);
     const key = match[1] as string;
 
     const res = await fetch(`http://127.0.0.1:${server.port}/admin/v0/openapi.json`, { headers: { authorization: `Bearer ${key}` } });

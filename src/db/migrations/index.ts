@@ -2,10 +2,20 @@ import type { Migration } from 'kysely';
 import * as initial from './001-initial.js';
 import * as calendarEvents from './002-calendar-events.js';
 import * as eventListIndex from './003-event-list-index.js';
+import * as keysApiKeyScopes from './004-keys-api-key-scopes.js';
+import * as webhooksTables from './005-webhooks-tables.js';
+import * as slackChatSync from './006-slack-chat-sync.js';
+import * as fidelityMicroseconds from './007-fidelity-microseconds.js';
+import * as fidelityEventNulls from './008-fidelity-event-nulls.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-calendar-events': calendarEvents,
   '003-event-list-index': eventListIndex,
+  '004-keys-api-key-scopes': keysApiKeyScopes,
+  '005-webhooks-tables': webhooksTables,
+  '006-slack-chat-sync': slackChatSync,
+  '007-fidelity-microseconds': fidelityMicroseconds,
+  '008-fidelity-event-nulls': fidelityEventNulls,
 };

@@ -1,14 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { ApiKeysTable } from '../../db/schema.js';
 
-export interface ApiKeyRow {
-  id: string;
-  community_id: string;
-  label: string;
-  key_hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
+export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export interface KeyPrincipalRow {
   key_id: string;
@@ -16,10 +10,18 @@ export interface KeyPrincipalRow {
   plan: string;
   revoked_at: number | null;
   last_used_at: number | null;
+  permissions: string;
+  expires_at: number | null;
+  previous_valid_until: number | null;
+  /** Truthy when the hash is the one a rotation replaced (valid until previous_valid_until), not the current one. */
+  by_previous: unknown;
 }
 
 /** Inserts a key (its hash only). */
-export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
+export async function insertApiKey(
+  db: Db,
+  row: Omit<ApiKeyRow, 'previous_key_hash' | 'previous_valid_until' | 'permissions'> & { permissions: string },
+): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
 }
 
@@ -39,17 +41,73 @@ export async function revokeApiKeyRow(db: Db, id: string, at: number): Promise<A
   return selectApiKey(db, id);
 }
 
-/** The key with this hash and its community's plan: what authentication needs, in one indexed read. */
+/** Replaces a live key's secret, keeping the replaced hash valid until `previousValidUntil`; false when no live key has the id. */
+export async function rotateApiKeyRow(
+  db: Db,
+  id: string,
+  change: { keyHash: string; previousHash: string; previousValidUntil: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ key_hash: change.keyHash, previous_key_hash: change.previousHash, previous_valid_until: change.previousValidUntil })
+    .where('id', '=', id)
+    .where('key_hash', '=', change.previousHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Sets a key's permissions; false when there is no such key. */
+export async function updateApiKeyPermissions(db: Db, id: string, permissions: string): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ permissions }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The key whose current secret, or whose secret replaced by a rotation, has this hash, with its
+ * community's plan: what authentication needs, in one read over two unique indexes (one lookup
+ * per refused guess, as before rotation existed).
+ */
 export async function selectPrincipalByHash(db: Db, keyHash: string): Promise<KeyPrincipalRow | undefined> {
   return db
     .selectFrom('api_keys')
     .innerJoin('communities', 'communities.id', 'api_keys.community_id')
-    .select(['api_keys.id as key_id', 'api_keys.community_id', 'communities.plan', 'api_keys.revoked_at', 'api_keys.last_used_at'])
-    .where('api_keys.key_hash', '=', keyHash)
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.community_id',
+      'communities.plan',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'api_keys.permissions',
+      'api_keys.expires_at',
+      'api_keys.previous_valid_until',
+      (eb) => eb('api_keys.previous_key_hash', '=', keyHash).as('by_previous'),
+    ])
+    .where((eb) => eb.or([eb('api_keys.key_hash', '=', keyHash), eb('api_keys.previous_key_hash', '=', keyHash)]))
     .executeTakeFirst();
 }
 
 /** Records use of a key (written at most once a minute per key, see the authenticator). */
 export async function touchApiKey(db: Db, id: string, at: number): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+
+/** A key with its community, for the key's own introspection (`GET /api_key/me`). */
+export async function selectKeyWithCommunity(db: Db, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('communities', 'communities.id', 'api_keys.community_id')
+    .select([
+      'api_keys.id',
+      'api_keys.label',
+      'api_keys.permissions',
+      'api_keys.created_at',
+      'api_keys.expires_at',
+      'api_keys.last_used_at',
+      'communities.id as community_id',
+      'communities.name as community_name',
+      'communities.plan',
+    ])
+    .where('api_keys.id', '=', id)
+    .executeTakeFirst();
 }

@@ -1,19 +1,20 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import { parseStoredPermissions } from '../../shared/permissions.js';
 import { isPlan, type Plan } from '../../shared/plans.js';
+import type { KeyCheck, KeyRefusal, Principal, PrincipalLookup } from '../../shared/principal.js';
 import { selectPrincipalByHash, touchApiKey } from './api-keys.queries.js';
 import { hashApiKey } from './api-keys.service.js';
 
-/** Who is calling: the key and the community it belongs to. */
-export interface Principal {
-  keyId: string;
-  communityId: string;
-  plan: Plan;
-}
+export type { KeyCheck, KeyRefusal, Principal };
 
 interface CacheEntry {
   principal: Principal | null;
-  expiresAt: number;
+  /** The secret stops working at this instant (key expiry, or the end of a rotation's grace). */
+  validUntil: number;
+  /** Why it stops: `expired` (the key) or `rotated` (a replaced secret). */
+  endReason: 'expired' | 'rotated';
+  cachedUntil: number;
 }
 
 /** How long a looked-up key (or its absence) is trusted; bounds how long a revocation takes to bite. */
@@ -24,9 +25,10 @@ const maxCacheEntries = 10_000;
 /**
  * Resolves API keys to principals. Lookups go by SHA-256 of the presented secret through a unique
  * index, so no secret is ever compared byte by byte; results are cached for at most one second,
- * so a key revoked on any instance is refused everywhere within a second.
+ * so a key revoked, or given other permissions, on any instance is seen everywhere within a
+ * second. Expiry is judged against the clock on every request, so it bites at the exact instant.
  */
-export class Authenticator {
+export class Authenticator implements PrincipalLookup {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
 
@@ -35,33 +37,54 @@ export class Authenticator {
     private readonly clock: Clock,
   ) {}
 
-  /** The principal of a presented secret, or null when the key is unknown or revoked. */
-  async authenticate(secret: string): Promise<Principal | null> {
+  /** The principal of a presented secret, or why it is refused. */
+  async authenticate(secret: string): Promise<KeyCheck> {
     return this.authenticateHash(hashApiKey(secret));
   }
 
-  /**
-   * The principal of a key by the SHA-256 of its secret while the lookup is cached: null for a
-   * refused key, undefined when it must be looked up (authenticateHash). Synchronous, so that a
-   * request whose key was seen within the last second costs no promise.
-   */
-  cachedPrincipal(hash: string): Principal | null | undefined {
-    const cached = this.cache.get(hash);
-    return cached && cached.expiresAt > this.clock.now() ? cached.principal : undefined;
+  /** The SHA-256 of a secret, which keys are stored and looked up by. */
+  hashOf(secret: string): string {
+    return hashApiKey(secret);
   }
 
-  /** The principal of a key by the SHA-256 of its secret, looked up unless cached; null when unknown or revoked. */
-  async authenticateHash(hash: string): Promise<Principal | null> {
+  /**
+   * The outcome for a key by the SHA-256 of its secret while the lookup is cached, undefined when it
+   * must be looked up (authenticateHash). Synchronous, so that a request whose key was seen within
+   * the last second costs no promise.
+   */
+  cachedPrincipal(hash: string): KeyCheck | undefined {
+    const cached = this.cache.get(hash);
+    if (!cached) return undefined;
+    const now = this.clock.now();
+    return cached.cachedUntil > now ? judge(cached, now) : undefined;
+  }
+
+  /** The outcome for a key by the SHA-256 of its secret, looked up unless cached. */
+  async authenticateHash(hash: string): Promise<KeyCheck> {
     const cached = this.cachedPrincipal(hash);
     if (cached !== undefined) return cached;
     const now = this.clock.now();
     const row = await selectPrincipalByHash(this.database.db, hash);
-    const principal =
-      row && row.revoked_at === null && isPlan(row.plan) ? { keyId: row.key_id, communityId: row.community_id, plan: row.plan } : null;
+    const live = row && row.revoked_at === null && isPlan(row.plan) ? row : undefined;
+    // SQLite answers 1/0, PostgreSQL true/false (null when the key was never rotated).
+    const previous = Boolean(live?.by_previous);
+    const entry: CacheEntry = {
+      principal: live
+        ? {
+            keyId: live.key_id,
+            communityId: live.community_id,
+            plan: live.plan as Plan,
+            permissions: parseStoredPermissions(live.permissions),
+          }
+        : null,
+      ...validity(live, previous),
+      cachedUntil: now + cacheTtlMs,
+    };
     if (this.cache.size >= maxCacheEntries) this.cache.clear();
-    this.cache.set(hash, { principal, expiresAt: now + cacheTtlMs });
-    if (principal) this.touch(principal.keyId, row?.last_used_at ?? null, now);
-    return principal;
+    this.cache.set(hash, entry);
+    const outcome = judge(entry, now);
+    if (typeof outcome !== 'string') this.touch(outcome.keyId, row?.last_used_at ?? null, now);
+    return outcome;
   }
 
   /** Updates last_used_at at most once a minute per key, off the request's critical path. */
@@ -74,4 +97,19 @@ export class Authenticator {
       this.lastTouched.delete(keyId);
     });
   }
+}
+
+/** Until when a looked-up secret works, and what ends it: the earlier of the key's expiry and a rotation's grace. */
+function validity(
+  row: { expires_at: number | null; previous_valid_until: number | null } | undefined,
+  previous: boolean,
+): Pick<CacheEntry, 'validUntil' | 'endReason'> {
+  const expiresAt = row?.expires_at === null || row === undefined ? Number.POSITIVE_INFINITY : Number(row.expires_at);
+  const graceEnd = previous ? Number(row?.previous_valid_until ?? 0) : Number.POSITIVE_INFINITY;
+  return graceEnd < expiresAt ? { validUntil: graceEnd, endReason: 'rotated' } : { validUntil: expiresAt, endReason: 'expired' };
+}
+
+function judge(entry: CacheEntry, now: number): KeyCheck {
+  if (!entry.principal) return 'unknown';
+  return now < entry.validUntil ? entry.principal : entry.endReason;
 }

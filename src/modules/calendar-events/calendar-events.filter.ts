@@ -6,7 +6,7 @@ import type { EventStatus, TimeFilter } from './calendar-events.schemas.js';
 export interface CalendarEventFilter {
   status: EventStatus;
   timeFilter: TimeFilter;
-  /** Epoch ms splitting upcoming from past. */
+  /** Epoch µs splitting upcoming from past. */
   referenceAt: number;
   /** The UTC calendar day [start, end) that events must overlap (date_filter). */
   day?: { start: number; end: number };
@@ -20,12 +20,13 @@ export interface CalendarEventFilter {
 
 type EventQuery<O> = SelectQueryBuilder<DB, 'calendar_events', O>;
 
-const dayMs = 24 * 60 * 60 * 1000;
+/** A day in the unit of stored instants (epoch µs). */
+const dayMicros = 24 * 60 * 60 * 1_000_000;
 
 /** The UTC calendar day containing an instant. */
 export function utcDayOf(instant: number): { start: number; end: number } {
-  const start = Math.floor(instant / dayMs) * dayMs;
-  return { start, end: start + dayMs };
+  const start = Math.floor(instant / dayMicros) * dayMicros;
+  return { start, end: start + dayMicros };
 }
 
 /**

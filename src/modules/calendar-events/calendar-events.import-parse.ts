@@ -3,6 +3,7 @@ import { ImportError, schemaParser } from '../../import/import-section.js';
 import { extractMentions } from '../../rich-text/extract-mentions.js';
 import type { RichTextBlock } from '../../rich-text/rich-text.schemas.js';
 import { validateBlocks } from '../../rich-text/validate-blocks.js';
+import { parseTimestamp, timestampRule } from '../../shared/timestamps.js';
 import { type CalendarEventImport, CalendarEventImportSchema, derivedEventFields } from './calendar-events.import-schema.js';
 import { type CalendarEventDoc, type CalendarEventMentions, isHttpUrl } from './calendar-events.records.js';
 import type { EventStatus, PublishedTo } from './calendar-events.schemas.js';
@@ -32,18 +33,17 @@ export interface ParsedEvent {
   speakerIds: string[];
   /** Distinct feeds of published_to. */
   feedIds: string[];
-  attendees: { profileId: string; link: string | null }[];
+  /** Timestamps undefined when the file leaves them out (the import time then). */
+  attendees: { profileId: string; link: string | null; created_at: number | undefined; updated_at: number | undefined }[];
   given: { created_at: number | undefined; updated_at: number | undefined };
 }
 
 const parseShape = schemaParser<CalendarEventImport>(section, CalendarEventImportSchema);
-const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
-/** Epoch ms of an import date-time; the field is named when it is not one. */
+/** Epoch µs of an import date-time; the field is named when it is not one. */
 function instant(value: string, index: number, field: string): number {
-  const ms = rfc3339.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw new ImportError(section, index, field, 'must be an ISO 8601 date-time such as 2026-11-21T18:00:00Z');
-  return ms;
+  const us = parseTimestamp(value);
+  if (us === undefined) throw new ImportError(section, index, field, timestampRule);
+  return us;
 }
 
 const optionalInstant = (value: string | null | undefined, index: number, field: string) =>
@@ -71,6 +71,17 @@ function distinctIds(ids: readonly string[] | null | undefined, index: number, f
 
 const or = <T>(value: T | null | undefined, fallback: T): T => (value === undefined || value === null ? fallback : value);
 const flag = (value: boolean | null | undefined): Flag => (value === true ? 1 : 0);
+
+/**
+ * A text the API answers as null when the event has none: absent, null and "" all mean "none"
+ * (docs/calendar-events.md: the hosted product answers null, and "" is true in some clients).
+ */
+const textOrNull = (value: string | null | undefined): string | null =>
+  value === undefined || value === null || value === '' ? null : value;
+
+/** Blocks the API answers as null when the event has none: absent, null and [] all mean "none". */
+const blocksOrNull = (value: unknown[] | null | undefined): RichTextBlock[] | null =>
+  value === undefined || value === null || value.length === 0 ? null : (value as RichTextBlock[]);
 
 /** Checks one record of the section (shape, blocks, dates, duplicates) and reduces it to what is stored. */
 export function parseEventRecord(record: unknown, index: number): ParsedEvent {
@@ -101,17 +112,24 @@ export function parseEventRecord(record: unknown, index: number): ParsedEvent {
     const link = or(attendee.personal_join_link, '');
     if (link !== '' && !isHttpUrl(link))
       throw new ImportError(section, index, `attendees[${j}].personal_join_link`, 'must be an http(s) URL');
-    return { profileId: attendeeIds[j] as string, link: link === '' ? null : link };
+    return {
+      profileId: attendeeIds[j] as string,
+      link: link === '' ? null : link,
+      created_at: optionalInstant(attendee.created_at, index, `attendees[${j}].created_at`),
+      updated_at: optionalInstant(attendee.updated_at, index, `attendees[${j}].updated_at`),
+    };
   });
-  const published_to: PublishedTo[] = (e.published_to ?? []).map((p) => ({
-    chat_channel_id: or(p.chat_channel_id, ''),
-    chat_message_permalink: or(p.chat_message_permalink, ''),
-    feed_id: p.feed_id.toLowerCase(),
-  }));
+  const published_to: PublishedTo[] = (e.published_to ?? []).map((p, j) => {
+    const feed_id = p.feed_id ? p.feed_id.toLowerCase() : null;
+    const chat_channel_id = or(p.chat_channel_id, '');
+    if (feed_id === null && chat_channel_id === '')
+      throw new ImportError(section, index, `published_to[${j}]`, 'needs a feed_id or a chat_channel_id');
+    return { chat_channel_id, chat_message_permalink: or(p.chat_message_permalink, ''), feed_id };
+  });
   // Blocks were checked by validateBlocks above, which is what the response schema needs.
-  const description = e.description_chat_blocks === undefined ? [] : (e.description_chat_blocks as RichTextBlock[] | null);
-  const recap = or(e.recap_chat_blocks, []) as RichTextBlock[];
-  const mentions: CalendarEventMentions = { description: extractMentions(description ?? []), recap: extractMentions(recap) };
+  const description = blocksOrNull(e.description_chat_blocks);
+  const recap = blocksOrNull(e.recap_chat_blocks);
+  const mentions: CalendarEventMentions = { description: extractMentions(description ?? []), recap: extractMentions(recap ?? []) };
 
   return {
     id: e.id,
@@ -127,13 +145,13 @@ export function parseEventRecord(record: unknown, index: number): ParsedEvent {
       allow_public_guest_list: or(e.allow_public_guest_list, false),
       enable_registration_button: or(e.enable_registration_button, false),
       show_end_date: or(e.show_end_date, false),
-      external_speakers: or(e.external_speakers, ''),
-      link: or(e.link, ''),
+      external_speakers: textOrNull(e.external_speakers),
+      link: textOrNull(e.link),
       location: or(e.location, ''),
-      partner_event_id: or(e.partner_event_id, ''),
+      partner_event_id: textOrNull(e.partner_event_id),
       triggers_webhooks: or(e.triggers_webhooks, false),
-      webhook_custom_metadata: or(e.webhook_custom_metadata, ''),
-      recording_link: or(e.recording_link, ''),
+      webhook_custom_metadata: textOrNull(e.webhook_custom_metadata),
+      recording_link: textOrNull(e.recording_link),
       slug: or(e.slug, ''),
       use_registration_btn_as_link: or(e.use_registration_btn_as_link, false),
       cover_image_url: or(e.cover_image_url, ''),
@@ -149,7 +167,7 @@ export function parseEventRecord(record: unknown, index: number): ParsedEvent {
     mentions: JSON.stringify(mentions),
     hostIds: distinctIds(e.host_profile_ids, index, (j) => `host_profile_ids[${j}]`),
     speakerIds: distinctIds(e.speaker_profile_ids, index, (j) => `speaker_profile_ids[${j}]`),
-    feedIds: [...new Set(published_to.map((p) => p.feed_id))],
+    feedIds: [...new Set(published_to.flatMap((p) => (p.feed_id === null ? [] : [p.feed_id])))],
     attendees,
     given: {
       created_at: optionalInstant(e.created_at, index, 'created_at'),

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { selectInBatches } from '../../db/batches.js';
 import type { Tx } from '../../db/database.js';
 import type {
   CalendarEventAttendeesTable,
@@ -72,18 +73,10 @@ export async function selectStoredEventStates(tx: Tx, communityId: string, ids: 
 
 /** Which of these ids are feeds of the community (published_to reference checks). */
 export async function selectExistingFeedIds(tx: Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += idsPerStatement) {
-    const rows = await tx
-      .selectFrom('feeds')
-      .select('id')
-      .where('community_id', '=', communityId)
-      .where('id', 'in', unique.slice(i, i + idsPerStatement))
-      .execute();
-    for (const row of rows) found.add(row.id);
-  }
-  return found;
+  const rows = await selectInBatches(ids, (batch) =>
+    tx.selectFrom('feeds').select('id').where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Inserts or replaces event rows by (community_id, id). */

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { StringEnum } from '../../http/common.schemas.js';
+import { StringEnum } from '../../schemas/common.schemas.js';
 import { eventStatuses } from './calendar-events.schemas.js';
 
 /*
@@ -29,9 +29,10 @@ export const TagImportSchema = Type.Object(
   { additionalProperties: false },
 );
 
+// A message may be posted to a channel that is bound to no feed: feed_id is then absent or null.
 export const PublishedToImportSchema = Type.Object(
   {
-    feed_id: Uuid(),
+    feed_id: Opt(Uuid()),
     chat_channel_id: OptText(64),
     chat_message_permalink: OptText(2048),
   },
@@ -42,6 +43,8 @@ export const AttendeeImportSchema = Type.Object(
   {
     profile_id: Uuid(),
     personal_join_link: OptText(2048),
+    created_at: OptTimestamp(),
+    updated_at: OptTimestamp(),
   },
   { additionalProperties: false },
 );

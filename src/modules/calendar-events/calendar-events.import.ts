@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import type { CalendarEventsTable } from '../../db/schema.js';
 import { assertUniqueIds, ImportError, type ImportSection } from '../../import/import-section.js';
-import { toIso } from '../../shared/clock.js';
+import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import { type ParsedEvent, parseEventRecord, section } from './calendar-events.import-parse.js';
 import {
@@ -34,22 +34,23 @@ async function assertReferencesExist(tx: Tx, communityId: string, records: reado
     records.flatMap((r) => r.feedIds),
   );
   records.forEach((record, index) => {
-    const checks: { ids: readonly string[]; known: Set<string>; noun: string; path: (j: number) => string }[] = [
+    // A null id (a published_to channel bound to no feed) refers to nothing and is not checked.
+    const checks: { ids: readonly (string | null)[]; known: Set<string>; noun: string; path: (j: number) => string }[] = [
       { ids: record.hostIds, known: profiles, noun: 'profile', path: (j) => `host_profile_ids[${j}]` },
       { ids: record.speakerIds, known: profiles, noun: 'profile', path: (j) => `speaker_profile_ids[${j}]` },
       { ids: record.attendees.map((a) => a.profileId), known: profiles, noun: 'profile', path: (j) => `attendees[${j}].profile_id` },
       { ids: record.doc.published_to.map((p) => p.feed_id), known: feeds, noun: 'feed', path: (j) => `published_to[${j}].feed_id` },
     ];
     for (const { ids, known, noun, path } of checks) {
-      const j = ids.findIndex((id) => !known.has(id));
+      const j = ids.findIndex((id) => id !== null && !known.has(id));
       if (j >= 0) throw new ImportError(section, index, path(j), `no ${noun} "${ids[j]}" in this community`);
     }
   });
 }
 
 /** The stored doc of a parsed event; tags without created_at take the event's. */
-function docOf(record: ParsedEvent, createdAt: number): CalendarEventDoc {
-  const tags = record.tags.map((tag) => ({ ...tag, created_at: toIso(tag.created_at ?? createdAt) }));
+export function docOf(record: ParsedEvent, createdAt: number): CalendarEventDoc {
+  const tags = record.tags.map((tag) => ({ ...tag, created_at: formatJsonTimestamp(tag.created_at ?? createdAt) }));
   return { ...record.doc, tags };
 }
 
@@ -107,8 +108,8 @@ function addChildRows(children: EventChildRows, community_id: string, record: Pa
       event_id,
       profile_id: a.profileId,
       personal_join_link: a.link,
-      created_at: now,
-      updated_at: now,
+      created_at: a.created_at ?? now,
+      updated_at: a.updated_at ?? now,
     });
   }
 }

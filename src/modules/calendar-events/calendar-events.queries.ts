@@ -1,16 +1,42 @@
 import type { Db, Tx } from '../../db/database.js';
-import { type PreparedQuery, preparedQuery } from '../../db/prepared-query.js';
+import { isDeepPage, type PreparedQuery, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag } from '../../db/schema.js';
 import { applyEventFilter, type CalendarEventFilter, orderEvents } from './calendar-events.filter.js';
 import { type CalendarEventRow, type EventPeople, eventRowColumns } from './calendar-events.records.js';
 import type { EventStatus } from './calendar-events.schemas.js';
 
-/** The query of one page of events (exported so tests can EXPLAIN exactly what the API runs). */
-export function calendarEventsPageQuery(db: Db | Tx, communityId: string, filter: CalendarEventFilter, limit: number, offset: number) {
-  const base = db.selectFrom('calendar_events').select(eventRowColumns.map((column) => `calendar_events.${column}` as const));
-  return orderEvents(applyEventFilter(base, communityId, filter, true), filter.timeFilter)
+/**
+ * The query of one page of events (exported so tests can EXPLAIN exactly what the API runs).
+ * `deep`: the page's ids are read first (an index-only scan of calendar_events_start, which covers
+ * every column the filter and the order need) and only the page's rows are fetched; see isDeepPage.
+ */
+export function calendarEventsPageQuery(
+  db: Db | Tx,
+  communityId: string,
+  filter: CalendarEventFilter,
+  limit: number,
+  offset: number,
+  deep = false,
+) {
+  const columns = eventRowColumns.map((column) => `calendar_events.${column}` as const);
+  if (!deep) {
+    const base = db.selectFrom('calendar_events').select(columns);
+    return orderEvents(applyEventFilter(base, communityId, filter, true), filter.timeFilter)
+      .limit(limit)
+      .offset(offset);
+  }
+  const ids = orderEvents(
+    applyEventFilter(db.selectFrom('calendar_events').select('calendar_events.id'), communityId, filter, true),
+    filter.timeFilter,
+  )
     .limit(limit)
     .offset(offset);
+  const rows = db
+    .selectFrom('calendar_events')
+    .select(columns)
+    .where('calendar_events.community_id', '=', communityId)
+    .where('calendar_events.id', 'in', ids);
+  return orderEvents(rows, filter.timeFilter);
 }
 
 /** The values of a page query; which of them the SQL uses depends on the filter's shape. */
@@ -46,9 +72,9 @@ const shapeOf = (filter: CalendarEventFilter): string =>
 
 const pageQueries = new Map<string, PageQuery>();
 
-/** The prepared page query of a filter's shape, built on first use. At most 3 x 2^5 shapes. */
-function pageQueryOf(filter: CalendarEventFilter): PageQuery {
-  const shape = shapeOf(filter);
+/** The prepared page query of a filter's shape, built on first use. At most 3 x 2^5 x 2 shapes. */
+function pageQueryOf(filter: CalendarEventFilter, deep: boolean): PageQuery {
+  const shape = deep ? `${shapeOf(filter)} deep` : shapeOf(filter);
   let query = pageQueries.get(shape);
   if (!query) {
     const { timeFilter, day, publishToSite, isUnlisted, feedId, tagIds } = filter;
@@ -68,6 +94,7 @@ function pageQueryOf(filter: CalendarEventFilter): PageQuery {
         },
         p.limit,
         p.offset,
+        deep,
       ),
     );
     pageQueries.set(shape, query);
@@ -83,7 +110,7 @@ export async function selectCalendarEventsPage(
   limit: number,
   offset: number,
 ): Promise<CalendarEventRow[]> {
-  return pageQueryOf(filter).all(db, {
+  return pageQueryOf(filter, isDeepPage(db, limit, offset)).all(db, {
     communityId,
     status: filter.status,
     referenceAt: filter.referenceAt,

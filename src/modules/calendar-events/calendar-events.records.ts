@@ -4,9 +4,16 @@ import type { Flag } from '../../db/schema.js';
 import { emptyReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
 import { type References, ReferencesSchema, type RichTextBlock } from '../../rich-text/rich-text.schemas.js';
-import { toIso } from '../../shared/clock.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
-import { CalendarEventSchema, type EventStatus, type PublishedTo, type Reminder, type Tag } from './calendar-events.schemas.js';
+import { formatJsonTimestamp } from '../../shared/timestamps.js';
+import {
+  CalendarEventSchema,
+  EventPersonSchema,
+  type EventStatus,
+  type PublishedTo,
+  type Reminder,
+  type Tag,
+} from './calendar-events.schemas.js';
 
 /**
  * The stored fields of an event that are neither columns nor derived: the `doc` JSON. Columns
@@ -15,17 +22,17 @@ import { CalendarEventSchema, type EventStatus, type PublishedTo, type Reminder,
 export interface CalendarEventDoc {
   title: string;
   description_chat_blocks: RichTextBlock[] | null;
-  recap_chat_blocks: RichTextBlock[];
+  recap_chat_blocks: RichTextBlock[] | null;
   allow_public_guest_list: boolean;
   enable_registration_button: boolean;
   show_end_date: boolean;
-  external_speakers: string;
-  link: string;
+  external_speakers: string | null;
+  link: string | null;
   location: string;
-  partner_event_id: string;
+  partner_event_id: string | null;
   triggers_webhooks: boolean;
-  webhook_custom_metadata: string;
-  recording_link: string;
+  webhook_custom_metadata: string | null;
+  recording_link: string | null;
   slug: string;
   use_registration_btn_as_link: boolean;
   cover_image_url: string;
@@ -70,7 +77,7 @@ export const eventRowColumns = [
   'updated_at',
 ] as const;
 
-/** Hosts and speakers of one event, in their stored order, as their profiles' JSON text. */
+/** Hosts and speakers of one event, in their stored order, as JSON text (stored profiles, or EventPerson once rendered). */
 export interface EventPeople {
   hosts: string[];
   speakers: string[];
@@ -102,7 +109,21 @@ const serializeColumns = compiledOnFirstCall(() =>
 );
 const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema));
 let emptyReferencesText: string | undefined;
-const emptyReferencesJson = (): string => (emptyReferencesText ??= serializeReferences(emptyReferences()));
+const emptyReferencesJson = (): string => {
+  const text = emptyReferencesText ?? serializeReferences(emptyReferences());
+  emptyReferencesText = text;
+  return text;
+};
+
+const serializePerson = compiledOnFirstCall(() => fastJson(EventPersonSchema));
+
+/**
+ * The host or speaker record (EventPersonSchema's fields only) of a stored profile's JSON text. The
+ * serializer writes exactly the schema's fields, so the profile's e-mail and names stay out.
+ */
+export function eventPersonJson(profileJson: string): string {
+  return serializePerson(JSON.parse(profileJson));
+}
 
 /** The members of a JSON object's text, without its braces. */
 const members = (objectJson: string): string => objectJson.slice(1, -1);
@@ -121,10 +142,10 @@ export function renderCalendarEvent(
 ): string {
   const columns = serializeColumns({
     id: row.id,
-    created_at: toIso(row.created_at),
-    updated_at: toIso(row.updated_at),
-    start_date: toIso(row.start_at),
-    end_date: row.end_at === null ? '' : toIso(row.end_at),
+    created_at: formatJsonTimestamp(row.created_at),
+    updated_at: formatJsonTimestamp(row.updated_at),
+    start_date: formatJsonTimestamp(row.start_at),
+    end_date: row.end_at === null ? '' : formatJsonTimestamp(row.end_at),
     is_unlisted: row.is_unlisted === 1,
     publish_to_site: row.publish_to_site === 1,
     status: row.status,

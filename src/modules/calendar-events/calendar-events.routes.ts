@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../http/common.schemas.js';
-import { dataEnvelope, pagedListEnvelope, sendJsonBytes } from '../../http/json-text.js';
-import { principalOf } from '../../http/request-context.js';
-import type { ModuleOptions } from '../../services.js';
+import type { ModuleOptions } from '../../dependencies.js';
+import { sendJsonBytes } from '../../routing/json-reply.js';
+import { principalOf } from '../../routing/request-context.js';
+import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
 import {
   AttendeeBodySchema,
   DeleteResponseSchema,
@@ -13,20 +13,12 @@ import {
   MutationParamsSchema,
   SuccessResponseSchema,
 } from './calendar-events.schemas.js';
-import {
-  deleteCalendarEvent,
-  eventListKey,
-  getCalendarEvent,
-  listCalendarEventsWithValidity,
-  upsertAttendee,
-} from './calendar-events.service.js';
+import { deleteCalendarEvent, readCalendarEvent, readCalendarEventList, upsertAttendee } from './calendar-events.service.js';
 
 const tags = ['Calendar events'];
 
 /** GET/DELETE /calendar_events(/{id}) and PATCH /calendar_events/{id}/attendees. */
 export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
-  const { database, clock, responses } = services;
-
   app.get(
     '/admin/v0/calendar_events',
     {
@@ -45,14 +37,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     (request, reply) => {
-      const { communityId } = principalOf(request);
-      const now = clock.now();
-      const body = responses.body(database, communityId, 'events_version', eventListKey(request.query, now), now, async () => {
-        const { page, validUntil } = await listCalendarEventsWithValidity(database, communityId, request.query, now, services.counts);
-        const { records, ...meta } = page;
-        return { body: pagedListEnvelope(meta, records), validUntil };
-      });
-      return sendJsonBytes(reply, body);
+      return sendJsonBytes(reply, readCalendarEventList(services, principalOf(request).communityId, request.query));
     },
   );
 
@@ -68,12 +53,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     (request, reply) => {
-      const { communityId } = principalOf(request);
-      const id = request.params.calendar_event_id;
-      const body = responses.body(database, communityId, 'events_version', `get ${id}`, clock.now(), async () => {
-        return { body: dataEnvelope(await getCalendarEvent(database, communityId, id)), validUntil: Number.POSITIVE_INFINITY };
-      });
-      return sendJsonBytes(reply, body);
+      return sendJsonBytes(reply, readCalendarEvent(services, principalOf(request).communityId, request.params.calendar_event_id));
     },
   );
 
@@ -90,7 +70,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const data = await deleteCalendarEvent(database, principalOf(request).communityId, request.params.calendar_event_id);
+      const data = await deleteCalendarEvent(services, principalOf(request).communityId, request.params.calendar_event_id);
       return { success: true as const, data };
     },
   );
@@ -110,7 +90,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request) => {
       const { communityId } = principalOf(request);
-      await upsertAttendee(database, communityId, request.params.calendar_event_id, request.body, clock.now());
+      await upsertAttendee(services, communityId, request.params.calendar_event_id, request.body);
       return { success: true as const };
     },
   );

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { BooleanString, PagedListSchema, StringEnum, Timestamp, Uuid } from '../../http/common.schemas.js';
 import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/rich-text.schemas.js';
+import { BooleanString, PagedListSchema, StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 import { ProfileSchema } from '../profiles/profiles.schemas.js';
 
 export const eventStatuses = ['draft', 'needs_approval', 'published'] as const;
@@ -30,16 +30,44 @@ export type Tag = Static<typeof TagSchema>;
 export const PublishedToSchema = Type.Object({
   chat_channel_id: Type.String(),
   chat_message_permalink: Type.String(),
-  feed_id: Uuid(),
+  feed_id: Type.Union([Uuid(), Type.Null()], { description: 'The feed bound to the channel; null when the channel has none.' }),
 });
 export type PublishedTo = Static<typeof PublishedToSchema>;
 
 export const ReminderSchema = Type.Object({ minutes: Type.Integer() });
 export type Reminder = Static<typeof ReminderSchema>;
 
-// The profile shape without its $id: hosts and speakers embed it twice in one schema, and a
-// schema id may appear only once per compiled schema.
-const EventProfileSchema = Type.Object(ProfileSchema.properties, { title: 'Profile' });
+const profile = ProfileSchema.properties;
+const ImageUrl = Type.String({ description: 'Image URL.' });
+
+/**
+ * A host or speaker: the fields of the profile the hosted product shows there (decisions.md), not
+ * the e-mail and names a post's author carries. Embedded (no $id), as it appears twice in one schema.
+ */
+export const EventPersonSchema = Type.Object(
+  {
+    profile_id: profile.profile_id,
+    created_at: profile.created_at,
+    preferred_name: profile.preferred_name,
+    preferred_image_original: ImageUrl,
+    preferred_image_1024: ImageUrl,
+    preferred_image_512: ImageUrl,
+    preferred_image_192: ImageUrl,
+    preferred_image_72: ImageUrl,
+    preferred_image_48: ImageUrl,
+    preferred_image_32: ImageUrl,
+    preferred_image_24: ImageUrl,
+    chat_user_id: profile.chat_user_id,
+    chat_is_admin: profile.chat_is_admin,
+    chat_is_bot: profile.chat_is_bot,
+    chat_image_72: profile.chat_image_72,
+    chat_image_original: profile.chat_image_original,
+  },
+  { title: 'EventPerson' },
+);
+
+/** A text the event may not have: null then, never "" (decisions.md, "Answering as the hosted product answers"). */
+const NullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
 /** A calendar event as the API shows it: every field of the spec, always present. */
 export const CalendarEventSchema = Type.Object(
@@ -50,29 +78,29 @@ export const CalendarEventSchema = Type.Object(
     allow_public_guest_list: Type.Boolean(),
     description_chat_blocks: Type.Union([RichTextBlocksSchema, Type.Null()]),
     description_chat_blocks_references: ReferencesSchema,
-    recap_chat_blocks: RichTextBlocksSchema,
+    recap_chat_blocks: Type.Union([RichTextBlocksSchema, Type.Null()], { description: 'null when the event has no recap.' }),
     recap_chat_blocks_references: ReferencesSchema,
     enable_registration_button: Type.Boolean(),
     start_date: Type.String({ description: 'ISO 8601 date-time in UTC.' }),
     end_date: Type.String({ description: 'ISO 8601 date-time in UTC, or "" when the event has no end.' }),
     show_end_date: Type.Boolean(),
-    external_speakers: Type.String(),
+    external_speakers: NullableText('null when there are none.'),
     is_unlisted: Type.Boolean(),
-    link: Type.String(),
+    link: NullableText('null when the event has no link.'),
     location: Type.String(),
-    partner_event_id: Type.String(),
+    partner_event_id: NullableText('null when the event has no partner event.'),
     publish_to_site: Type.Boolean(),
     triggers_webhooks: Type.Boolean(),
-    webhook_custom_metadata: Type.String(),
-    recording_link: Type.String(),
+    webhook_custom_metadata: NullableText('null when there is none.'),
+    recording_link: NullableText('null when the event has no recording.'),
     slug: Type.String(),
     status: StringEnum(eventStatuses),
     title: Type.String(),
     use_registration_btn_as_link: Type.Boolean(),
     attendees_count: Type.Integer({ minimum: 0 }),
     published_to: Type.Array(PublishedToSchema),
-    hosts: Type.Array(EventProfileSchema),
-    speakers: Type.Array(EventProfileSchema),
+    hosts: Type.Array(EventPersonSchema),
+    speakers: Type.Array(EventPersonSchema),
     cover_image_url: Type.String(),
     tags: Type.Array(TagSchema),
     reminders_config: Type.Array(ReminderSchema),
@@ -88,7 +116,9 @@ export const ListQuerySchema = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 0, maximum: maxPage, default: 0, description: '0-based page; empty means 0.' })),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: maxPerPage, default: defaultPerPage })),
-    time_filter: Type.Optional(StringEnum(timeFilters, { default: 'upcoming', description: 'Relative to reference_date.' })),
+    time_filter: Type.Optional(
+      StringEnum(timeFilters, { default: 'all', description: 'upcoming or past: relative to reference_date; all (the default): both.' }),
+    ),
     date_filter: Type.Optional(DateTimeQuery('Only events overlapping the UTC calendar day containing this instant.')),
     reference_date: Type.Optional(DateTimeQuery('The instant splitting upcoming from past (default: now).')),
     status: Type.Optional(StringEnum(eventStatuses, { default: 'published' })),

@@ -1,10 +1,13 @@
+import { cachedRead } from '../../caching/cached-read.js';
+import type { CountCache } from '../../caching/count-cache.js';
 import type { Database, Db, Tx } from '../../db/database.js';
 import type { Flag } from '../../db/schema.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
-import type { PageMeta } from '../../http/json-text.js';
-import { bumpDataVersion } from '../communities/communities.queries.js';
-import type { CountCache } from '../counts/count-cache.js';
-import { resolveReferences } from '../references/resolve-references.js';
+import { resolveReferences } from '../../references/resolve-references.js';
+import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
+import { type Clock, storedNow } from '../../shared/clock.js';
+import { parseTimestamp } from '../../shared/timestamps.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { type CalendarEventFilter, utcDayOf } from './calendar-events.filter.js';
 import {
   deleteEventChildren,
@@ -22,7 +25,7 @@ import {
   selectNextEndingAt,
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
-import { type CalendarEventRow, isHttpUrl, mentionsOf, renderCalendarEvent } from './calendar-events.records.js';
+import { type CalendarEventRow, eventPersonJson, isHttpUrl, mentionsOf, renderCalendarEvent } from './calendar-events.records.js';
 import { type AttendeeBody, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
 /** One page of events: the paged list envelope, with each record as its JSON text. */
@@ -32,11 +35,11 @@ export interface CalendarEventPage extends PageMeta {
 
 const eventNotFound = () => notFound('Calendar event');
 
-/** Epoch ms of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
+/** Epoch µs of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
 function queryInstant(field: string, value: string): number {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
-  return ms;
+  const us = parseTimestamp(value);
+  if (us === undefined) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
+  return us;
 }
 
 /** The ids of a `tag_ids` value: comma-separated, trimmed, none empty, deduplicated. */
@@ -53,7 +56,7 @@ export function filterFromQuery(query: ListQuery, now: number): CalendarEventFil
   const flag = (value: 'true' | 'false' | undefined): Flag | undefined => (value === undefined ? undefined : value === 'true' ? 1 : 0);
   return {
     status: query.status ?? 'published',
-    timeFilter: query.time_filter ?? 'upcoming',
+    timeFilter: query.time_filter ?? 'all',
     referenceAt: query.reference_date === undefined ? now : queryInstant('reference_date', query.reference_date),
     ...(query.date_filter === undefined ? {} : { day: utcDayOf(queryInstant('date_filter', query.date_filter)) }),
     publishToSite: flag(query.published_to_site),
@@ -64,7 +67,7 @@ export function filterFromQuery(query: ListQuery, now: number): CalendarEventFil
 }
 
 /** API records (JSON text) of rows, with hosts, speakers and references loaded for all of them at once. */
-async function renderCalendarEvents(db: Db | Tx, communityId: string, rows: CalendarEventRow[]): Promise<string[]> {
+export async function renderCalendarEvents(db: Db | Tx, communityId: string, rows: CalendarEventRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
   const mentions = rows.map(mentionsOf);
   const [people, references] = await Promise.all([
@@ -79,6 +82,20 @@ async function renderCalendarEvents(db: Db | Tx, communityId: string, rows: Cale
       mentions.flatMap((m) => [m.description, m.recap]),
     ),
   ]);
+  // One rendering per profile, however many of the page's events it hosts or speaks at.
+  const persons = new Map<string, string>();
+  const personOf = (profileJson: string): string => {
+    let json = persons.get(profileJson);
+    if (json === undefined) {
+      json = eventPersonJson(profileJson);
+      persons.set(profileJson, json);
+    }
+    return json;
+  };
+  for (const entry of people.values()) {
+    entry.hosts = entry.hosts.map(personOf);
+    entry.speakers = entry.speakers.map(personOf);
+  }
   return rows.map((row, i) => {
     const description = references[2 * i];
     const recap = references[2 * i + 1];
@@ -91,13 +108,19 @@ function isRelativeToNow(query: ListQuery, filter: CalendarEventFilter): boolean
   return query.reference_date === undefined && filter.timeFilter !== 'all';
 }
 
-/** The filter as a cache key: "now" stands for the clock, so one key serves until the answer changes. */
+/**
+ * The filter as a cache key. `all` does not depend on the reference instant at all, so it is left
+ * out: otherwise every request of the default list (no reference_date) would carry the current
+ * instant and neither the response cache nor the count cache would ever be hit. For upcoming and
+ * past, "now" stands for the clock, so one key serves until the answer changes.
+ */
 function filterKey(query: ListQuery, filter: CalendarEventFilter): string {
-  return JSON.stringify({ ...filter, referenceAt: isRelativeToNow(query, filter) ? 'now' : filter.referenceAt });
+  const referenceAt = filter.timeFilter === 'all' ? null : isRelativeToNow(query, filter) ? 'now' : filter.referenceAt;
+  return JSON.stringify({ ...filter, referenceAt });
 }
 
 /**
- * Until when (epoch ms, inclusive) an answer computed at `now` holds while the events do not
+ * Until when (epoch µs, inclusive) an answer computed at `now` holds while the events do not
  * change: a list relative to "now" until the next event ends (it then leaves "upcoming" for
  * "past"), any other list for ever.
  */
@@ -132,24 +155,13 @@ async function cachedEventTotal(
 }
 
 /** The cache key of a list query: its normalised filter and its page. */
-export function eventListKey(query: ListQuery, now: number): string {
+function eventListKey(query: ListQuery, now: number): string {
   const filter = filterFromQuery(query, now);
   return `list ${query.page ?? 0} ${query.per_page ?? defaultPerPage} ${filterKey(query, filter)}`;
 }
 
-/** One page of the community's events for a validated list query. */
-export async function listCalendarEvents(
-  database: Database,
-  communityId: string,
-  query: ListQuery,
-  now: number,
-  counts?: CountCache,
-): Promise<CalendarEventPage> {
-  return (await listCalendarEventsWithValidity(database, communityId, query, now, counts)).page;
-}
-
-/** A page together with the last instant at which it is still the exact answer (for the response cache). */
-export async function listCalendarEventsWithValidity(
+/** A page together with the last instant at which it is still the exact answer. */
+async function listCalendarEventsWithValidity(
   database: Database,
   communityId: string,
   query: ListQuery,
@@ -166,15 +178,7 @@ export async function listCalendarEventsWithValidity(
   ]);
   const records = await renderCalendarEvents(database.db, communityId, rows);
   return {
-    page: {
-      page,
-      per_page: perPage,
-      count: records.length,
-      total_records: total,
-      total_pages: Math.ceil(total / perPage),
-      has_next: (page + 1) * perPage < total,
-      records,
-    },
+    page: pageOf(page, perPage, total, records),
     validUntil,
   };
 }
@@ -188,12 +192,48 @@ export async function getCalendarEvent(database: Database, communityId: string, 
   return event;
 }
 
+/** One event as the API shows it, parsed, read in a write's transaction (webhook data); null when gone. */
+async function eventRecordIn(tx: Tx, communityId: string, id: string): Promise<Record<string, unknown> | null> {
+  const row = await selectCalendarEventRow(tx, communityId, id);
+  const [event] = row ? await renderCalendarEvents(tx, communityId, [row]) : [];
+  return event === undefined ? null : (JSON.parse(event) as Record<string, unknown>);
+}
+
+/** What the event writers need. */
+export interface CalendarEventWriteDeps {
+  database: Database;
+  clock: Clock;
+}
+
+/** `GET /calendar_events`: a page of the community's events for a validated list query, cached. */
+export const readCalendarEventList = cachedRead({
+  name: 'calendarEvents.list',
+  view: 'events',
+  key: (now, query: ListQuery) => eventListKey(query, now),
+  render: async (deps, communityId, now, query: ListQuery) => {
+    const { page, validUntil } = await listCalendarEventsWithValidity(deps.database, communityId, query, now, deps.counts);
+    const { records, ...meta } = page;
+    return { body: pagedListEnvelope(meta, records), validUntil };
+  },
+});
+
+/** `GET /calendar_events/{id}`: one event, cached until the community's events change. */
+export const readCalendarEvent = cachedRead({
+  name: 'calendarEvents.get',
+  view: 'events',
+  key: (_now, id: string) => id,
+  render: async (deps, communityId, _now, id: string) => ({ body: dataEnvelope(await getCalendarEvent(deps.database, communityId, id)) }),
+});
+
 /** Deletes an event and its child rows in one transaction; 404 when there is none. */
-export async function deleteCalendarEvent(database: Database, communityId: string, id: string): Promise<{ id: string }> {
-  await database.db.transaction().execute(async (tx) => {
-    if (!(await deleteEventRow(tx, communityId, id))) throw eventNotFound();
-    await deleteEventChildren(tx, communityId, [id]);
-    await bumpDataVersion(tx, communityId, 'events_version');
+export async function deleteCalendarEvent(deps: CalendarEventWriteDeps, communityId: string, id: string): Promise<{ id: string }> {
+  await writeCommunityData(deps, communityId, async (w) => {
+    // Rendered before the delete: afterwards there is nothing left to show.
+    const deleted = await eventRecordIn(w.tx, communityId, id);
+    if (!(await deleteEventRow(w.tx, communityId, id))) throw eventNotFound();
+    w.emit('calendar_event.deleted', () => deleted);
+    await deleteEventChildren(w.tx, communityId, [id]);
+    w.touch('events');
   });
   return { id };
 }
@@ -211,14 +251,14 @@ function joinLinkOf(value: string | null | undefined): string | null | undefined
  * grows by one) or, when it already is one, updates its personal join link. All in one transaction.
  */
 export async function upsertAttendee(
-  database: Database,
+  deps: CalendarEventWriteDeps,
   communityId: string,
   eventId: string,
   body: AttendeeBody,
-  now: number,
 ): Promise<void> {
   const link = joinLinkOf(body.personal_join_link);
-  await database.db.transaction().execute(async (tx) => {
+  await writeCommunityData(deps, communityId, async (w) => {
+    const { tx, now } = w;
     if (!(await eventExists(tx, communityId, eventId))) throw eventNotFound();
     const profileId = await selectProfileIdByChatUserId(tx, communityId, body.user.chat_user_id);
     if (!profileId) throw new ApiError('not_found', `No profile with chat_user_id "${body.user.chat_user_id}" in this community.`);
@@ -232,10 +272,17 @@ export async function upsertAttendee(
     if (added) {
       // The event may have been deleted since it was checked (PostgreSQL): then nothing is kept.
       if (!(await incrementAttendeesCount(tx, communityId, eventId))) throw eventNotFound();
+      // attendees_count is part of the event record: cached answers of it must go.
+      w.touch('events');
     } else if (link !== undefined) {
       await updateAttendeeLink(tx, { communityId, eventId, profileId }, link, now);
     }
-    // attendees_count is part of the event record: cached answers of it must go.
-    if (added) await bumpDataVersion(tx, communityId, 'events_version');
+    if (added || link !== undefined) {
+      const attendee = { profile_id: profileId, chat_user_id: body.user.chat_user_id, personal_join_link: link ?? null };
+      w.emit(added ? 'calendar_event.registration.created' : 'calendar_event.registration.updated', async () => ({
+        calendar_event: await eventRecordIn(tx, communityId, eventId),
+        attendee,
+      }));
+    }
   });
 }

@@ -1,7 +1,7 @@
 import { type ChatWorkspace, type ChatWorkspaceFactory, verifySlackToken } from '../../chat/index.js';
 import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
-import type { Clock } from '../../shared/clock.js';
+import { type Clock, storedNow } from '../../shared/clock.js';
 import { requireCommunity } from '../communities/communities.service.js';
 import { selectChatConnection, upsertChatConnection } from './chat-connections.queries.js';
 
@@ -40,7 +40,12 @@ export async function connectChat(database: Database, clock: Clock, input: Conne
   await requireCommunity(database, input.communityId);
   const verified = await verifySlackToken({ token, apiUrl: input.apiUrl, timeoutMs: input.timeoutMs });
   if (!verified.ok) throw new UserInputError(rejectionMessage(verified.code));
-  await upsertChatConnection(database.db, { community_id: input.communityId, token, team_id: verified.teamId, connected_at: clock.now() });
+  await upsertChatConnection(database.db, {
+    community_id: input.communityId,
+    token,
+    team_id: verified.teamId,
+    connected_at: storedNow(clock),
+  });
   return { community_id: input.communityId, connected: true };
 }
 

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import type { Plan } from '../../shared/plans.js';
 
 export interface CommunityRow {
@@ -40,13 +40,4 @@ export async function countCommunities(db: Db): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** Marks the community's events (or posts) as changed: invalidates every cached count of them. */
-export async function bumpDataVersion(db: Db | Tx, communityId: string, which: 'events_version' | 'posts_version'): Promise<void> {
-  await db
-    .updateTable('communities')
-    .set((eb) => ({ [which]: eb(which, '+', 1) }))
-    .where('id', '=', communityId)
-    .execute();
 }

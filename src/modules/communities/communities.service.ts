@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
-import type { Clock } from '../../shared/clock.js';
+import { type Clock, storedNow } from '../../shared/clock.js';
 import { newUuid } from '../../shared/ids.js';
 import { isPlan, plans } from '../../shared/plans.js';
 import { createApiKey } from '../api-keys/api-keys.service.js';
@@ -30,7 +30,7 @@ function requirePlan(plan: string) {
 export async function createCommunity(database: Database, clock: Clock, name: string, plan: string): Promise<Community> {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 200) throw new UserInputError('The community name must be 1-200 characters.');
-  const row: CommunityRow = { id: newUuid(), name: trimmed, plan: requirePlan(plan), created_at: clock.now() };
+  const row: CommunityRow = { id: newUuid(), name: trimmed, plan: requirePlan(plan), created_at: storedNow(clock) };
   await insertCommunity(database.db, row);
   return toCommunity(row);
 }

@@ -4,8 +4,24 @@ import { assertUniqueIds, schemaParser } from '../../import/import-section.js';
 import type { RichTextBlock } from '../../rich-text/index.js';
 import { updatePostsInHome } from '../posts/posts.queries.js';
 import { type FeedRow, homeFlag, selectFeedRows, upsertFeeds } from './feeds.queries.js';
-import { type FeedDoc, type FeedImport, FeedImportSchema, feedBlockFields, feedDocFlags, feedTextFields } from './feeds.schemas.js';
-import { assertImportBlocks, assertNoDerivedFields, importInstant, orDefault, resolveStamps, slugify } from './import-fields.js';
+import {
+  type FeedDoc,
+  type FeedImport,
+  FeedImportSchema,
+  feedBlockFields,
+  feedDocFlags,
+  feedNullableTextFields,
+  feedTextFields,
+} from './feeds.schemas.js';
+import {
+  assertImportBlocks,
+  assertNoDerivedFields,
+  importInstant,
+  orDefault,
+  resolveStamps,
+  slugify,
+  textOrNull,
+} from './import-fields.js';
 
 const section = 'feeds';
 const derivedFields = ['chat_channel_purpose_chat_blocks_references', 'chat_channel_topic_chat_blocks_references'];
@@ -41,11 +57,13 @@ function parseFeed(record: unknown, index: number): ParsedFeed {
 /** The stored doc of an import record, with defaults for what the file leaves out. */
 function feedDocFromImport(feed: FeedImport): FeedDoc {
   const text = Object.fromEntries(feedTextFields.map((field) => [field, orDefault(feed[field], '')]));
+  const nullable = Object.fromEntries(feedNullableTextFields.map((field) => [field, textOrNull(feed[field])]));
   const flags = Object.fromEntries(feedDocFlags.map((field) => [field, orDefault(feed[field], false)]));
   return {
     label: feed.label,
     slug: orDefault(feed.slug, slugify(feed.label)),
     ...(text as Pick<FeedDoc, (typeof feedTextFields)[number]>),
+    ...(nullable as Pick<FeedDoc, (typeof feedNullableTextFields)[number]>),
     ...(flags as Pick<FeedDoc, (typeof feedDocFlags)[number]>),
     chat_channel_num_members: orDefault(feed.chat_channel_num_members, 0),
     // Shape checked by assertImportBlocks above.

@@ -1,3 +1,4 @@
+import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { Flag } from '../../db/schema.js';
@@ -14,7 +15,6 @@ export interface FeedRow {
   updated_at: number;
 }
 
-const batchSize = 500;
 const feedColumns = ['id', 'chat_channel_id', 'is_archived', 'is_unlisted', 'doc', 'created_at', 'updated_at'] as const;
 
 /** 1 when posts of a feed with these flags belong to the Home feed. */
@@ -29,20 +29,42 @@ export async function selectFeedRow(db: Db | Tx, communityId: string, id: string
   return feedRow.first(db, { communityId, id });
 }
 
+/** Number of feeds of the community. */
+export async function countFeeds(db: Db | Tx, communityId: string): Promise<number> {
+  const row = await db
+    .selectFrom('feeds')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('community_id', '=', communityId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// Oldest first, ties by id: a feed keeps its place when it is renamed or re-imported, and a
+// new feed goes to the end, so a client walking the pages neither repeats nor skips one.
+// A community has tens of feeds, not thousands: the primary key (community_id, id) narrows
+// the scan and the sort is of that community's rows only.
+const feedsPage = preparedQuery((db, p: { communityId: string; limit: number; offset: number }) =>
+  db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', p.communityId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+/** One page of the community's feeds, oldest first (created_at, then id). */
+export async function selectFeedsPage(db: Db | Tx, communityId: string, limit: number, offset: number): Promise<FeedRow[]> {
+  return feedsPage.all(db, { communityId, limit, offset });
+}
+
 /** Stored feeds by id (unknown ids are absent), in batches. */
 export async function selectFeedRows(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, FeedRow>> {
-  const found = new Map<string, FeedRow>();
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += batchSize) {
-    const rows = await db
-      .selectFrom('feeds')
-      .select(feedColumns)
-      .where('community_id', '=', communityId)
-      .where('id', 'in', unique.slice(i, i + batchSize))
-      .execute();
-    for (const row of rows) found.set(row.id, row);
-  }
-  return found;
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** `{id, label, slug}` of feeds by id, for the `feed` of each post on a page. */
@@ -58,11 +80,11 @@ export function feedSummaryOf(row: FeedRow): FeedSummary {
 }
 
 /** Inserts or replaces feeds by id, in batches. */
-export async function upsertFeeds(db: Db | Tx, communityId: string, rows: readonly FeedRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += batchSize) {
-    await db
+export async function upsertFeeds(tx: Tx, communityId: string, rows: readonly FeedRow[]): Promise<void> {
+  for (const batch of batchesOf(rows)) {
+    await tx
       .insertInto('feeds')
-      .values(rows.slice(i, i + batchSize).map((row) => ({ community_id: communityId, ...row })))
+      .values(batch.map((row) => ({ community_id: communityId, ...row })))
       .onConflict((oc) =>
         oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({
           chat_channel_id: eb.ref('excluded.chat_channel_id'),

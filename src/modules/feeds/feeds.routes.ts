@@ -1,15 +1,32 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../http/common.schemas.js';
-import { principalOf } from '../../http/request-context.js';
-import type { ModuleOptions } from '../../services.js';
-import { postsRoutes } from '../posts/posts.routes.js';
-import { FeedParamsSchema, FeedSchema } from './feeds.schemas.js';
-import { getFeed } from './feeds.service.js';
+import type { ModuleOptions } from '../../dependencies.js';
+import { principalOf } from '../../routing/request-context.js';
+import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
+import { FeedParamsSchema, FeedSchema, ListFeedsQuerySchema } from './feeds.schemas.js';
+import { getFeed, listFeeds } from './feeds.service.js';
 
-/** `GET /feeds/{feed_id}`, plus the posts list of a feed (registered from here). */
+/** `GET /feeds` and `GET /feeds/{feed_id}`. */
 export const feedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {
   const { database } = options.services;
+
+  app.get(
+    '/admin/v0/feeds',
+    {
+      config: { operation: 'feeds.list' },
+      schema: {
+        tags: ['Feeds'],
+        summary: 'List the feeds of the community',
+        description: 'Oldest first (created_at, then id). Records are shaped as `GET /feeds/{feed_id}`.',
+        querystring: ListFeedsQuerySchema,
+        response: { 200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(FeedSchema) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listFeeds(database, principalOf(request).communityId, request.query),
+    }),
+  );
 
   app.get(
     '/admin/v0/feeds/:feed_id',
@@ -27,6 +44,4 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
       data: await getFeed(database, principalOf(request).communityId, request.params.feed_id),
     }),
   );
-
-  await app.register(postsRoutes, options);
 };

@@ -1,15 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Timestamp, Uuid } from '../../http/common.schemas.js';
-import type { References, RichTextBlock } from '../../rich-text/index.js';
-import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
+import type { RichTextBlock } from '../../rich-text/index.js';
+import { Uuid } from '../../schemas/common.schemas.js';
 import { ImportUuid, Opt, OptText, OptTimestamp } from './import-fields.js';
 
 /** The stored string fields of a feed (default ""). */
 export const feedTextFields = [
   'public_id',
-  'emoji_icon',
-  'banner_file_id',
-  'banner_file_url',
   'list_view_display_format',
   'post_detail_display_format',
   'chat_channel_id',
@@ -17,6 +13,9 @@ export const feedTextFields = [
   'visibility',
   'preset',
 ] as const;
+
+/** The stored string fields of a feed that are `null` when the record has none (the hosted product's answer). */
+export const feedNullableTextFields = ['emoji_icon', 'banner_file_id', 'banner_file_url'] as const;
 
 /** The stored boolean fields of a feed kept in `doc` (default false); is_archived/is_unlisted are columns. */
 export const feedDocFlags = [
@@ -34,10 +33,11 @@ export const feedDocFlags = [
 export const feedBlockFields = ['chat_channel_purpose_chat_blocks', 'chat_channel_topic_chat_blocks'] as const;
 
 type FeedText = Record<(typeof feedTextFields)[number], string>;
+type FeedNullableText = Record<(typeof feedNullableTextFields)[number], string | null>;
 type FeedDocFlags = Record<(typeof feedDocFlags)[number], boolean>;
 
 /** What a feed row's `doc` column holds: every stored field but id, timestamps and the two filter flags. */
-export interface FeedDoc extends FeedText, FeedDocFlags {
+export interface FeedDoc extends FeedText, FeedNullableText, FeedDocFlags {
   label: string;
   slug: string;
   chat_channel_num_members: number;
@@ -45,15 +45,22 @@ export interface FeedDoc extends FeedText, FeedDocFlags {
   chat_channel_topic_chat_blocks: RichTextBlock[];
 }
 
-/** A feed as the API shows it. */
-export interface Feed extends FeedDoc {
+/**
+ * A feed as the API shows it: the spec's "published variant" (decisions.md, "Answering as the
+ * hosted product answers"), without public_id, the timestamps and the fields from
+ * chat_channel_is_private onward. The import keeps those fields; they are simply not answered.
+ */
+export interface Feed extends FeedNullableText {
   id: string;
-  created_at: string;
-  updated_at: string;
+  label: string;
+  slug: string;
   is_archived: boolean;
   is_unlisted: boolean;
-  chat_channel_purpose_chat_blocks_references: References;
-  chat_channel_topic_chat_blocks_references: References;
+  list_view_display_format: string;
+  post_detail_display_format: string;
+  chat_channel_id: string;
+  chat_channel_name: string;
+  chat_channel_num_members: number;
 }
 
 /** `{id, label, slug}` of the feed a post belongs to. */
@@ -63,18 +70,17 @@ export interface FeedSummary {
   slug: string;
 }
 
-/** The feed record of `GET /feeds/{feed_id}`, in the spec's field order. */
+const NullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+/** The feed record of `GET /feeds/{feed_id}` and of `GET /feeds`, in the spec's field order. */
 export const FeedSchema = Type.Object(
   {
     id: Uuid(),
-    public_id: Type.String(),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
     label: Type.String(),
     slug: Type.String(),
-    emoji_icon: Type.String(),
-    banner_file_id: Type.String(),
-    banner_file_url: Type.String(),
+    emoji_icon: NullableText('null when the feed has none.'),
+    banner_file_id: NullableText('null when the feed has no banner.'),
+    banner_file_url: NullableText('null when the feed has no banner.'),
     is_archived: Type.Boolean(),
     is_unlisted: Type.Boolean(),
     list_view_display_format: Type.String({ description: 'Sample values: card, snippet.' }),
@@ -82,26 +88,23 @@ export const FeedSchema = Type.Object(
     chat_channel_id: Type.String(),
     chat_channel_name: Type.String(),
     chat_channel_num_members: Type.Integer({ minimum: 0 }),
-    chat_channel_is_private: Type.Boolean(),
-    chat_channel_purpose_chat_blocks: RichTextBlocksSchema,
-    chat_channel_purpose_chat_blocks_references: ReferencesSchema,
-    chat_channel_topic_chat_blocks: RichTextBlocksSchema,
-    chat_channel_topic_chat_blocks_references: ReferencesSchema,
-    show_in_navigation_menu: Type.Boolean(),
-    is_site_posting_enabled: Type.Boolean(),
-    visibility: Type.String({ description: 'Sample value: disabled.' }),
-    sync_all_incoming_messages: Type.Boolean(),
-    stores_new_messages: Type.Boolean(),
-    ai_titles_enabled: Type.Boolean(),
-    show_pinned_posts: Type.Boolean(),
-    allow_selected_answer: Type.Boolean(),
-    preset: Type.String({ description: 'Sample value: discussion.' }),
   },
-  { title: 'Feed' },
+  {
+    title: 'Feed',
+    description:
+      'The published variant of the spec: public_id, created_at, updated_at and the fields from chat_channel_is_private onward are not answered.',
+  },
 );
 
 /** The `feed` summary inside a post. */
 export const FeedSummarySchema = Type.Object({ id: Uuid(), label: Type.String(), slug: Type.String() }, { title: 'FeedSummary' });
+
+/** Query of `GET /feeds`. */
+export const ListFeedsQuerySchema = Type.Object({
+  page: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: '0-based page number.' }),
+  per_page: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Feeds per page, 1 to 50.' }),
+});
+export type ListFeedsQuery = Static<typeof ListFeedsQuerySchema>;
 
 /** Path of `GET /feeds/{feed_id}`. */
 export const FeedParamsSchema = Type.Object({ feed_id: Uuid({ description: 'The feed id.' }) });
@@ -114,7 +117,7 @@ export const FeedImportSchema = Type.Object(
     slug: Opt(Type.String({ minLength: 1, maxLength: 200 })),
     created_at: OptTimestamp(),
     updated_at: OptTimestamp(),
-    ...Object.fromEntries(feedTextFields.map((field) => [field, OptText()])),
+    ...Object.fromEntries([...feedTextFields, ...feedNullableTextFields].map((field) => [field, OptText()])),
     is_archived: Opt(Type.Boolean()),
     is_unlisted: Opt(Type.Boolean()),
     ...Object.fromEntries(feedDocFlags.map((field) => [field, Opt(Type.Boolean())])),
@@ -128,5 +131,5 @@ export const FeedImportSchema = Type.Object(
 
 /** A parsed feed import record (the spread fields typed by hand: TypeBox cannot see through fromEntries). */
 export type FeedImport = Static<typeof FeedImportSchema> &
-  Partial<Record<(typeof feedTextFields)[number], string | null>> &
+  Partial<Record<(typeof feedTextFields)[number] | (typeof feedNullableTextFields)[number], string | null>> &
   Partial<Record<(typeof feedDocFlags)[number], boolean | null>>;

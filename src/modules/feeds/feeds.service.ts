@@ -1,11 +1,9 @@
 import type { Database } from '../../db/database.js';
 import { notFound, validationFailed } from '../../errors.js';
-import { extractMentions, type References } from '../../rich-text/index.js';
-import { toIso } from '../../shared/clock.js';
+import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { isUuid } from '../../shared/ids.js';
-import { resolveReferences } from '../references/resolve-references.js';
-import { type FeedRow, selectFeedRow } from './feeds.queries.js';
-import type { Feed, FeedDoc } from './feeds.schemas.js';
+import { countFeeds, type FeedRow, selectFeedRow, selectFeedsPage } from './feeds.queries.js';
+import type { Feed, FeedDoc, ListFeedsQuery } from './feeds.schemas.js';
 
 /**
  * A feed id from a path, lower-cased, or a 400 naming the parameter. The schema's `uuid` format
@@ -23,26 +21,40 @@ export async function requireFeedRow(database: Database, communityId: string, fe
   return row;
 }
 
-/** `GET /feeds/{feed_id}`: the whole feed record with the references of its purpose and topic. */
+/** `GET /feeds/{feed_id}`: the feed record (the spec's published variant). */
 export async function getFeed(database: Database, communityId: string, rawFeedId: string): Promise<Feed> {
-  const row = await requireFeedRow(database, communityId, feedIdFromPath(rawFeedId));
-  const doc = JSON.parse(row.doc) as FeedDoc;
-  const [purpose, topic] = await resolveReferences(database.db, communityId, [
-    extractMentions(doc.chat_channel_purpose_chat_blocks),
-    extractMentions(doc.chat_channel_topic_chat_blocks),
-  ]);
-  return feedFromRow(row, doc, purpose as References, topic as References);
+  return feedFromRow(await requireFeedRow(database, communityId, feedIdFromPath(rawFeedId)));
 }
 
-function feedFromRow(row: FeedRow, doc: FeedDoc, purpose: References, topic: References): Feed {
+/** One page of the community's feeds (`GET /feeds`), in the order of `selectFeedsPage`. */
+export async function listFeeds(database: Database, communityId: string, query: ListFeedsQuery): Promise<PageMeta & { records: Feed[] }> {
+  const { db } = database;
+  const total = await countFeeds(db, communityId);
+  const offset = query.page * query.per_page;
+  // Past the end there is nothing to read: skip the page query (and any huge OFFSET).
+  const rows = offset < total ? await selectFeedsPage(db, communityId, query.per_page, offset) : [];
+  return pageOf(query.page, query.per_page, total, rows.map(feedFromRow));
+}
+
+// Stored docs written before emoji_icon and the banner became nullable hold "" for "none".
+const nullIfEmpty = (value: string | null | undefined): string | null => (value === undefined || value === '' ? null : value);
+
+/** The API record of a stored feed: the fields of the published variant, in the spec's order. */
+function feedFromRow(row: FeedRow): Feed {
+  const doc = JSON.parse(row.doc) as Partial<FeedDoc>;
   return {
-    ...doc,
     id: row.id,
-    created_at: toIso(row.created_at),
-    updated_at: toIso(row.updated_at),
+    label: doc.label ?? '',
+    slug: doc.slug ?? '',
+    emoji_icon: nullIfEmpty(doc.emoji_icon),
+    banner_file_id: nullIfEmpty(doc.banner_file_id),
+    banner_file_url: nullIfEmpty(doc.banner_file_url),
     is_archived: row.is_archived === 1,
     is_unlisted: row.is_unlisted === 1,
-    chat_channel_purpose_chat_blocks_references: purpose,
-    chat_channel_topic_chat_blocks_references: topic,
+    list_view_display_format: doc.list_view_display_format ?? '',
+    post_detail_display_format: doc.post_detail_display_format ?? '',
+    chat_channel_id: doc.chat_channel_id ?? '',
+    chat_channel_name: doc.chat_channel_name ?? '',
+    chat_channel_num_members: doc.chat_channel_num_members ?? 0,
   };
 }

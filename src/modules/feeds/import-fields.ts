@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ImportError } from '../../import/import-section.js';
 import { validateBlocks } from '../../rich-text/index.js';
+import { parseTimestamp, timestampRule } from '../../shared/timestamps.js';
 
 /*
  * Field rules shared by the `feeds` and `posts` import sections. Exports from other systems
@@ -23,12 +24,19 @@ export const OptTimestamp = () => Opt(Type.String({ format: 'date-time', maxLeng
 /** The value, or the fallback when the file left it out (absent or null). */
 export const orDefault = <T>(value: T | null | undefined, fallback: T): T => (value === undefined || value === null ? fallback : value);
 
-/** Epoch milliseconds of an import timestamp (already format-checked), or undefined when absent. */
+/**
+ * A text field the API answers `null` when the record has none: absent, null and "" are all
+ * "no value" (an export written before these fields were nullable spelled it "").
+ */
+export const textOrNull = (value: string | null | undefined): string | null =>
+  value === undefined || value === null || value === '' ? null : value;
+
+/** Epoch microseconds of an import timestamp (already format-checked), or undefined when absent. */
 export function importInstant(value: string | null | undefined, section: string, index: number, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new ImportError(section, index, field, 'is not a readable date-time');
-  return ms;
+  const us = parseTimestamp(value);
+  if (us === undefined) throw new ImportError(section, index, field, timestampRule);
+  return us;
 }
 
 /** A URL slug of a label: lower case ASCII letters and digits joined by single dashes. */

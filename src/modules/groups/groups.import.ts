@@ -1,13 +1,16 @@
 import type { ImportSection } from '../../import/import-section.js';
-import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { parseTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import { replaceGroupMembers, upsertGroups } from './groups.queries.js';
 import { type GroupImport, GroupImportSchema } from './groups.schemas.js';
 
+const parseShape = schemaParser<GroupImport>('groups', GroupImportSchema);
+
 /** The `groups` section of the import file: a group and its members (profiles) exactly as listed. */
 export const groupsImportSection: ImportSection<GroupImport> = {
   name: 'groups',
-  parse: schemaParser<GroupImport>('groups', GroupImportSchema),
+  parse: (record, index) => assertTimestamps('groups', index, parseShape(record, index), ['created_at', 'updated_at']),
   async apply(tx, records, context) {
     assertUniqueIds('groups', records, (record) => record.id);
     const memberLists = records.map((record) => (record.member_profile_ids ?? []).map((id) => id.toLowerCase()));
@@ -26,7 +29,13 @@ export const groupsImportSection: ImportSection<GroupImport> = {
     await upsertGroups(
       tx,
       context.communityId,
-      records.map((record) => ({ id: record.id, name: record.name })),
+      records.map((record) => ({
+        id: record.id,
+        name: record.name,
+        // Given by an export: kept, so that a round trip changes nothing.
+        created_at: record.created_at ? parseTimestamp(record.created_at) : undefined,
+        updated_at: record.updated_at ? parseTimestamp(record.updated_at) : undefined,
+      })),
       context.now,
     );
     for (const [index, record] of records.entries()) {

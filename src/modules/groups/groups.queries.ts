@@ -1,3 +1,4 @@
+import { batchesOf } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 
 /** True when the community has a group with this id. */
@@ -12,14 +13,8 @@ export async function groupExists(db: Db | Tx, communityId: string, groupId: str
 }
 
 /** Adds a profile to a group; false when it already was a member (nothing changes then). */
-export async function insertGroupMember(
-  db: Db | Tx,
-  communityId: string,
-  groupId: string,
-  profileId: string,
-  now: number,
-): Promise<boolean> {
-  const result = await db
+export async function insertGroupMember(tx: Tx, communityId: string, groupId: string, profileId: string, now: number): Promise<boolean> {
+  const result = await tx
     .insertInto('group_members')
     .values({ community_id: communityId, group_id: groupId, profile_id: profileId, created_at: now })
     .onConflict((oc) => oc.columns(['community_id', 'group_id', 'profile_id']).doNothing())
@@ -44,20 +39,51 @@ export async function selectProfileIdBy(
   return row?.id;
 }
 
-/** Inserts or renames groups by id, keeping each one's creation time. */
-export async function upsertGroups(db: Db | Tx, communityId: string, groups: { id: string; name: string }[], now: number): Promise<void> {
-  for (let i = 0; i < groups.length; i += 500) {
-    await db
-      .insertInto('groups')
-      .values(
-        groups.slice(i, i + 500).map((g) => ({ community_id: communityId, id: g.id, name: g.name, created_at: now, updated_at: now })),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['community_id', 'id'])
-          .doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), updated_at: eb.ref('excluded.updated_at') })),
-      )
-      .execute();
+/** A group row as the import writes it: created_at undefined keeps the stored one (or takes `now` for a new group). */
+export interface GroupUpsert {
+  id: string;
+  name: string;
+  created_at?: number;
+  updated_at?: number;
+}
+
+/** Inserts or renames groups by id; timestamps the caller gives are kept, created_at otherwise stays. */
+export async function upsertGroups(tx: Tx, communityId: string, groups: GroupUpsert[], now: number): Promise<void> {
+  for (const batch of batchesOf(groups)) {
+    const values = (g: GroupUpsert) => ({
+      community_id: communityId,
+      id: g.id,
+      name: g.name,
+      created_at: g.created_at ?? now,
+      updated_at: g.updated_at ?? now,
+    });
+    // Two statements, so that a created_at the file leaves out never replaces the stored one.
+    const given = batch.filter((g) => g.created_at !== undefined);
+    const open = batch.filter((g) => g.created_at === undefined);
+    if (given.length > 0) {
+      await tx
+        .insertInto('groups')
+        .values(given.map(values))
+        .onConflict((oc) =>
+          oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            created_at: eb.ref('excluded.created_at'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+    }
+    if (open.length > 0) {
+      await tx
+        .insertInto('groups')
+        .values(open.map(values))
+        .onConflict((oc) =>
+          oc
+            .columns(['community_id', 'id'])
+            .doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), updated_at: eb.ref('excluded.updated_at') })),
+        )
+        .execute();
+    }
   }
 }
 
@@ -65,37 +91,27 @@ export async function upsertGroups(db: Db | Tx, communityId: string, groups: { i
  * Makes a group's members exactly these profiles: removes the others and adds the missing ones,
  * so that members who stay keep the time they joined.
  */
-export async function replaceGroupMembers(
-  db: Db | Tx,
-  communityId: string,
-  groupId: string,
-  profileIds: string[],
-  now: number,
-): Promise<void> {
+export async function replaceGroupMembers(tx: Tx, communityId: string, groupId: string, profileIds: string[], now: number): Promise<void> {
   const keep = new Set(profileIds);
-  const current = await db
+  const current = await tx
     .selectFrom('group_members')
     .select('profile_id')
     .where('community_id', '=', communityId)
     .where('group_id', '=', groupId)
     .execute();
   const gone = current.map((row) => row.profile_id).filter((id) => !keep.has(id));
-  for (let i = 0; i < gone.length; i += 500) {
-    await db
+  for (const batch of batchesOf(gone)) {
+    await tx
       .deleteFrom('group_members')
       .where('community_id', '=', communityId)
       .where('group_id', '=', groupId)
-      .where('profile_id', 'in', gone.slice(i, i + 500))
+      .where('profile_id', 'in', batch)
       .execute();
   }
-  for (let i = 0; i < profileIds.length; i += 500) {
-    await db
+  for (const batch of batchesOf(profileIds)) {
+    await tx
       .insertInto('group_members')
-      .values(
-        profileIds
-          .slice(i, i + 500)
-          .map((profileId) => ({ community_id: communityId, group_id: groupId, profile_id: profileId, created_at: now })),
-      )
+      .values(batch.map((profileId) => ({ community_id: communityId, group_id: groupId, profile_id: profileId, created_at: now })))
       .onConflict((oc) => oc.columns(['community_id', 'group_id', 'profile_id']).doNothing())
       .execute();
   }

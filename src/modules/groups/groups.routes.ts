@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, IdempotencyHeaders } from '../../http/common.schemas.js';
-import { principalOf } from '../../http/request-context.js';
-import type { ModuleOptions } from '../../services.js';
+import type { ModuleOptions } from '../../dependencies.js';
+import { principalOf } from '../../routing/request-context.js';
+import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema } from './groups.schemas.js';
 import { addGroupMember } from './groups.service.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Uuid } from '../../http/common.schemas.js';
+import { Timestamp, Uuid } from '../../schemas/common.schemas.js';
 
 export const GroupIdParamsSchema = Type.Object({ group_id: Type.String({ minLength: 1, maxLength: 128 }) });
 
@@ -27,6 +27,8 @@ export const GroupImportSchema = Type.Object(
     id: Type.String({ minLength: 1, maxLength: 128 }),
     name: Type.String({ minLength: 1, maxLength: 200 }),
     member_profile_ids: Type.Optional(Type.Array(Uuid(), { uniqueItems: true, maxItems: 100000 })),
+    created_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+    updated_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,8 @@
 import type { Database } from '../../db/database.js';
 import { notFound, validationFailed } from '../../errors.js';
-import type { Clock } from '../../shared/clock.js';
+import { type Clock, toIso } from '../../shared/clock.js';
 import { isUuid, normaliseEmail } from '../../shared/ids.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { groupExists, insertGroupMember, selectProfileIdBy } from './groups.queries.js';
 import type { GroupUser } from './groups.schemas.js';
 
@@ -21,7 +22,12 @@ export function userIdentifier(user: GroupUser): { column: 'id' | 'chat_user_id'
   }
   const field = given[0] as (typeof identifierFields)[number];
   const value = user[field] as string;
-  if (field === 'email') return { column: 'email_norm', value: normaliseEmail(value) };
+  if (field === 'email') {
+    // Profiles without an e-mail are stored with "": a blank e-mail must not find one of them.
+    const emailNorm = normaliseEmail(value);
+    if (emailNorm === '') throw validationFailed('body.user.email', 'must not be blank');
+    return { column: 'email_norm', value: emailNorm };
+  }
   // Profile ids are stored lower-case; a UUID is the same id in any letter case.
   if (field === 'profile_id') return { column: 'id', value: isUuid(value) ? value.toLowerCase() : value };
   return { column: 'chat_user_id', value };
@@ -39,6 +45,10 @@ export async function addGroupMember(
   if (!(await groupExists(db, communityId, groupId))) throw notFound('Group');
   const profileId = await selectProfileIdBy(db, communityId, identifier);
   if (profileId === undefined) throw notFound('User');
-  const added = await insertGroupMember(db, communityId, groupId, profileId, deps.clock.now());
+  const added = await writeCommunityData(deps, communityId, async (w) => {
+    const inserted = await insertGroupMember(w.tx, communityId, groupId, profileId, w.now);
+    if (inserted) w.emit('group.member_added', () => ({ group_id: groupId, profile_id: profileId, added_at: toIso(w.now) }));
+    return inserted;
+  });
   return { alreadyMember: !added };
 }

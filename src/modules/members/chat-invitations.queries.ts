@@ -41,16 +41,16 @@ export async function selectPendingInvitation(db: Db | Tx, communityId: string, 
 }
 
 /** Records one invitation attempt. */
-export async function insertInvitation(db: Db | Tx, communityId: string, row: ChatInvitationRow): Promise<void> {
-  await db
+export async function insertInvitation(tx: Tx, communityId: string, row: ChatInvitationRow): Promise<void> {
+  await tx
     .insertInto('chat_invitations')
     .values({ community_id: communityId, ...row })
     .execute();
 }
 
 /** Hands a pending invitation (and the profile it holds) over to a member. */
-export async function adoptInvitation(db: Db | Tx, communityId: string, id: string, memberId: string, now: number): Promise<void> {
-  await db
+export async function adoptInvitation(tx: Tx, communityId: string, id: string, memberId: string, now: number): Promise<void> {
+  await tx
     .updateTable('chat_invitations')
     .set({ member_id: memberId, updated_at: now })
     .where('community_id', '=', communityId)
@@ -60,13 +60,13 @@ export async function adoptInvitation(db: Db | Tx, communityId: string, id: stri
 
 /** Moves every pending invitation of an invitee to a final status; returns how many changed. */
 export async function closePendingInvitations(
-  db: Db | Tx,
+  tx: Tx,
   communityId: string,
   invitee: Invitee,
   status: 'accepted' | 'cancelled',
   now: number,
 ): Promise<number> {
-  const result = await db
+  const result = await tx
     .updateTable('chat_invitations')
     .set({ status, updated_at: now })
     .where('community_id', '=', communityId)

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { newUuid, normaliseEmail } from '../../shared/ids.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { requireCommunity } from '../communities/communities.service.js';
 import {
   adoptInvitation,
@@ -67,7 +68,7 @@ export async function inviteMemberToChat(
   const invitee: Invitee = { emailNorm: normaliseEmail(target.member.email), profileId: target.profileId };
   const pending = await selectPendingInvitation(db, communityId, invitee);
   if (pending && !target.hasChatIdentity) {
-    await adoptInvitation(db, communityId, pending.id, target.member.id, deps.clock.now());
+    await writeCommunityData(deps, communityId, (w) => adoptInvitation(w.tx, communityId, pending.id, target.member.id, w.now));
     return {
       status: 'already_in_workspace',
       code: 'already_in_team_invited_user',
@@ -76,20 +77,23 @@ export async function inviteMemberToChat(
     };
   }
   // A chat identity for the email means the invitee has joined: their invitation was accepted.
-  if (pending) await closePendingInvitations(db, communityId, invitee, 'accepted', deps.clock.now());
+  if (pending) {
+    await writeCommunityData(deps, communityId, (w) => closePendingInvitations(w.tx, communityId, invitee, 'accepted', w.now));
+  }
 
   const result = await send(workspace, target.member, channelIds);
-  const now = deps.clock.now();
-  await insertInvitation(db, communityId, {
-    id: newUuid(),
-    email_norm: invitee.emailNorm,
-    profile_id: target.profileId,
-    member_id: target.member.id,
-    status: recordedStatus(result),
-    channel_ids: JSON.stringify(result.channel_ids),
-    created_at: now,
-    updated_at: now,
-  });
+  await writeCommunityData(deps, communityId, (w) =>
+    insertInvitation(w.tx, communityId, {
+      id: newUuid(),
+      email_norm: invitee.emailNorm,
+      profile_id: target.profileId,
+      member_id: target.member.id,
+      status: recordedStatus(result),
+      channel_ids: JSON.stringify(result.channel_ids),
+      created_at: w.now,
+      updated_at: w.now,
+    }),
+  );
   return result;
 }
 
@@ -104,12 +108,8 @@ export async function cancelChatInvitations(
   if (emailNorm === '' || emailNorm.length > 254) throw new UserInputError('The email must be 1-254 characters.');
   await requireCommunity(database, communityId);
   const { anyProfileId } = await selectProfilesForEmail(database.db, communityId, emailNorm);
-  const cancelled = await closePendingInvitations(
-    database.db,
-    communityId,
-    { emailNorm, profileId: anyProfileId },
-    'cancelled',
-    clock.now(),
+  const cancelled = await writeCommunityData({ database, clock }, communityId, (w) =>
+    closePendingInvitations(w.tx, communityId, { emailNorm, profileId: anyProfileId }, 'cancelled', w.now),
   );
   return { community_id: communityId, email: emailNorm, cancelled };
 }

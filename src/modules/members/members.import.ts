@@ -1,16 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { isUniqueViolation } from '../../db/database.js';
-import { StringEnum, Uuid } from '../../http/common.schemas.js';
 import type { ImportSection } from '../../import/import-section.js';
-import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 import { normaliseEmail } from '../../shared/ids.js';
+import { parseTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
-import { type MemberRow, selectMemberIdsByEmails, upsertMembersById } from './members.queries.js';
+import { type MemberRow, selectMemberCreatedAt, selectMemberIdsByEmails, upsertMembersById } from './members.queries.js';
 import { memberStates } from './members.schemas.js';
 import { splitFullName } from './members.service.js';
 
 /** A member record of the import file: the API's member fields plus its state. */
-const MemberImportSchema = Type.Object(
+export const MemberImportSchema = Type.Object(
   {
     id: Uuid(),
     email: Type.String({ format: 'email', minLength: 1, maxLength: 254 }),
@@ -21,12 +22,22 @@ const MemberImportSchema = Type.Object(
     ),
     chat_profile_id: Type.Optional(Type.Union([Uuid(), Type.Null()])),
     state: Type.Optional(StringEnum(memberStates)),
+    created_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+    updated_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
   },
   { additionalProperties: false },
 );
 type MemberImport = Static<typeof MemberImportSchema>;
 
-function rowOf(record: MemberImport, now: number): MemberRow {
+/** Epoch µs of a timestamp the file gives (checked by parse), or undefined. */
+const givenInstant = (value: string | null | undefined): number | undefined => (value ? parseTimestamp(value) : undefined);
+const parseShape = schemaParser<MemberImport>('members', MemberImportSchema);
+
+/**
+ * The row of a record. Timestamps the file gives are kept (an export carries them); created_at
+ * the file leaves out is the stored one, else the import time; updated_at left out is the import time.
+ */
+function rowOf(record: MemberImport, now: number, storedCreatedAt: number | undefined): MemberRow {
   const fullName = record.full_name.trim();
   return {
     id: record.id.toLowerCase(),
@@ -37,17 +48,22 @@ function rowOf(record: MemberImport, now: number): MemberRow {
     avatar_url_original: record.avatar_url_original || null,
     chat_profile_id: record.chat_profile_id ? record.chat_profile_id.toLowerCase() : null,
     state: record.state ?? 'active',
-    created_at: now,
-    updated_at: now,
+    created_at: givenInstant(record.created_at) ?? storedCreatedAt ?? now,
+    updated_at: givenInstant(record.updated_at) ?? now,
   };
 }
 
 /** The `members` section of the import file (after `profiles`, which chat_profile_id refers to). */
 export const membersImportSection: ImportSection<MemberImport> = {
   name: 'members',
-  parse: schemaParser<MemberImport>('members', MemberImportSchema),
+  parse: (record, index) => assertTimestamps('members', index, parseShape(record, index), ['created_at', 'updated_at']),
   async apply(tx, records, context) {
-    const rows = records.map((record) => rowOf(record, context.now));
+    const stored = await selectMemberCreatedAt(
+      tx,
+      context.communityId,
+      records.filter((r) => !r.created_at).map((r) => r.id.toLowerCase()),
+    );
+    const rows = records.map((record) => rowOf(record, context.now, stored.get(record.id.toLowerCase())));
     assertUniqueIds('members', rows, (row) => row.id);
     const emailsSeen = new Set<string>();
     rows.forEach((row, index) => {

@@ -1,3 +1,4 @@
+import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
@@ -49,8 +50,8 @@ export async function selectMemberById(db: Db | Tx, communityId: string, id: str
  * Inserts a member unless its email is already held; false when it is (a concurrent add may have
  * won the race), which the caller turns into the update path.
  */
-export async function insertMemberIfEmailFree(db: Db | Tx, communityId: string, row: MemberRow): Promise<boolean> {
-  const result = await db
+export async function insertMemberIfEmailFree(tx: Tx, communityId: string, row: MemberRow): Promise<boolean> {
+  const result = await tx
     .insertInto('members')
     .values({ community_id: communityId, ...row })
     .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing())
@@ -60,17 +61,17 @@ export async function insertMemberIfEmailFree(db: Db | Tx, communityId: string, 
 
 /** Rewrites the changeable fields of a member. */
 export async function updateMember(
-  db: Db | Tx,
+  tx: Tx,
   communityId: string,
   id: string,
   changes: Pick<MemberRow, 'full_name' | 'preferred_name' | 'avatar_url_original' | 'chat_profile_id' | 'state' | 'updated_at'>,
 ): Promise<void> {
-  await db.updateTable('members').set(changes).where('community_id', '=', communityId).where('id', '=', id).execute();
+  await tx.updateTable('members').set(changes).where('community_id', '=', communityId).where('id', '=', id).execute();
 }
 
 /** Deactivates an active member; false when it was not active any more (a concurrent call won). */
-export async function deactivateActiveMember(db: Db | Tx, communityId: string, id: string, now: number): Promise<boolean> {
-  const result = await db
+export async function deactivateActiveMember(tx: Tx, communityId: string, id: string, now: number): Promise<boolean> {
+  const result = await tx
     .updateTable('members')
     .set({ state: 'deactivated', updated_at: now })
     .where('community_id', '=', communityId)
@@ -108,12 +109,12 @@ export async function selectProfilesForEmail(
   return { chatProfileId: withChat?.id ?? null, anyProfileId: rows[0]?.id ?? null };
 }
 
-/** Inserts or replaces members by id (the import), keeping each one's creation time. */
-export async function upsertMembersById(db: Db | Tx, communityId: string, rows: MemberRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) {
-    await db
+/** Inserts or replaces members by id (the import); the caller settles created_at (given, or the stored one). */
+export async function upsertMembersById(tx: Tx, communityId: string, rows: MemberRow[]): Promise<void> {
+  for (const batch of batchesOf(rows)) {
+    await tx
       .insertInto('members')
-      .values(rows.slice(i, i + 500).map((row) => ({ community_id: communityId, ...row })))
+      .values(batch.map((row) => ({ community_id: communityId, ...row })))
       .onConflict((oc) =>
         oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({
           email: eb.ref('excluded.email'),
@@ -123,6 +124,7 @@ export async function upsertMembersById(db: Db | Tx, communityId: string, rows: 
           avatar_url_original: eb.ref('excluded.avatar_url_original'),
           chat_profile_id: eb.ref('excluded.chat_profile_id'),
           state: eb.ref('excluded.state'),
+          created_at: eb.ref('excluded.created_at'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )
@@ -136,16 +138,21 @@ export async function selectMemberIdsByEmails(
   communityId: string,
   emailNorms: readonly string[],
 ): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const unique = [...new Set(emailNorms)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = await db
+  const rows = await selectInBatches(emailNorms, (batch) =>
+    db
       .selectFrom('members')
       .select(['id', 'email_norm'])
       .where('community_id', '=', communityId)
-      .where('email_norm', 'in', unique.slice(i, i + 500))
-      .execute();
-    for (const row of rows) found.set(row.email_norm, row.id);
-  }
-  return found;
+      .where('email_norm', 'in', batch)
+      .execute(),
+  );
+  return new Map(rows.map((row) => [row.email_norm, row.id]));
+}
+
+/** created_at of the given members that exist (a re-import without timestamps keeps it). */
+export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, number>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Map(rows.map((row) => [row.id, Number(row.created_at)]));
 }

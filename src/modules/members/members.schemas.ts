@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum, Uuid } from '../../http/common.schemas.js';
+import { StringEnum, Uuid } from '../../schemas/common.schemas.js';
 
 /** Member states; `forgotten` has no API transition into it (import only). */
 export const memberStates = ['active', 'deactivated', 'forgotten'] as const;

@@ -3,6 +3,7 @@ import { type Database, isUniqueViolation, type Tx } from '../../db/database.js'
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
 import { inviteMemberToChat } from './chat-invitations.service.js';
 import {
@@ -94,7 +95,12 @@ async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBod
 }
 
 async function saveMember(deps: MemberDeps, communityId: string, body: AddMemberBody): Promise<Saved> {
-  const run = () => deps.database.db.transaction().execute((tx) => saveInTransaction(tx, communityId, body, deps.clock.now()));
+  const run = () =>
+    writeCommunityData(deps, communityId, async (w) => {
+      const saved = await saveInTransaction(w.tx, communityId, body, w.now);
+      w.emit(saved.created ? 'member.created' : 'member.updated', () => toMember(saved.row));
+      return saved;
+    });
   try {
     return await run();
   } catch (error) {
@@ -150,9 +156,12 @@ export async function deactivateMember(
   if (!existing) throw notFound('Member');
   if (existing.chat_profile_id !== null) throw new ApiError('member_has_chat_profile');
   if (existing.state !== 'active') return { member: toMember(existing), alreadyDeactivated: true };
-  const now = deps.clock.now();
   // Conditional on the state: of two concurrent calls exactly one reports the change.
-  const changed = await deactivateActiveMember(db, communityId, id, now);
+  const { changed, now } = await writeCommunityData(deps, communityId, async (w) => {
+    const changed = await deactivateActiveMember(w.tx, communityId, id, w.now);
+    if (changed) w.emit('member.deactivated', () => toMember({ ...existing, state: 'deactivated', updated_at: w.now }));
+    return { changed, now: w.now };
+  });
   const row = changed
     ? { ...existing, state: 'deactivated' as const, updated_at: now }
     : ((await selectMemberById(db, communityId, id)) ?? existing);

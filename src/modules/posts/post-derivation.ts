@@ -6,7 +6,7 @@ import {
   renderPlaintext,
   renderProseMirror,
 } from '../../rich-text/index.js';
-import { orDefault, slugify } from '../feeds/import-fields.js';
+import { orDefault, slugify, textOrNull } from '../feeds/import-fields.js';
 import type { PostDoc, PostImport } from './posts.schemas.js';
 
 /*
@@ -18,6 +18,16 @@ import type { PostDoc, PostImport } from './posts.schemas.js';
 /** A text the file gave, or undefined when it gave none (absent, null or ""). */
 const givenText = (value: string | null | undefined): string | undefined =>
   value === undefined || value === null || value === '' ? undefined : value;
+
+/**
+ * The message timestamp as the chat platform spells it: a string is kept as given (it is an id
+ * as much as a time, so "1747250195.525399" must come back digit for digit); a number is
+ * spelled with Slack's six decimals. None (or 0, the old "unknown") is null.
+ */
+export function messageTs(value: string | number | null | undefined): string | null {
+  if (value === undefined || value === null || value === '' || value === 0) return null;
+  return typeof value === 'string' ? value : value.toFixed(6);
+}
 
 /** One rich text block holding the text as it is: the source of Markdown and ProseMirror for a post without blocks. */
 function plaintextBlocks(text: string): RichTextBlock[] {
@@ -50,15 +60,15 @@ export function derivePostDoc(post: PostImport, options: RenderOptions): PostDoc
     body_prosemirror: post.body_prosemirror ?? renderProseMirror(source, options),
     chat_message: {
       id: orDefault(message.id, '').toLowerCase(),
-      message_ts: orDefault(message.message_ts, 0),
+      message_ts: messageTs(message.message_ts),
       blocks,
       markdown: givenText(message.markdown) ?? renderMarkdown(source, options),
       permalink: orDefault(message.permalink, ''),
-      parent_chat_message_id: orDefault(message.parent_chat_message_id, '').toLowerCase(),
-      username: orDefault(message.username, ''),
-      icon: orDefault(message.icon, ''),
+      parent_chat_message_id: textOrNull(message.parent_chat_message_id)?.toLowerCase() ?? null,
+      username: textOrNull(message.username),
+      icon: textOrNull(message.icon),
     },
-    cover_image_file_id: orDefault(post.cover_image_file_id, ''),
-    cover_image_url: orDefault(post.cover_image_url, ''),
+    cover_image_file_id: textOrNull(post.cover_image_file_id),
+    cover_image_url: textOrNull(post.cover_image_url),
   };
 }

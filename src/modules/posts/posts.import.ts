@@ -1,11 +1,12 @@
+import { batchesOf } from '../../db/batches.js';
 import type { Tx } from '../../db/database.js';
 import type { ImportContext, ImportSection } from '../../import/import-section.js';
 import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions, renderOptionsFromReferences } from '../../rich-text/index.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
 import { assertImportBlocks, assertNoDerivedFields, importInstant, resolveStamps } from '../feeds/import-fields.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
-import { resolveReferences } from '../references/resolve-references.js';
 import { derivePostDoc } from './post-derivation.js';
 import { type PostRow, selectPostRows, upsertPosts } from './posts.queries.js';
 import { type PostImport, PostImportSchema } from './posts.schemas.js';
@@ -13,8 +14,6 @@ import { type PostImport, PostImportSchema } from './posts.schemas.js';
 const section = 'posts';
 const derivedFields = ['author', 'feed', 'references'];
 const parseShape = schemaParser<PostImport>(section, PostImportSchema);
-// 500 rows x 11 columns stays far below both engines' limit on statement parameters.
-const batchSize = 500;
 
 /** A checked post import record with its instants parsed. */
 interface ParsedPost {
@@ -127,8 +126,8 @@ export const postsImportSection: ImportSection<ParsedPost> = {
   async apply(tx, posts, context) {
     assertUniqueIds(section, posts, (post) => post.record.id);
     const inHome = await assertReferencesExist(tx, context.communityId, posts);
-    for (let i = 0; i < posts.length; i += batchSize) {
-      await applyBatch(tx, context, posts.slice(i, i + batchSize), inHome);
+    for (const batch of batchesOf(posts)) {
+      await applyBatch(tx, context, batch, inHome);
     }
     return posts.length;
   },

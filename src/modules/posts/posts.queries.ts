@@ -1,5 +1,6 @@
+import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared-query.js';
+import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag } from '../../db/schema.js';
 import type { PostSort } from './posts.schemas.js';
 
@@ -20,7 +21,6 @@ export interface PostRow {
 /** Which posts a list shows: one feed's, or the Home feed's. */
 export type FeedScope = { kind: 'feed'; feedId: string } | { kind: 'home' };
 
-const batchSize = 500;
 const postColumns = [
   'id',
   'feed_id',
@@ -55,19 +55,36 @@ export async function countPosts(db: Db | Tx, communityId: string, scope: FeedSc
   return Number(row.n);
 }
 
-/** The page query of one scope kind and sort: six SQL texts in all, each compiled once. */
+/** The page query of one scope kind, sort and depth: twelve SQL texts in all, each compiled once. */
 const pageQueries = new Map<string, ReturnType<typeof pageQueryOf>>();
 
-function pageQueryOf(kind: FeedScope['kind'], sort: PostSort) {
+/** `deep`: the page's ids by an index-only scan of the scope's index first, then only its rows (isDeepPage). */
+function pageQueryOf(kind: FeedScope['kind'], sort: PostSort, deep: boolean) {
   const { column, direction } = sortOrder[sort];
-  return preparedQuery((db, p: { communityId: string; feedId: string; limit: number; offset: number }) =>
-    scoped(db, p.communityId, kind === 'home' ? { kind } : { kind, feedId: p.feedId })
-      .select(postColumns)
+  return preparedQuery((db, p: { communityId: string; feedId: string; limit: number; offset: number }) => {
+    const scope: FeedScope = kind === 'home' ? { kind } : { kind, feedId: p.feedId };
+    if (!deep) {
+      return scoped(db, p.communityId, scope)
+        .select(postColumns)
+        .orderBy(column, direction)
+        .orderBy('id', direction)
+        .limit(p.limit)
+        .offset(p.offset);
+    }
+    const ids = scoped(db, p.communityId, scope)
+      .select('id')
       .orderBy(column, direction)
       .orderBy('id', direction)
       .limit(p.limit)
-      .offset(p.offset),
-  );
+      .offset(p.offset);
+    return db
+      .selectFrom('posts')
+      .select(postColumns)
+      .where('community_id', '=', p.communityId)
+      .where('id', 'in', ids)
+      .orderBy(column, direction)
+      .orderBy('id', direction);
+  });
 }
 
 /** One page of posts in the scope, sorted, ties broken by id. */
@@ -79,10 +96,11 @@ export async function selectPostsPage(
   limit: number,
   offset: number,
 ): Promise<PostRow[]> {
-  const shape = `${scope.kind} ${sort}`;
+  const deep = isDeepPage(db, limit, offset);
+  const shape = `${scope.kind} ${sort}${deep ? ' deep' : ''}`;
   let query = pageQueries.get(shape);
   if (!query) {
-    query = pageQueryOf(scope.kind, sort);
+    query = pageQueryOf(scope.kind, sort, deep);
     pageQueries.set(shape, query);
   }
   return query.all(db, { communityId, feedId: scope.kind === 'feed' ? scope.feedId : '', limit, offset });
@@ -90,23 +108,16 @@ export async function selectPostsPage(
 
 /** Stored posts by id (unknown ids are absent), in batches. */
 export async function selectPostRows(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, PostRow>> {
-  const found = new Map<string, PostRow>();
-  for (let i = 0; i < ids.length; i += batchSize) {
-    const rows = await db
-      .selectFrom('posts')
-      .select(postColumns)
-      .where('community_id', '=', communityId)
-      .where('id', 'in', ids.slice(i, i + batchSize))
-      .execute();
-    for (const row of rows) found.set(row.id, row);
-  }
-  return found;
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('posts').select(postColumns).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** Inserts or replaces posts by id (callers batch: every row is one statement's parameters). */
-export async function upsertPosts(db: Db | Tx, communityId: string, rows: readonly PostRow[]): Promise<void> {
+export async function upsertPosts(tx: Tx, communityId: string, rows: readonly PostRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db
+  await tx
     .insertInto('posts')
     .values(rows.map((row) => ({ community_id: communityId, ...row })))
     .onConflict((oc) =>
@@ -126,13 +137,13 @@ export async function upsertPosts(db: Db | Tx, communityId: string, rows: readon
 }
 
 /** Moves every post of these feeds into (1) or out of (0) the Home feed. */
-export async function updatePostsInHome(db: Db | Tx, communityId: string, feedIds: readonly string[], inHome: Flag): Promise<void> {
-  for (let i = 0; i < feedIds.length; i += batchSize) {
-    await db
+export async function updatePostsInHome(tx: Tx, communityId: string, feedIds: readonly string[], inHome: Flag): Promise<void> {
+  for (const batch of batchesOf(feedIds)) {
+    await tx
       .updateTable('posts')
       .set({ in_home: inHome })
       .where('community_id', '=', communityId)
-      .where('feed_id', 'in', feedIds.slice(i, i + batchSize))
+      .where('feed_id', 'in', batch)
       .where('in_home', '<>', inHome)
       .execute();
   }

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
-import { toIso } from '../../shared/clock.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
+import { formatTextTimestamp, parseTimestamp } from '../../shared/timestamps.js';
 import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
 import type { PostRow } from './posts.queries.js';
@@ -31,15 +31,25 @@ export function renderPost(row: PostRow, authorJson: string | undefined, feed: F
   const authorId = row.author_profile_id ?? '';
   const columns = serializeColumns({
     id: row.id,
-    created_at: toIso(row.created_at),
-    updated_at: toIso(row.updated_at),
-    content_created_at: toIso(row.content_created_at),
-    latest_activity_at: toIso(row.latest_activity_at),
+    created_at: formatTextTimestamp(row.created_at),
+    updated_at: formatTextTimestamp(row.updated_at),
+    content_created_at: formatTextTimestamp(row.content_created_at),
+    latest_activity_at: formatTextTimestamp(row.latest_activity_at),
     feed_id: row.feed_id,
     author_profile_id: authorId,
   });
-  const author = authorJson ?? serializeProfile(placeholderProfile(authorId));
+  const author = serializeProfile(authorJson === undefined ? placeholderProfile(authorId) : inTextSpelling(authorJson));
   return `{${members(columns)},${members(row.doc)},"author":${author},"feed":${serializeFeed(feed)},"references":${serializeReferences(references)}}`;
+}
+
+/**
+ * A stored profile (its created_at in the JSON spelling, as events show it) with created_at in
+ * PostgreSQL's text spelling, as post records show every timestamp (decisions.md).
+ */
+function inTextSpelling(profileJson: string): Profile {
+  const profile = JSON.parse(profileJson) as Profile;
+  const instant = parseTimestamp(profile.created_at);
+  return instant === undefined ? profile : { ...profile, created_at: formatTextTimestamp(instant) };
 }
 
 // Import refuses posts without an author profile and nothing deletes profiles, so this only
@@ -48,7 +58,7 @@ function placeholderProfile(profileId: string): Profile {
   const blank = '';
   return {
     profile_id: profileId,
-    created_at: toIso(0),
+    created_at: formatTextTimestamp(0),
     preferred_name: blank,
     preferred_image_original: blank,
     preferred_image_1024: blank,
@@ -60,7 +70,7 @@ function placeholderProfile(profileId: string): Profile {
     preferred_image_24: blank,
     first_name: blank,
     last_name: blank,
-    email: blank,
+    email: null,
     chat_user_id: blank,
     chat_is_admin: false,
     chat_is_bot: false,

@@ -1,7 +1,7 @@
-import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum, Timestamp, Uuid } from '../../http/common.schemas.js';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { References, RichTextBlock } from '../../rich-text/index.js';
 import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
+import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
 import { ImportUuid, Opt, OptText, OptTimestamp } from '../feeds/import-fields.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
@@ -26,18 +26,28 @@ export const PostsParamsSchema = Type.Object({
   feed_id: Type.String({ maxLength: 64, description: 'The feed\'s UUID, or "home" for every feed that is neither archived nor unlisted.' }),
 });
 
+/** Path of `GET /posts/{post_id}`: post ids are the import's (any string), compared exactly. */
+export const PostParamsSchema = Type.Object({
+  post_id: Type.String({ minLength: 1, maxLength: 256, description: 'The post id (case-sensitive).' }),
+});
+
 const UuidOrEmpty = (what: string) => Type.String({ description: `UUID of ${what}; "" when there is none.` });
+/** A value the record may not have: `null` then, never "" (decisions.md, "Answering as the hosted product answers"). */
+const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
 /** The chat message a post was made from. */
 export const ChatMessageSchema = Type.Object({
   id: UuidOrEmpty('the chat message'),
-  message_ts: Type.Number({ description: 'Chat timestamp of the message (seconds); 0 when unknown.' }),
+  message_ts: Nullable(
+    Type.String(),
+    'The chat platform\'s message timestamp as it spells it ("1747250195.525399": an id as much as a time); null when unknown.',
+  ),
   blocks: RichTextBlocksSchema,
-  markdown: Type.String({ description: 'Markdown rendering of the blocks unless the import gave one.' }),
+  markdown: Type.String({ description: 'Markdown rendering of the blocks unless the import gave one; emoji stay :shortcodes:.' }),
   permalink: Type.String(),
-  parent_chat_message_id: UuidOrEmpty('the parent message of a thread reply'),
-  username: Type.String(),
-  icon: Type.String(),
+  parent_chat_message_id: Nullable(Type.String(), 'UUID of the parent message of a thread reply; null for a message that is not a reply.'),
+  username: Nullable(Type.String(), 'null when the message carries none.'),
+  icon: Nullable(Type.String(), 'null when the message carries none.'),
 });
 
 /** body_prosemirror: a ProseMirror document. */
@@ -67,8 +77,8 @@ export const PostSchema = Type.Object(
     body_plaintext: Type.String(),
     body_prosemirror: ProseMirrorDocSchema,
     chat_message: ChatMessageSchema,
-    cover_image_file_id: Type.String(),
-    cover_image_url: Type.String(),
+    cover_image_file_id: Nullable(Type.String(), 'null when the post has no cover image.'),
+    cover_image_url: Nullable(Type.String(), 'null when the post has no cover image.'),
     author: ProfileSchema,
     feed: FeedSummarySchema,
     references: ReferencesSchema,
@@ -78,13 +88,13 @@ export const PostSchema = Type.Object(
 
 export interface ChatMessage {
   id: string;
-  message_ts: number;
+  message_ts: string | null;
   blocks: RichTextBlock[];
   markdown: string;
   permalink: string;
-  parent_chat_message_id: string;
-  username: string;
-  icon: string;
+  parent_chat_message_id: string | null;
+  username: string | null;
+  icon: string | null;
 }
 
 /** What a post row's `doc` column holds: every stored field but the columns (ids, instants). */
@@ -101,8 +111,8 @@ export interface PostDoc {
   /** Derived (a ProseMirrorDoc) or imported: either way a `doc` node with content. */
   body_prosemirror: { type: string; content: unknown[] };
   chat_message: ChatMessage;
-  cover_image_file_id: string;
-  cover_image_url: string;
+  cover_image_file_id: string | null;
+  cover_image_url: string | null;
 }
 
 /** A post as the API shows it. */
@@ -146,13 +156,24 @@ export const PostImportSchema = Type.Object(
     chat_message: Opt(
       Type.Object(
         {
-          id: Opt(ImportUuid()),
-          message_ts: Opt(Type.Number({ minimum: 0 })),
+          // "" is how files written before these fields were nullable said "none".
+          id: Opt(Type.Union([ImportUuid(), Type.Literal('')])),
+          // Slack's `ts` ("1747250195.525399"); a number is read as seconds and spelled with six decimals.
+          message_ts: Opt(
+            Type.Union([
+              Type.String({
+                pattern: '^[0-9]{1,12}(\\.[0-9]{1,9})?$',
+                maxLength: 32,
+                description: 'Seconds, as the chat platform spells them.',
+              }),
+              Type.Number({ minimum: 0, maximum: 1e12 }),
+            ]),
+          ),
           // Checked element by element by validateBlocks.
           blocks: Opt(Type.Array(Type.Unknown())),
           markdown: OptText(1_000_000),
           permalink: OptText(),
-          parent_chat_message_id: Opt(ImportUuid()),
+          parent_chat_message_id: Opt(Type.Union([ImportUuid(), Type.Literal('')])),
           username: OptText(),
           icon: OptText(),
         },

@@ -1,13 +1,15 @@
+import { cachedRead } from '../../caching/cached-read.js';
+import type { CountCache } from '../../caching/count-cache.js';
 import type { Database } from '../../db/database.js';
-import type { PageMeta } from '../../http/json-text.js';
+import { notFound } from '../../errors.js';
+import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, type Mentions } from '../../rich-text/index.js';
-import type { CountCache } from '../counts/count-cache.js';
+import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { feedSummaryOf, selectFeedSummaries } from '../feeds/feeds.queries.js';
 import type { FeedSummary } from '../feeds/feeds.schemas.js';
 import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.service.js';
 import { selectProfileJsonByIds } from '../profiles/profiles.queries.js';
-import { resolveReferences } from '../references/resolve-references.js';
-import { countPosts, type FeedScope, type PostRow, selectPostsPage } from './posts.queries.js';
+import { countPosts, type FeedScope, type PostRow, selectPostRows, selectPostsPage } from './posts.queries.js';
 import { renderPost } from './posts.records.js';
 import type { ListPostsQuery } from './posts.schemas.js';
 
@@ -20,13 +22,13 @@ export interface PostsPage extends PageMeta {
  * `GET /feeds/{feed_id}/posts`: one page of a feed's posts (or the Home feed's), each with its
  * author, feed summary and references, read with one batched query per kind for the page.
  */
-export async function listPosts(
+async function listPosts(
   database: Database,
   communityId: string,
   feedIdOrHome: string,
   query: ListPostsQuery,
-  counts?: CountCache,
-  now = Date.now(),
+  counts: CountCache | undefined,
+  now: number,
 ): Promise<PostsPage> {
   const { db } = database;
   let scope: FeedScope = { kind: 'home' };
@@ -46,17 +48,19 @@ export async function listPosts(
   const offset = query.page * query.per_page;
   // Past the end there is nothing to read: skip the page query (and any huge OFFSET).
   const rows = offset < total ? await selectPostsPage(db, communityId, scope, query.sort, query.per_page, offset) : [];
-  const totalPages = Math.ceil(total / query.per_page);
-  return {
-    page: query.page,
-    per_page: query.per_page,
-    count: rows.length,
-    total_records: total,
-    total_pages: totalPages,
-    has_next: query.page + 1 < totalPages,
-    records: await renderPosts(database, communityId, rows, knownFeeds),
-  };
+  return pageOf(query.page, query.per_page, total, await renderPosts(database, communityId, rows, knownFeeds));
 }
+
+/** `GET /feeds/{feed_id}/posts`, cached. Posts do not depend on time: an answer holds until the community's posts change. */
+export const readPostsList = cachedRead({
+  name: 'posts.list',
+  view: 'posts',
+  key: (_now, feedIdOrHome: string, query: ListPostsQuery) => `${feedIdOrHome.toLowerCase()} ${query.sort} ${query.page} ${query.per_page}`,
+  render: async (deps, communityId, now, feedIdOrHome: string, query: ListPostsQuery) => {
+    const { records, ...meta } = await listPosts(deps.database, communityId, feedIdOrHome, query, deps.counts, now);
+    return { body: pagedListEnvelope(meta, records) };
+  },
+});
 
 /** API records (JSON text) of rows, with authors, feeds and references loaded for all of them at once. */
 async function renderPosts(
@@ -90,3 +94,17 @@ async function renderPosts(
     ),
   );
 }
+
+/** `GET /posts/{post_id}`, cached like the lists (until the community's posts change): the post exactly as they show it; 404 otherwise. */
+export const readPost = cachedRead({
+  name: 'posts.get',
+  view: 'posts',
+  key: (_now, postId: string) => postId,
+  render: async (deps, communityId, _now, postId: string) => {
+    const row = (await selectPostRows(deps.database.db, communityId, [postId])).get(postId);
+    if (!row) throw notFound('Post');
+    const [record] = await renderPosts(deps.database, communityId, [row], new Map());
+    if (record === undefined) throw notFound('Post');
+    return { body: dataEnvelope(record) };
+  },
+});

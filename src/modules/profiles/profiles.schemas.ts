@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Timestamp, Uuid } from '../../http/common.schemas.js';
+import { Timestamp, Uuid } from '../../schemas/common.schemas.js';
+import { formatJsonTimestamp, parseTimestamp } from '../../shared/timestamps.js';
 
 const imageFields = [
   'preferred_image_original',
@@ -23,7 +24,9 @@ export const ProfileSchema = Type.Object(
     ...Object.fromEntries(imageFields.map((field) => [field, ImageUrl])),
     first_name: Type.String(),
     last_name: Type.String(),
-    email: Type.String({ format: 'email' }),
+    email: Type.Union([Type.String({ format: 'email' }), Type.Null()], {
+      description: 'null for a profile without an e-mail (bots, guests, people imported from the chat platform).',
+    }),
     chat_user_id: Type.String(),
     chat_is_admin: Type.Boolean(),
     chat_is_bot: Type.Boolean(),
@@ -49,7 +52,7 @@ export interface Profile {
   preferred_image_24: string;
   first_name: string;
   last_name: string;
-  email: string;
+  email: string | null;
   chat_user_id: string;
   chat_is_admin: boolean;
   chat_is_bot: boolean;
@@ -62,11 +65,14 @@ export interface Profile {
 const OptionalString = (options: { maxLength?: number; format?: string } = {}) =>
   Type.Optional(Type.String({ maxLength: 2048, ...options }));
 
-/** A profile record of the import file: the API fields, all but profile_id and email optional. */
+/**
+ * A profile record of the import file: the API fields, all but profile_id optional. Bots, guests
+ * and people the chat platform knows only by name have no e-mail: absent, null and "" all mean none.
+ */
 export const ProfileImportSchema = Type.Object(
   {
     profile_id: Uuid(),
-    email: Type.String({ format: 'email', minLength: 1, maxLength: 254 }),
+    email: Type.Optional(Type.Union([Type.String({ format: 'email', minLength: 1, maxLength: 254 }), Type.Literal(''), Type.Null()])),
     created_at: Type.Optional(Timestamp()),
     preferred_name: OptionalString({ maxLength: 200 }),
     ...Object.fromEntries(imageFields.map((field) => [field, OptionalString()])),
@@ -95,12 +101,12 @@ export function profileFromImport(record: ProfileImport, nowIso: string): Profil
   const last = record.last_name ?? '';
   return {
     profile_id: record.profile_id.toLowerCase(),
-    created_at: record.created_at ? new Date(record.created_at).toISOString() : nowIso,
+    created_at: record.created_at ? formatJsonTimestamp(parseTimestamp(record.created_at) ?? 0) : nowIso,
     preferred_name: record.preferred_name ?? [first, last].filter(Boolean).join(' '),
     ...images,
     first_name: first,
     last_name: last,
-    email: record.email.trim(),
+    email: record.email?.trim() || null,
     chat_user_id: record.chat_user_id ?? '',
     chat_is_admin: record.chat_is_admin ?? false,
     chat_is_bot: record.chat_is_bot ?? false,

@@ -43,17 +43,17 @@ describeEachEngine('calendar events: list filters, defaults and sorts', (ctx) =>
     await importInto(ctx(), community.id, { profiles: [profile(1)], feeds: [feed(1), feed(2)], calendar_events: events });
   });
 
-  it('defaults to published upcoming events from now, by start then id, page 0 of 10', async () => {
+  it('defaults to every published event, past and upcoming (time_filter all), by start then id, page 0 of 10', async () => {
     const { status, body } = await listEvents(ctx(), auth);
     assert.equal(status, 200);
     assert.equal(body.success, true);
-    assert.deepEqual(idsOf(body), [e(2), e(11), e(10), e(3), e(8), e(4), e(9), e(13)]);
+    assert.deepEqual(idsOf(body), [e(5), e(1), e(12), e(2), e(11), e(10), e(3), e(8), e(4), e(9)]);
     assert.equal(body.data.page, 0);
     assert.equal(body.data.per_page, 10);
-    assert.equal(body.data.count, 8);
-    assert.equal(body.data.total_records, 8);
-    assert.equal(body.data.total_pages, 1);
-    assert.equal(body.data.has_next, false);
+    assert.equal(body.data.count, 10);
+    assert.equal(body.data.total_records, 11);
+    assert.equal(body.data.total_pages, 2);
+    assert.equal(body.data.has_next, true);
   });
 
   it('counts an event ending exactly at the reference instant (or starting then, without end) as upcoming', async () => {
@@ -77,7 +77,7 @@ describeEachEngine('calendar events: list filters, defaults and sorts', (ctx) =>
   });
 
   it('reference_date moves the split between upcoming and past; past ties break by id descending', async () => {
-    assert.deepEqual(await ids('reference_date=2026-11-22T10:00:00Z'), [e(3), e(8), e(4), e(9), e(13)]);
+    assert.deepEqual(await ids('time_filter=upcoming&reference_date=2026-11-22T10:00:00Z'), [e(3), e(8), e(4), e(9), e(13)]);
     assert.deepEqual(await ids('reference_date=2026-11-22T10:00:00Z&time_filter=past'), [e(10), e(11), e(2), e(12), e(1), e(5)]);
     assert.deepEqual(
       await ids(`reference_date=${encodeURIComponent('2026-11-22T11:00:00+01:00')}&time_filter=past`),
@@ -88,7 +88,7 @@ describeEachEngine('calendar events: list filters, defaults and sorts', (ctx) =>
   it('reference_date defaults to the clock, not to a fixed instant', async () => {
     ctx().clock.set('2026-11-26T00:00:00Z');
     try {
-      assert.deepEqual(await ids(''), [e(9), e(13)]);
+      assert.deepEqual(await ids('time_filter=upcoming'), [e(9), e(13)]);
     } finally {
       ctx().clock.set('2026-11-21T12:00:00Z');
     }
@@ -111,19 +111,20 @@ describeEachEngine('calendar events: list filters, defaults and sorts', (ctx) =>
     assert.deepEqual(await ids('time_filter=all&date_filter=2026-11-19T08:00:00Z'), [e(5)], 'an event without end overlaps its start day');
   });
 
-  it('date_filter combines with the default upcoming filter', async () => {
-    assert.deepEqual(await ids('date_filter=2026-11-21T23:00:00Z'), [e(2), e(11), e(10)]);
+  it('date_filter combines with time_filter; alone, it keeps the whole day (time_filter all)', async () => {
+    assert.deepEqual(await ids('date_filter=2026-11-21T23:00:00Z&time_filter=upcoming'), [e(2), e(11), e(10)]);
+    assert.deepEqual(await ids('date_filter=2026-11-21T23:00:00Z'), [e(12), e(2), e(11), e(10)]);
     assert.deepEqual(await ids('date_filter=2026-11-21T23:00:00Z&time_filter=past'), [e(12)]);
   });
 
   it('published_to_site filters on publish_to_site', async () => {
-    assert.deepEqual(await ids('published_to_site=true'), [e(3), e(4)]);
-    assert.deepEqual(await ids('published_to_site=false'), [e(2), e(11), e(10), e(8), e(9), e(13)]);
+    assert.deepEqual(await ids('time_filter=upcoming&published_to_site=true'), [e(3), e(4)]);
+    assert.deepEqual(await ids('time_filter=upcoming&published_to_site=false'), [e(2), e(11), e(10), e(8), e(9), e(13)]);
   });
 
   it('is_unlisted filters on is_unlisted', async () => {
-    assert.deepEqual(await ids('is_unlisted=true'), [e(8), e(4)]);
-    assert.deepEqual(await ids('is_unlisted=false'), [e(2), e(11), e(10), e(3), e(9), e(13)]);
+    assert.deepEqual(await ids('time_filter=upcoming&is_unlisted=true'), [e(8), e(4)]);
+    assert.deepEqual(await ids('time_filter=upcoming&is_unlisted=false'), [e(2), e(11), e(10), e(3), e(9), e(13)]);
   });
 
   it('feed_id keeps events published to that feed (any letter case)', async () => {

@@ -34,7 +34,7 @@ describeEachEngine('calendar events: paging', (ctx) => {
   it('walks upcoming events page by page with no repeat, no gap and a correct envelope', async () => {
     const seen: string[] = [];
     for (let page = 0; page < 4; page++) {
-      const { status, body } = await listEvents(ctx(), auth, `page=${page}&per_page=10`);
+      const { status, body } = await listEvents(ctx(), auth, `time_filter=upcoming&page=${page}&per_page=10`);
       assert.equal(status, 200);
       const expectedCount = page < 3 ? 10 : 7;
       assert.deepEqual(
@@ -67,8 +67,8 @@ describeEachEngine('calendar events: paging', (ctx) => {
   });
 
   it('uses per_page 10 by default and returns the same page twice identically', async () => {
-    const first = await listEvents(ctx(), auth, 'page=1');
-    const again = await listEvents(ctx(), auth, 'page=1');
+    const first = await listEvents(ctx(), auth, 'time_filter=upcoming&page=1');
+    const again = await listEvents(ctx(), auth, 'time_filter=upcoming&page=1');
     assert.equal(first.body.data.per_page, 10);
     assert.deepEqual(idsOf(first.body), expectedOrder(upcomingNumbers, 1).slice(10, 20));
     assert.deepEqual(again.body, first.body);
@@ -83,7 +83,7 @@ describeEachEngine('calendar events: paging', (ctx) => {
   });
 
   it('answers a page past the end with no records, count 0 and has_next false', async () => {
-    const { status, body } = await listEvents(ctx(), auth, 'page=4&per_page=10');
+    const { status, body } = await listEvents(ctx(), auth, 'time_filter=upcoming&page=4&per_page=10');
     assert.equal(status, 200);
     assert.deepEqual(body.data.records, []);
     assert.equal(body.data.count, 0);

@@ -32,9 +32,9 @@ describeEachEngine('feeds and posts: import', (ctx) => {
       /^feeds\[0\]\.chat_channel_topic_chat_blocks_references: is computed/,
     ],
     [
-      'malformed purpose blocks',
-      { feeds: [feed(1, { chat_channel_purpose_chat_blocks: [block(section({ type: 'user' }))] })] },
-      /^feeds\[0\]\.chat_channel_purpose_chat_blocks\[0\]\.elements\[0\]\.elements\[0\]\.user_id: required/,
+      'purpose blocks that are not objects with a type',
+      { feeds: [feed(1, { chat_channel_purpose_chat_blocks: [block(section({ user_id: 'U1' }))] })] },
+      /^feeds\[0\]\.chat_channel_purpose_chat_blocks\[0\]\.elements\[0\]\.elements\[0\]\.type: required/,
     ],
     ['a duplicate feed id', { feeds: [feed(1), feed(1)] }, /^feeds\[1\]\.id: duplicate id/],
     ['an unknown post field', { feeds: [feed(1)], posts: [post(1, 1, { views: 3 })] }, /^posts\[0\]\.views: is not a known field/],
@@ -53,9 +53,9 @@ describeEachEngine('feeds and posts: import', (ctx) => {
       /^posts\[0\]\.content_created_at: /,
     ],
     [
-      'malformed message blocks',
-      { feeds: [feed(1)], posts: [post(1, 1, { chat_message: { blocks: [{ type: 'rich_text' }] } })] },
-      /^posts\[0\]\.chat_message\.blocks\[0\]\.elements: required/,
+      'message blocks whose elements are not a list',
+      { feeds: [feed(1)], posts: [post(1, 1, { chat_message: { blocks: [{ type: 'rich_text', elements: 'text' }] } })] },
+      /^posts\[0\]\.chat_message\.blocks\[0\]\.elements: must be an array/,
     ],
     [
       'a prosemirror body that is not a doc',
@@ -103,13 +103,13 @@ describeEachEngine('feeds and posts: import', (ctx) => {
     assert.equal(body.data.records[0]?.title, '');
     assert.deepEqual(body.data.records[0]?.chat_message, {
       id: '',
-      message_ts: 0,
+      message_ts: null,
       blocks: [],
       markdown: '',
       permalink: '',
-      parent_chat_message_id: '',
-      username: '',
-      icon: '',
+      parent_chat_message_id: null,
+      username: null,
+      icon: null,
     });
   });
 
@@ -131,9 +131,9 @@ describeEachEngine('feeds and posts: import', (ctx) => {
     await importInto(ctx(), community.id, { posts: [post(1, 1, { title: 'Edited' })] });
     const edited = (await listPosts(ctx(), community.auth, feedId(1))).body.data.records[0];
     assert.equal(edited?.title, 'Edited');
-    assert.equal(edited?.created_at, '2026-11-21T12:00:00.000Z');
-    assert.equal(edited?.content_created_at, '2026-11-21T12:00:00.000Z');
-    assert.equal(edited?.updated_at, '2026-11-23T12:00:00.000Z');
+    assert.equal(edited?.created_at, '2026-11-21 12:00:00+00');
+    assert.equal(edited?.content_created_at, '2026-11-21 12:00:00+00');
+    assert.equal(edited?.updated_at, '2026-11-23 12:00:00+00');
     ctx().clock.set('2026-11-21T12:00:00.000Z');
   });
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { describeEachEngine, startTestApp, type TestApp } from '../../support/harness.js';
+import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';
 import { type FuzzContext, requestArb, summarise } from './fuzz-requests.js';
 import { fetchDocument, type Operation, operationsOf, ResponseValidator } from './openapi.js';
 import { seedWorld } from './world.js';
@@ -59,6 +59,30 @@ function assertNoPollution(): void {
   assert.deepEqual(Object.keys(Object.prototype), [], 'Object.prototype gained keys');
 }
 
+/*
+ * The fuzz app accepts loopback webhook targets, so that POST /webhook_endpoints can succeed. Nothing
+ * is sent there: buildApp starts no delivery worker (main.ts does), and the port (discard, 9) is
+ * loopback in any case.
+ */
+const webhookTarget = 'http://127.0.0.1:9/hook';
+const fuzzAppOptions: HarnessOptions = { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } };
+
+/** Registers `count` webhook endpoints through the API: the ids DELETE /webhook_endpoints/{id} finds. */
+async function createWebhookEndpoints(t: TestApp, auth: { authorization: string }, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await t.request({
+      method: 'POST',
+      url: '/admin/v0/webhook_endpoints',
+      headers: auth,
+      payload: { url: webhookTarget },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    ids.push(response.json<{ data: { id: string } }>().data.id);
+  }
+  return ids;
+}
+
 /** The operations of the document the app serves, in the order the suite fuzzes them. */
 async function servedOperations(): Promise<Operation[]> {
   const t = await startTestApp('sqlite');
@@ -73,77 +97,86 @@ async function servedOperations(): Promise<Operation[]> {
 /** Defines the fuzz suite on every engine: one test per operation of the served OpenAPI document. */
 export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions): Promise<void> {
   const names = (await servedOperations()).map((operation) => operation.name);
-  describeEachEngine(title, (ctx) => {
-    let operations: Operation[] = [];
-    let validator: ResponseValidator;
-    let context: FuzzContext;
+  describeEachEngine(
+    title,
+    (ctx) => {
+      let operations: Operation[] = [];
+      let validator: ResponseValidator;
+      let context: FuzzContext;
 
-    before(async () => {
-      const t: TestApp = ctx();
-      const world = await seedWorld(t, 'a');
-      const free = await t.community('free', 'Free community');
-      const document = await fetchDocument(t);
-      operations = operationsOf(document).sort(byWriteImpact);
-      validator = new ResponseValidator(document);
-      context = {
-        enterpriseAuth: world.auth.authorization,
-        freeAuth: free.auth.authorization,
-        sharedIdempotencyKey: randomUUID(),
-        pools: {
-          calendar_event_id: world.eventIds,
-          member_id: [...world.plainMemberIds, ...world.linkedMemberIds],
-          group_id: world.groupIds,
-          feed_id: [...world.feedIds, 'home'],
-          chat_user_id: world.chatUserIds,
-          profile_id: world.profileIds,
-          email: [...world.emails, ...world.memberEmails],
-          tag_ids: [world.tagIds.join(','), world.tagIds[0] as string],
-        },
-      };
-    });
+      before(async () => {
+        const t: TestApp = ctx();
+        const world = await seedWorld(t, 'a');
+        const free = await t.community('free', 'Free community');
+        const webhookEndpointIds = await createWebhookEndpoints(t, world.auth, 2);
+        const document = await fetchDocument(t);
+        operations = operationsOf(document).sort(byWriteImpact);
+        validator = new ResponseValidator(document);
+        context = {
+          enterpriseAuth: world.auth.authorization,
+          freeAuth: free.auth.authorization,
+          sharedIdempotencyKey: randomUUID(),
+          pools: {
+            calendar_event_id: world.eventIds,
+            member_id: [...world.plainMemberIds, ...world.linkedMemberIds],
+            group_id: world.groupIds,
+            feed_id: [...world.feedIds, 'home'],
+            post_id: world.postIds,
+            chat_user_id: world.chatUserIds,
+            profile_id: world.profileIds,
+            email: [...world.emails, ...world.memberEmails],
+            tag_ids: [world.tagIds.join(','), world.tagIds[0] as string],
+            // The webhook endpoint id (DELETE /webhook_endpoints/{id}) and a target the fuzz app accepts.
+            id: webhookEndpointIds,
+            url: [webhookTarget],
+          },
+        };
+      });
 
-    it('fuzzes all ten operations of the document', () => {
-      assert.deepEqual(
-        operations.map((o) => o.name),
-        names,
-      );
-      assert.equal(names.length, 10);
-    });
+      it('fuzzes all eighteen operations of the document', () => {
+        assert.deepEqual(
+          operations.map((o) => o.name),
+          names,
+        );
+        assert.equal(names.length, 18);
+      });
 
-    names.forEach((name, index) => {
-      it(
-        `${name}: every response documented, enveloped, valid (seed ${options.seed + index}, ${options.runs} runs)`,
-        {
-          timeout: options.timeoutMs,
-        },
-        async (test) => {
-          const operation = operations[index];
-          assert.ok(operation?.name === name, 'operations changed between the listing and the run');
-          const statuses = new Map<number, number>();
-          await fc.assert(
-            fc.asyncProperty(requestArb(operation, context), async (request) => {
-              const response = await ctx().app.inject({
-                method: request.method as 'GET',
-                url: request.url,
-                headers: request.headers,
-                payload: request.payload,
-              });
-              statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-              const problem = responseProblem(operation, response, validator);
-              assert.equal(problem, null, `${operation.name}: ${problem}\nrequest: ${summarise(request)}`);
-              assertNoPollution();
-            }),
-            { seed: options.seed + index, numRuns: options.runs, endOnFailure: true, includeErrorInReport: true },
-          );
-          test.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
-          // A generator that never gets past validation fuzzes nothing: some requests must succeed.
-          const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
-          assert.ok(
-            successes > 0,
-            `${operation.name}: no 2xx among ${options.runs} requests: ${JSON.stringify(Object.fromEntries(statuses))}`,
-          );
-        },
-      );
-    });
-  });
+      names.forEach((name, index) => {
+        it(
+          `${name}: every response documented, enveloped, valid (seed ${options.seed + index}, ${options.runs} runs)`,
+          {
+            timeout: options.timeoutMs,
+          },
+          async (test) => {
+            const operation = operations[index];
+            assert.ok(operation?.name === name, 'operations changed between the listing and the run');
+            const statuses = new Map<number, number>();
+            await fc.assert(
+              fc.asyncProperty(requestArb(operation, context), async (request) => {
+                const response = await ctx().app.inject({
+                  method: request.method as 'GET',
+                  url: request.url,
+                  headers: request.headers,
+                  payload: request.payload,
+                });
+                statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+                const problem = responseProblem(operation, response, validator);
+                assert.equal(problem, null, `${operation.name}: ${problem}\nrequest: ${summarise(request)}`);
+                assertNoPollution();
+              }),
+              { seed: options.seed + index, numRuns: options.runs, endOnFailure: true, includeErrorInReport: true },
+            );
+            test.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
+            // A generator that never gets past validation fuzzes nothing: some requests must succeed.
+            const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
+            assert.ok(
+              successes > 0,
+              `${operation.name}: no 2xx among ${options.runs} requests: ${JSON.stringify(Object.fromEntries(statuses))}`,
+            );
+          },
+        );
+      });
+    },
+    fuzzAppOptions,
+  );
 }

@@ -18,6 +18,7 @@ export interface World {
   memberEmails: string[];
   groupIds: string[];
   feedIds: string[];
+  postIds: string[];
   tagIds: string[];
 }
 
@@ -121,6 +122,7 @@ export async function seedWorld(t: TestApp, tag: string, plan = 'enterprise', si
     memberEmails: range(size).map((n) => (n <= size / 2 ? `person${n}@${tag}.example.org` : `member${n}@${tag}.example.org`)),
     groupIds: range(2).map((n) => `${tag}-group-${n}`),
     feedIds: range(3).map((n) => worldUuid(tag, 2, n)),
+    postIds: range(size).map((n) => `${tag}-post-${n}`),
     tagIds: [`${tag}-tag-0`, `${tag}-tag-1`],
   };
 }

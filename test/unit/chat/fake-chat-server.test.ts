@@ -69,7 +69,7 @@ describe('fake chat server (the Slack Web API as documented)', () => {
       ok: false,
       error: 'team_not_found',
     });
-    assert.deepEqual(await (await form('chat.postMessage', {})).json(), { ok: false, error: 'unknown_method' });
+    assert.deepEqual(await (await form('chat.unfurl', {})).json(), { ok: false, error: 'unknown_method' });
   });
 
   it('rate limits with HTTP 429 and Retry-After in seconds', async () => {

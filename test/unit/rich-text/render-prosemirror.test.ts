@@ -110,7 +110,11 @@ describe('renderProseMirror', () => {
       block(section(text('a '), { type: 'sparkle', url: 'https://s.example' })),
       { type: 'header', text: { type: 'plain_text', text: 'H' } },
     ];
-    assert.deepEqual(renderProseMirror(blocks), doc(paragraph(t('a https://s.example')), paragraph(t('H'))));
+    // A Slack header block is a level-1 heading since real Block Kit blocks are rendered (docs/rich-text.md).
+    assert.deepEqual(renderProseMirror(blocks), {
+      type: 'doc',
+      content: [paragraph(t('a https://s.example')), { type: 'heading', content: [t('H')], attrs: { level: 1 } }],
+    });
   });
 
   it('never produces empty text nodes', () => {

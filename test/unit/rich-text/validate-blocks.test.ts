@@ -3,8 +3,6 @@ import { describe, it } from 'node:test';
 import { validateBlocks } from '../../../src/rich-text/index.js';
 import { block, blocksOf, EVERY_INLINE_TYPE, list, nested, section, text } from './rich-text.fixtures.js';
 
-const INLINE = 'b[0].elements[0].elements[0]';
-
 describe('validateBlocks', () => {
   it('accepts every documented inline element type and both block element types', () => {
     const blocks = [block(section(...EVERY_INLINE_TYPE), list('bullet', [section(text('a'))]), list('ordered', [section(text('b'))]))];
@@ -27,7 +25,7 @@ describe('validateBlocks', () => {
 
   for (const value of [null, undefined, 5, 'blocks', {}, true]) {
     it(`reports a value that is not an array (${JSON.stringify(value) ?? 'undefined'})`, () => {
-      assert.deepEqual(validateBlocks(value, 'description_chat_blocks'), ['description_chat_blocks: must be an array of rich text blocks']);
+      assert.deepEqual(validateBlocks(value, 'description_chat_blocks'), ['description_chat_blocks: must be an array of blocks']);
     });
   }
 
@@ -48,12 +46,9 @@ describe('validateBlocks', () => {
     ]);
   });
 
-  it('requires elements on rich_text blocks and on sections and lists', () => {
-    assert.deepEqual(validateBlocks([{ type: 'rich_text' }], 'b'), ['b[0].elements: required for block type "rich_text"']);
-    assert.deepEqual(validateBlocks([block({ type: 'rich_text_section' }, { type: 'rich_text_list', style: 'bullet' })], 'b'), [
-      'b[0].elements[0].elements: required for element type "rich_text_section"',
-      'b[0].elements[1].elements: required for element type "rich_text_list"',
-    ]);
+  it('keeps a rich_text block, a section or a list without elements (they render as nothing)', () => {
+    assert.deepEqual(validateBlocks([{ type: 'rich_text' }], 'b'), []);
+    assert.deepEqual(validateBlocks([block({ type: 'rich_text_section' }, { type: 'rich_text_list', style: 'bullet' })], 'b'), []);
   });
 
   it('reports a block_id that is not a string, whatever the block type', () => {
@@ -69,90 +64,58 @@ describe('validateBlocks', () => {
     );
   });
 
-  const missingFields: [string, Record<string, unknown>, string][] = [
-    ['user', { type: 'user' }, 'user_id'],
-    ['channel', { type: 'channel' }, 'channel_id'],
-    ['usergroup', { type: 'usergroup' }, 'usergroup_id'],
-    ['text', { type: 'text' }, 'text'],
-    ['link', { type: 'link', text: 'x' }, 'url'],
-    ['emoji', { type: 'emoji', unicode: '1f600' }, 'name'],
-    ['date (timestamp)', { type: 'date', format: '{date}' }, 'timestamp'],
-    ['date (format)', { type: 'date', timestamp: 1 }, 'format'],
-    ['broadcast', { type: 'broadcast' }, 'range'],
-    ['color', { type: 'color' }, 'value'],
+  // The chat platform's data is broader than its documentation: a known element whose fields are
+  // not what the documentation says is kept as it is, never refused (the renderers show its text).
+  const oddKnownElements: [string, Record<string, unknown>][] = [
+    ['a user without user_id', { type: 'user' }],
+    ['a user_id as a number', { type: 'user', user_id: 5 }],
+    ['an empty channel_id', { type: 'channel', channel_id: '' }],
+    ['a text as null', { type: 'text', text: null }],
+    ['a link url as an object', { type: 'link', url: {} }],
+    ['a date timestamp as a string', { type: 'date', timestamp: '1700000000', format: '{date}' }],
+    ['an emoji unicode that is not hex', { type: 'emoji', name: 'x', unicode: 'smile' }],
+    ['an emoji with a skin_tone', { type: 'emoji', name: 'wave', unicode: '1f44b-1f3fc', skin_tone: 3 }],
+    ['a broadcast range outside the documented ones', { type: 'broadcast', range: 'all' }],
+    ['a style as a string', { type: 'text', text: 'x', style: 'bold' }],
+    ['a style flag as a string', { type: 'text', text: 'x', style: { bold: 'true', underline: true } }],
   ];
-  for (const [label, element, field] of missingFields) {
-    it(`names the missing required field of a ${label} element`, () => {
-      const type = String(element.type);
-      assert.deepEqual(validateBlocks(blocksOf(element), 'b'), [`${INLINE}.${field}: required for element type "${type}"`]);
+  for (const [label, element] of oddKnownElements) {
+    it(`keeps ${label}`, () => {
+      assert.deepEqual(validateBlocks(blocksOf(element), 'b'), []);
     });
   }
 
-  it('uses the caller path in the message, e.g. for a user element deep in a section', () => {
-    const blocks = [block(section(text('a'), text('b')), section({ type: 'user' }))];
+  it('keeps lists with any style, indent, offset and border, and known types in unexpected places', () => {
+    const blocks = [
+      block(list('dots', [section(text('a'))], { indent: 9, offset: 1.5, border: 1 }), { type: 'rich_text_list', elements: [] }),
+      block(text('loose'), list('bullet', [text('not a section')]), section(section(text('x')))),
+      section(text('top')),
+    ];
+    assert.deepEqual(validateBlocks(blocks, 'b'), []);
+  });
+
+  it('keeps Block Kit layout blocks as the chat platform writes them', () => {
+    const blocks = [
+      { type: 'header', block_id: 'h', text: { type: 'plain_text', text: 'Title :tada:', emoji: true } },
+      { type: 'section', text: { type: 'mrkdwn', text: 'Hi <@U1>' }, fields: [{ type: 'plain_text', text: 'x' }] },
+      {
+        type: 'context',
+        elements: [
+          { type: 'mrkdwn', text: '*a*' },
+          { type: 'image', image_url: 'https://x/y.png', alt_text: 'y' },
+        ],
+      },
+      { type: 'divider' },
+      { type: 'image', image_url: 'https://x/y.png', alt_text: 'y', title: { type: 'plain_text', text: 'Y' } },
+    ];
+    assert.deepEqual(validateBlocks(blocks, 'b'), []);
+  });
+
+  it('still reports a missing type deep inside, with the caller path', () => {
+    const blocks = [block(section(text('a'), { text: 'no type' }))];
     assert.deepEqual(validateBlocks(blocks, 'description_chat_blocks'), [
-      'description_chat_blocks[0].elements[1].elements[0].user_id: required for element type "user"',
+      'description_chat_blocks[0].elements[0].elements[1].type: required',
     ]);
-  });
-
-  const wrongTypes: [string, Record<string, unknown>, string][] = [
-    ['user_id as a number', { type: 'user', user_id: 5 }, 'user_id: must be a non-empty string'],
-    ['empty channel_id', { type: 'channel', channel_id: '' }, 'channel_id: must be a non-empty string'],
-    ['text as null', { type: 'text', text: null }, 'text: must be a string'],
-    ['link url as an object', { type: 'link', url: {} }, 'url: must be a non-empty string'],
-    ['link unsafe as a string', { type: 'link', url: 'https://x', unsafe: 'yes' }, 'unsafe: must be a boolean'],
-    ['date timestamp as a string', { type: 'date', timestamp: '1700000000', format: '{date}' }, 'timestamp: must be a finite number'],
-    ['date fallback as a number', { type: 'date', timestamp: 1, format: '{date}', fallback: 1 }, 'fallback: must be a string'],
-    [
-      'emoji unicode that is not hex',
-      { type: 'emoji', name: 'x', unicode: 'smile' },
-      'unicode: must be hex code points joined by "-" (e.g. "1f44d-1f3fb")',
-    ],
-    ['broadcast range outside the enum', { type: 'broadcast', range: 'all' }, 'range: must be one of "here", "channel", "everyone"'],
-    ['color value as a number', { type: 'color', value: 0xff }, 'value: must be a string'],
-    ['style as a string', { type: 'text', text: 'x', style: 'bold' }, 'style: must be an object'],
-    ['style flag as a string', { type: 'text', text: 'x', style: { bold: 'true' } }, 'style.bold: must be a boolean'],
-    ['mention style flag as a number', { type: 'usergroup', usergroup_id: 'S1', style: { unlink: 1 } }, 'style.unlink: must be a boolean'],
-  ];
-  for (const [label, element, problem] of wrongTypes) {
-    it(`reports ${label}`, () => {
-      assert.deepEqual(validateBlocks(blocksOf(element), 'b'), [`${INLINE}.${problem}`]);
-    });
-  }
-
-  it('ignores style flags that the spec does not document', () => {
-    assert.deepEqual(validateBlocks(blocksOf(text('x', { sparkle: 'yes' })), 'b'), []);
-  });
-
-  it('reports a list style other than bullet or ordered, and a missing one', () => {
-    const blocks = [block(list('dots', [section(text('a'))]), { type: 'rich_text_list', elements: [] })];
-    assert.deepEqual(validateBlocks(blocks, 'b'), [
-      'b[0].elements[0].style: must be one of "bullet", "ordered"',
-      'b[0].elements[1].style: required for element type "rich_text_list"',
-    ]);
-  });
-
-  it('reports list indent and offset that are not non-negative integers', () => {
-    const blocks = [block(list('bullet', [], { indent: -1, offset: 1.5 }))];
-    assert.deepEqual(validateBlocks(blocks, 'b'), [
-      'b[0].elements[0].indent: must be a non-negative integer',
-      'b[0].elements[0].offset: must be a non-negative integer',
-    ]);
-  });
-
-  it('reports known element types in the wrong place', () => {
-    const blocks = [block(text('loose'), list('bullet', [text('not a section')]), section(section(text('x')))), section(text('top'))];
-    assert.deepEqual(validateBlocks(blocks, 'b'), [
-      'b[0].elements[0].type: "text" is not allowed in a rich_text block (expected rich_text_section or rich_text_list)',
-      'b[0].elements[1].elements[0].type: "text" is not allowed in a rich_text_list (expected rich_text_section)',
-      'b[0].elements[2].elements[0].type: "rich_text_section" is not allowed in a section (expected an inline element)',
-      'b[1].type: "rich_text_section" is not allowed in the list of blocks (expected a block such as "rich_text")',
-    ]);
-  });
-
-  it('checks known elements inside unknown containers', () => {
-    const blocks = [block({ type: 'mystery', elements: [{ type: 'user' }] })];
-    assert.deepEqual(validateBlocks(blocks, 'b'), ['b[0].elements[0].elements[0].user_id: required for element type "user"']);
   });
 
   it('reports elements that are not an array, or hold non-objects, even on unknown types', () => {

@@ -1,0 +1,82 @@
+// Parse messages and statements per request, in-process, on the pgplan schema of the bench database.
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { openDatabase } from '../src/db/database.js';
+import { statementNames } from '../src/db/pg-statements.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { systemClock } from '../src/shared/clock.js';
+import { testConfig } from '../test/support/harness.js';
+
+const counts = { parse: 0, bind: 0 };
+const proto = (pg as unknown as { Connection: { prototype: Record<string, (...a: unknown[]) => unknown> } }).Connection.prototype;
+for (const k of ['parse', 'bind'] as const) {
+  const orig = proto[k];
+  proto[k] = function (this: unknown, ...a: unknown[]) {
+    counts[k]++;
+    return orig.apply(this, a);
+  };
+}
+if (process.env.UNNAMED) {
+  statementNames.nameOf = () => undefined;
+  statementNames.register = () => {};
+}
+// Usage: BENCH_DATABASE_URL=postgres://... node --import tsx bench/pg-statements.ts SCHEMA COMMUNITY_ID  (UNNAMED=1: as before named statements; CACHED=1: the cached reads)
+const [schema = 'pgplan', community = ''] = process.argv.slice(2);
+const database = openDatabase(
+  { engine: 'postgres', url: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench' },
+  { schema },
+);
+const app = await buildApp({
+  config: testConfig(process.env.CACHED ? {} : { RESPONSE_CACHE_MB: '0' }),
+  database,
+  clock: systemClock,
+  logger: false,
+});
+await app.ready();
+const key = await createApiKey(database, systemClock, community, 'parses');
+const headers = { authorization: `Bearer ${key.key}` };
+let n = 0;
+const eventId = (
+  JSON.parse((await app.inject({ url: '/admin/v0/calendar_events?per_page=1', headers })).body) as { data: { records: { id: string }[] } }
+).data.records[0]?.id;
+const cachedScenarios: [string, () => Promise<unknown>][] = [
+  ['events.get (cached)', () => app.inject({ url: `/admin/v0/calendar_events/${eventId}`, headers })],
+  ['events.list (cached)', () => app.inject({ url: '/admin/v0/calendar_events?page=3&per_page=20', headers })],
+];
+const uncachedScenarios: [string, () => Promise<unknown>][] = [
+  ['events.list.uncached', () => app.inject({ url: '/admin/v0/calendar_events?page=3&per_page=20', headers })],
+  ['posts.home.uncached', () => app.inject({ url: '/admin/v0/feeds/home/posts?page=3&per_page=20', headers })],
+  [
+    'members.add',
+    () =>
+      app.inject({
+        method: 'POST',
+        url: '/admin/v0/members',
+        headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+        payload: { full_name: 'Bench Member', email: `bench-p${process.pid}-${++n}@bench.example.com` },
+      }),
+  ],
+];
+for (const [name, run] of process.env.CACHED ? cachedScenarios : uncachedScenarios) {
+  for (let i = 0; i < 20; i++) {
+    const r = (await run()) as { statusCode: number; body: string };
+    if (r.statusCode >= 300) {
+      console.log(name, r.statusCode, r.body.slice(0, 200));
+      break;
+    }
+  }
+  counts.parse = 0;
+  counts.bind = 0;
+  const t0 = process.cpuUsage();
+  for (let i = 0; i < 100; i++) await run();
+  const cpu = process.cpuUsage(t0);
+  console.log(
+    `${name}: ${(counts.parse / 100).toFixed(2)} Parse, ${(counts.bind / 100).toFixed(2)} statements per request; client CPU ${((cpu.user + cpu.system) / 100).toFixed(0)} µs/req (noisy)`,
+  );
+}
+await database.db
+  .deleteFrom('members')
+  .where('email', 'like', 'bench-p%')
+  .execute()
+  .catch(() => {});
+await app.close();

@@ -1,0 +1,203 @@
+// Webhook figures (docs/webhooks.md), a short standalone run:
+//   1. the outbox's cost on an attendee update (PATCH /calendar_events/{id}/attendees changing a join
+//      link, which emits calendar_event.registration.updated): the real server with the outbox
+//      switched off (BENCH_VARIANT=no-outbox, bench/hooks) against the real server with no endpoint
+//      (the endpoints read only) and with an endpoint that wants the type (render + delivery rows,
+//      the worker sending to a local receiver); runs alternate so background load hits all alike;
+//   2. deliveries per second from one worker to a local receiver.
+// Usage: npm run build && node --import tsx bench/webhooks.ts [seconds per run, default 3] [rounds, default 2]
+// SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { parseDatabaseUrl } from '../src/config.js';
+import { type Database, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { runImport } from '../src/import/run-import.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { createCommunity } from '../src/modules/communities/communities.service.js';
+import { systemClock } from '../src/shared/clock.js';
+import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
+import { createWebhookEndpoint, removeWebhookEndpoint } from '../src/webhooks/endpoints.service.js';
+import { writeCommunityData } from '../src/write-path/write-community-data.js';
+
+const seconds = Number(process.argv[2] ?? 3);
+const rounds = Number(process.argv[3] ?? 2);
+const root = fileURLToPath(new URL('../', import.meta.url));
+const bin = join(root, 'bin/community-admin.js');
+const hooks = join(root, 'bench/hooks/register-variant.mjs');
+
+async function openBenchDatabase(): Promise<{ database: Database; url: string; cleanup: () => Promise<void> }> {
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  if (pgUrl) {
+    const schema = `bench_webhooks_${randomBytes(4).toString('hex')}`;
+    await ensurePostgresSchema(pgUrl, schema);
+    const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const database = openDatabase(parseDatabaseUrl(url) as { engine: 'postgres'; url: string }, { schema });
+    return { database, url, cleanup: () => database.close() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
+  const url = `sqlite:${join(dir, 'bench.db')}`;
+  const database = openDatabase(parseDatabaseUrl(url));
+  return {
+    database,
+    url,
+    cleanup: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function startReceiver(): Promise<{ server: Server; url: string; count: () => number }> {
+  let received = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      response.writeHead(204).end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ server, url: `http://127.0.0.1:${port}/hook`, count: () => received });
+    }),
+  );
+}
+
+async function startServer(env: Record<string, string>, variant: string | null): Promise<{ child: ChildProcess; base: string }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const args = variant ? ['--import', hooks, bin, 'serve'] : [bin, 'serve'];
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      ...env,
+      ...(variant ? { BENCH_VARIANT: variant } : {}),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base };
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+async function main(): Promise<void> {
+  const { database, url, cleanup } = await openBenchDatabase();
+  await migrateToLatest(database);
+  const community = await createCommunity(database, systemClock, 'Bench webhooks', 'enterprise');
+  const key = await createApiKey(database, systemClock, community.id, 'bench');
+  await runImport(database, systemClock, community.id, {
+    profiles: [{ profile_id: '00000000-0000-4000-8000-000000000001', email: 'a@bench.example.com', chat_user_id: 'UBENCH0001' }],
+    calendar_events: [
+      {
+        id: 'benchEvent01',
+        title: 'Bench event',
+        status: 'published',
+        start_date: '2027-01-01T10:00:00Z',
+        end_date: '2027-01-01T11:00:00Z',
+        triggers_webhooks: true,
+        webhook_custom_metadata: 'bench',
+        attendees: [{ profile_id: '00000000-0000-4000-8000-000000000001' }],
+      },
+    ],
+  });
+  const receiver = await startReceiver();
+  const env = { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE: 'true' };
+  const request = {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { chat_user_id: 'UBENCH0001' }, personal_join_link: 'https://meet.example.org/j/bench' }),
+  };
+
+  const cases = ['no outbox (variant)', 'outbox, no endpoint', 'outbox, endpoint wants the type'] as const;
+  const figures: Record<string, number[]> = Object.fromEntries(cases.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const name of cases) {
+      let endpointId: string | null = null;
+      if (name === 'outbox, endpoint wants the type') {
+        endpointId = (
+          await createWebhookEndpoint({ database, clock: systemClock, allowPrivate: true }, community.id, {
+            url: receiver.url,
+            events: ['calendar_event.registration.updated'],
+          })
+        ).id;
+      }
+      const server = await startServer(env, name === 'no outbox (variant)' ? 'no-outbox' : null);
+      const result = await autocannon({
+        url: `${server.base}/admin/v0/calendar_events/benchEvent01/attendees`,
+        connections: 10,
+        duration: seconds,
+        ...request,
+      });
+      await stopServer(server.child);
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      figures[name]?.push(result.requests.average);
+      if (endpointId) await removeWebhookEndpoint(database, endpointId, null);
+    }
+  }
+  const baseline = median(figures[cases[0]] as number[]);
+  process.stdout.write(`attendee update (${database.engine}, ${rounds} × ${seconds} s, 10 connections), median req/s:\n`);
+  for (const name of cases) {
+    const value = median(figures[name] as number[]);
+    process.stdout.write(
+      `  ${name.padEnd(34)} ${value.toFixed(0).padStart(7)}  (${(((value - baseline) / baseline) * 100).toFixed(1)}%)  runs: ${(figures[name] as number[]).map((v) => v.toFixed(0)).join(', ')}\n`,
+    );
+  }
+
+  // Deliveries per second: 5,000 events, one endpoint, one worker, a local receiver answering 204.
+  const endpoint = await createWebhookEndpoint({ database, clock: systemClock, allowPrivate: true }, community.id, { url: receiver.url });
+  const total = 5000;
+  for (let start = 0; start < total; start += 50) {
+    await writeCommunityData({ database, clock: systemClock }, community.id, async (w) => {
+      for (let i = start; i < start + 50; i++) w.emit('member.updated', () => ({ id: `m${i}`, full_name: 'Bench Member' }));
+    });
+  }
+  const log = { info: () => {}, warn: () => {}, error: () => {} };
+  const worker = new DeliveryWorker({ database, clock: systemClock, log, allowPrivate: true, timeoutMs: 5000 });
+  const before = receiver.count();
+  const started = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const attempted = await worker.tick();
+    if (attempted === 0) break;
+    sent += attempted;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  process.stdout.write(
+    `deliveries (${database.engine}): ${sent} in ${elapsed.toFixed(2)} s = ${(sent / elapsed).toFixed(0)}/s (receiver got ${receiver.count() - before})\n`,
+  );
+  await removeWebhookEndpoint(database, endpoint.id, null);
+  receiver.server.close();
+  await cleanup();
+}
+
+await main();

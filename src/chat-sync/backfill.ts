@@ -1,0 +1,217 @@
+import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
+import type { Database } from '../db/database.js';
+import type { FeedRow } from '../modules/feeds/feeds.queries.js';
+import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
+import type { Clock } from '../shared/clock.js';
+import { writeCommunityData } from '../write-path/write-community-data.js';
+import { missingAuthors } from './authors.js';
+import { selectBoundFeeds } from './bound-feeds.js';
+import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.js';
+import type { SecretBox } from './secrets.js';
+import { authorIdOf, channelFields, isPostable, postRecordOf, type SlackObject, tsLater } from './slack-records.js';
+import { requireSyncConnection, type SyncConnection } from './sync-connections.js';
+import { profileIdsFor, writeFeedChannel, writePosts, writeProfiles } from './sync-writer.js';
+
+export interface BackfillDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  apiUrl: string;
+  timeoutMs: number;
+  /** One line of progress (the CLI writes it to stderr). */
+  progress?: (line: string) => void;
+  /** For tests: the reader to use (defaults to Slack's Web API at apiUrl). */
+  reader?: ChatReader;
+}
+
+export interface BackfillSummary {
+  community_id: string;
+  team_id: string;
+  resumed: boolean;
+  users: { read: number; changed: number };
+  channels: { read: number; changed: number };
+  messages: { read: number; posts_created: number; posts_updated: number; skipped: number };
+  rate_limit_waits: number;
+  seconds: number;
+}
+
+const pageSize = 200;
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const nextCursor = (answer: SlackObject): string => str((answer.response_metadata as SlackObject | undefined)?.next_cursor);
+
+/**
+ * `chat sync`: reads the workspace and writes what changed. Every page is written in one
+ * transaction together with the cursor of the next page, so a run killed at any point resumes
+ * after the last page it wrote; a finished run clears its checkpoints, and a second run reads
+ * everything again but writes nothing that did not change.
+ */
+export async function runBackfill(deps: BackfillDeps, communityId: string, options: { since?: number } = {}): Promise<BackfillSummary> {
+  const started = Date.now();
+  const say = deps.progress ?? (() => {});
+  const connection = await requireSyncConnection(deps.database.db, deps.box, communityId);
+  let waits = 0;
+  const reader =
+    deps.reader ??
+    createSlackReader({
+      token: connection.botToken,
+      apiUrl: deps.apiUrl,
+      timeoutMs: deps.timeoutMs,
+      onWait: (method, seconds) => {
+        waits++;
+        say(`rate limited on ${method}: waiting ${seconds}s as Slack asks, then pacing ${method} at its tier`);
+      },
+    });
+  const checkpoints = await selectCheckpoints(deps.database.db, communityId);
+  const summary: BackfillSummary = {
+    community_id: communityId,
+    team_id: connection.teamId,
+    resumed: checkpoints.size > 0,
+    users: { read: 0, changed: 0 },
+    channels: { read: 0, changed: 0 },
+    messages: { read: 0, posts_created: 0, posts_updated: 0, skipped: 0 },
+    rate_limit_waits: 0,
+    seconds: 0,
+  };
+  if (summary.resumed) say('resuming the previous run from its checkpoints');
+  const write = <T>(change: Parameters<typeof writeCommunityData<T>>[2]) => writeCommunityData(deps, communityId, change);
+  const rate = (n: number, since: number) => `${Math.round(n / Math.max((Date.now() - since) / 1000, 0.001))}/s`;
+
+  // Users first: posts name their authors.
+  const usersStarted = Date.now();
+  await walk(checkpoints, 'users', async (cursor, state) => {
+    const answer = await reader.call('users.list', { limit: pageSize, cursor: cursor || undefined });
+    const members = Array.isArray(answer.members) ? (answer.members as SlackObject[]) : [];
+    const next = nextCursor(answer);
+    const changed = await write(async (w) => {
+      const n = await writeProfiles(w, connection.teamId, members);
+      await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + members.length }, w.now);
+      return n;
+    });
+    summary.users.read += members.length;
+    summary.users.changed += changed;
+    say(`users: ${state.items + members.length} read, ${summary.users.changed} changed (${rate(summary.users.read, usersStarted)})`);
+    return { next, items: members.length };
+  });
+
+  const feeds = await selectBoundFeeds(deps.database.db, communityId);
+  const channels = [...new Set(feeds.map((feed) => feed.chat_channel_id as string))];
+  for (const [index, channelId] of channels.entries()) {
+    const info = (await reader.call('conversations.info', { channel: channelId, include_num_members: true })).channel as SlackObject;
+    summary.channels.read++;
+    const bound = feeds.filter((feed) => feed.chat_channel_id === channelId);
+    const changed = await write(async (w) => {
+      let n = 0;
+      for (const feed of bound) if (await writeFeedChannel(w, feed, channelFields(info))) n++;
+      return n;
+    });
+    summary.channels.changed += changed;
+    const synced = bound.filter((feed) => (JSON.parse(feed.doc) as FeedDoc).sync_all_incoming_messages);
+    if (synced.length === 0) continue;
+    const historyStarted = Date.now();
+    let read = 0;
+    await walk(checkpoints, `history:${channelId}`, async (cursor, state) => {
+      const answer = await reader.call('conversations.history', {
+        channel: channelId,
+        limit: pageSize,
+        cursor: cursor || undefined,
+        oldest: options.since === undefined ? undefined : (options.since / 1000).toFixed(6),
+      });
+      const messages = (Array.isArray(answer.messages) ? (answer.messages as SlackObject[]) : []).filter(isPostable);
+      const next = nextCursor(answer);
+      const threads = await readThreads(reader, channelId, messages);
+      const authors = await missingAuthors(deps.database.db, reader, communityId, messages);
+      const result = await write(async (w) => {
+        if (authors.length > 0) await writeProfiles(w, connection.teamId, authors);
+        const records = await postRecords(w.tx, connection, channelId, synced, messages, threads);
+        const written = await writePosts(w, records);
+        await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + messages.length }, w.now);
+        return written;
+      });
+      read += messages.length;
+      summary.messages.read += messages.length;
+      summary.messages.posts_created += result.created;
+      summary.messages.posts_updated += result.updated;
+      summary.messages.skipped += result.skipped;
+      say(
+        `#${str(info.name) || channelId} (${index + 1}/${channels.length} channels): ${state.items + messages.length} messages, ${summary.messages.posts_created} posts created (${rate(read, historyStarted)})`,
+      );
+      return { next, items: messages.length };
+    });
+  }
+  await clearCheckpoints(deps.database.db, communityId);
+  summary.rate_limit_waits = waits;
+  summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+  say(`done in ${summary.seconds}s: ${summary.users.read} users, ${summary.messages.read} messages`);
+  return summary;
+}
+
+/** Pages through one listing from its checkpoint until Slack gives no next cursor. */
+async function walk(
+  checkpoints: Map<string, Checkpoint>,
+  scope: string,
+  page: (cursor: string, state: Checkpoint) => Promise<{ next: string; items: number }>,
+): Promise<void> {
+  let state = checkpoints.get(scope) ?? { scope, cursor: '', done: false, items: 0 };
+  while (!state.done) {
+    const { next, items } = await page(state.cursor, state);
+    state = { scope, cursor: next, done: next === '', items: state.items + items };
+  }
+}
+
+/** Replies of each thread of a page (conversations.replies, every page of it): how many and the latest. */
+async function readThreads(
+  reader: ChatReader,
+  channelId: string,
+  messages: SlackObject[],
+): Promise<Map<string, { count: number; latestTs: string }>> {
+  const threads = new Map<string, { count: number; latestTs: string }>();
+  for (const message of messages) {
+    if (typeof message.reply_count !== 'number' || message.reply_count === 0) continue;
+    const ts = str(message.ts);
+    let cursor = '';
+    let count = 0;
+    let latestTs = '';
+    do {
+      const answer = await reader.call('conversations.replies', { channel: channelId, ts, limit: pageSize, cursor: cursor || undefined });
+      for (const reply of Array.isArray(answer.messages) ? (answer.messages as SlackObject[]) : []) {
+        if (str(reply.ts) === ts) continue;
+        count++;
+        latestTs = latestTs === '' ? str(reply.ts) : tsLater(latestTs, str(reply.ts));
+      }
+      cursor = nextCursor(answer);
+    } while (cursor !== '');
+    threads.set(ts, { count, latestTs });
+  }
+  return threads;
+}
+
+async function postRecords(
+  tx: Parameters<typeof profileIdsFor>[0],
+  connection: SyncConnection,
+  channelId: string,
+  feeds: FeedRow[],
+  messages: SlackObject[],
+  threads: Map<string, { count: number; latestTs: string }>,
+) {
+  const authorIds = await profileIdsFor(tx, connection.communityId, connection.teamId, [
+    ...new Set(messages.map(authorIdOf).filter(Boolean)),
+  ]);
+  return feeds.flatMap((feed) =>
+    messages.flatMap((message) => {
+      const author = authorIds.get(authorIdOf(message));
+      if (author === undefined) return [];
+      const thread = threads.get(str(message.ts));
+      return [
+        postRecordOf(message, {
+          teamId: connection.teamId,
+          teamUrl: connection.teamUrl,
+          channelId,
+          feedId: feed.id,
+          authorProfileId: author,
+          ...(thread ? { comments: thread } : {}),
+        }),
+      ];
+    }),
+  );
+}

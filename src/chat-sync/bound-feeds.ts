@@ -1,0 +1,129 @@
+import { createSlackReader } from '../chat/slack-reader.js';
+import type { Database, Db, Tx } from '../db/database.js';
+import { UserInputError } from '../errors.js';
+import { requireCommunity } from '../modules/communities/communities.service.js';
+import { feedsImportSection } from '../modules/feeds/feeds.import.js';
+import type { FeedRow } from '../modules/feeds/feeds.queries.js';
+import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
+import type { Clock } from '../shared/clock.js';
+import { newUuid } from '../shared/ids.js';
+import { writeCommunityData } from '../write-path/write-community-data.js';
+import type { SecretBox } from './secrets.js';
+import { channelFields, type SlackObject } from './slack-records.js';
+import { selectSyncConnection } from './sync-connections.js';
+
+/** A feed bound to a channel, as `feed list` shows it. */
+export interface BoundFeedSummary {
+  id: string;
+  label: string;
+  slug: string;
+  chat_channel_id: string;
+  chat_channel_name: string;
+  sync_all_incoming_messages: boolean;
+  is_archived: boolean;
+}
+
+const feedColumns = ['id', 'chat_channel_id', 'is_archived', 'is_unlisted', 'doc', 'created_at', 'updated_at'] as const;
+
+/** Every feed of the community bound to a channel, oldest first. */
+export async function selectBoundFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
+  return db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The feeds bound to one channel (several feeds may show one channel). */
+export async function selectFeedsOfChannel(db: Db | Tx, communityId: string, channelId: string): Promise<FeedRow[]> {
+  return db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', '=', channelId)
+    .orderBy('id')
+    .execute();
+}
+
+export function summaryOf(row: FeedRow): BoundFeedSummary {
+  const doc = JSON.parse(row.doc) as FeedDoc;
+  return {
+    id: row.id,
+    label: doc.label,
+    slug: doc.slug,
+    chat_channel_id: row.chat_channel_id ?? '',
+    chat_channel_name: doc.chat_channel_name,
+    sync_all_incoming_messages: doc.sync_all_incoming_messages,
+    is_archived: row.is_archived === 1,
+  };
+}
+
+export async function listFeeds(database: Database, communityId: string): Promise<BoundFeedSummary[]> {
+  await requireCommunity(database, communityId);
+  const rows = await database.db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', communityId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(summaryOf);
+}
+
+export interface AddFeedInput {
+  communityId: string;
+  channelId: string;
+  label: string | undefined;
+  syncAll: boolean;
+  apiUrl: string;
+  timeoutMs: number;
+}
+
+/**
+ * Creates a feed bound to a channel. With a bot connection the channel is read first
+ * (conversations.info): its name is the label when none is given, and its fields fill the feed.
+ */
+export async function addFeed(deps: { database: Database; clock: Clock; box: SecretBox }, input: AddFeedInput): Promise<BoundFeedSummary> {
+  const { database } = deps;
+  if (!/^[CG][A-Z0-9]{2,31}$/.test(input.channelId))
+    throw new UserInputError('--channel must be a Slack channel id such as C0123ABCD (not its name).');
+  await requireCommunity(database, input.communityId);
+  const taken = await selectFeedsOfChannel(database.db, input.communityId, input.channelId);
+  if (taken[0]) throw new UserInputError(`Channel ${input.channelId} is already bound to feed ${taken[0].id}.`);
+  const connection = await selectSyncConnection(database.db, deps.box, input.communityId);
+  let channel: SlackObject = {};
+  if (connection) {
+    const reader = createSlackReader({ token: connection.botToken, apiUrl: input.apiUrl, timeoutMs: input.timeoutMs });
+    try {
+      channel = (await reader.call('conversations.info', { channel: input.channelId, include_num_members: true })).channel as SlackObject;
+    } catch (error) {
+      const code = error instanceof Error && 'code' in error ? String(error.code) : 'chat_error';
+      throw new UserInputError(`Could not read channel ${input.channelId} (${code}); is the app's bot in the channel?`);
+    }
+  }
+  const label = (input.label ?? (typeof channel.name === 'string' ? channel.name : '')).trim();
+  if (label === '') throw new UserInputError("Give --label: the community has no bot connection to read the channel's name from.");
+  const record = {
+    id: newUuid(),
+    label,
+    chat_channel_id: input.channelId,
+    sync_all_incoming_messages: input.syncAll,
+    stores_new_messages: input.syncAll,
+    ...channelFields(channel),
+  };
+  const parsed = feedsImportSection.parse(record, 0);
+  await writeCommunityData(deps, input.communityId, async (w) => {
+    await feedsImportSection.apply(w.tx, [parsed], { communityId: w.communityId, now: w.now });
+    w.touch('posts');
+  });
+  const [row] = await database.db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', input.communityId)
+    .where('id', '=', record.id)
+    .execute();
+  return summaryOf(row as FeedRow);
+}

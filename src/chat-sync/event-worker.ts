@@ -1,0 +1,132 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
+import type { Database } from '../db/database.js';
+import type { Clock } from '../shared/clock.js';
+import { writeCommunityData } from '../write-path/write-community-data.js';
+import { applyEvent, prepareEvent } from './apply-event.js';
+import { claimEvents, type QueuedEvent, recordFailure } from './event-queue.js';
+import type { SecretBox } from './secrets.js';
+import type { SlackObject } from './slack-records.js';
+import { selectSyncConnection } from './sync-connections.js';
+
+export interface WorkerDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  apiUrl: string;
+  timeoutMs: number;
+  log: FastifyBaseLogger;
+  /** How often the queue is looked at when nothing wakes the worker (deliveries of other instances, retries). */
+  pollMs?: number;
+}
+
+const leaseMs = 60_000;
+const batch = 20;
+const maxAttempts = 8;
+
+/**
+ * Applies stored Events API deliveries, oldest first, in the server process. Each delivery is
+ * marked applied in the same transaction as its writes, under the condition that it was not
+ * applied yet: whatever the leases do (an instance that stalls past its lease, two instances),
+ * a delivery changes the data once.
+ */
+export class ChatEventWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly readers = new Map<string, { token: string; reader: ChatReader }>();
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.deps.pollMs ?? 1000);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Drains the queue now (a delivery was just stored). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'chat event worker: drain failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Resolves when the queue is empty of what this worker can claim now (tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const events = await claimEvents(this.deps.database, this.deps.clock.now(), leaseMs, batch);
+      if (events.length === 0) return;
+      for (const event of events) await this.process(event);
+    }
+  }
+
+  private readerFor(communityId: string, token: string): ChatReader {
+    // A reader is reused while the stored token is the same one (not a secret check: both come from our own table).
+    const cached = this.readers.get(`${communityId}\u0000${token}`);
+    if (cached) return cached.reader;
+    const reader = createSlackReader({ token, apiUrl: this.deps.apiUrl, timeoutMs: this.deps.timeoutMs });
+    this.readers.set(`${communityId}\u0000${token}`, { token, reader });
+    return reader;
+  }
+
+  private async process(event: QueuedEvent): Promise<void> {
+    const { database, clock, box } = this.deps;
+    try {
+      const connection = await selectSyncConnection(database.db, box, event.community_id);
+      if (!connection) {
+        await recordFailure(database.db, event, 'the community has no chat bot connection any more', 0, true, clock.now());
+        return;
+      }
+      const envelope = JSON.parse(event.body) as SlackObject;
+      const slackEvent = (envelope.event ?? {}) as SlackObject;
+      const prepared = await prepareEvent(database.db, this.readerFor(event.community_id, connection.botToken), connection, slackEvent);
+      const outcome = await writeCommunityData({ database, clock }, event.community_id, async (w) => {
+        const marked = await w.tx
+          .updateTable('chat_event_queue')
+          .set({ applied_at: w.now, last_error: null })
+          .where('community_id', '=', event.community_id)
+          .where('event_id', '=', event.event_id)
+          .where('applied_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(marked.numUpdatedRows) !== 1) return 'already applied';
+        return applyEvent(w, connection, slackEvent, prepared);
+      });
+      this.deps.log.debug({ event_id: event.event_id, event_type: event.event_type, outcome }, 'chat event applied');
+    } catch (error) {
+      // Codes and messages of our own errors only: an error never carries the token or the body here.
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+      const giveUp = event.attempts >= maxAttempts;
+      const retryAt = clock.now() + Math.min(60_000, 1000 * 2 ** event.attempts);
+      this.deps.log.warn(
+        { event_id: event.event_id, event_type: event.event_type, attempts: event.attempts, reason, giveUp },
+        'chat event not applied',
+      );
+      await recordFailure(database.db, event, reason, retryAt, giveUp, clock.now());
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import { createSlackReader } from '../chat/slack-reader.js';
+import type { Db, Tx } from '../db/database.js';
+import type { ChatSyncConnectionsTable } from '../db/schema.js';
+import { UserInputError } from '../errors.js';
+import type { SecretBox } from './secrets.js';
+
+/** A community's Slack bot connection with its secrets opened (only ever held in memory). */
+export interface SyncConnection {
+  communityId: string;
+  teamId: string;
+  teamUrl: string;
+  apiAppId: string | null;
+  botUserId: string | null;
+  botToken: string;
+  signingSecret: string;
+}
+
+const columns = [
+  'community_id',
+  'team_id',
+  'team_url',
+  'api_app_id',
+  'bot_user_id',
+  'bot_token',
+  'signing_secret',
+  'connected_at',
+] as const;
+
+function opened(row: ChatSyncConnectionsTable, box: SecretBox): SyncConnection {
+  return {
+    communityId: row.community_id,
+    teamId: row.team_id,
+    teamUrl: row.team_url,
+    apiAppId: row.api_app_id,
+    botUserId: row.bot_user_id,
+    botToken: box.open(row.bot_token),
+    signingSecret: box.open(row.signing_secret),
+  };
+}
+
+export async function selectSyncConnection(db: Db | Tx, box: SecretBox, communityId: string): Promise<SyncConnection | undefined> {
+  const row = await db.selectFrom('chat_sync_connections').select(columns).where('community_id', '=', communityId).executeTakeFirst();
+  return row && opened(row, box);
+}
+
+/** The connection of a workspace (Events API deliveries name their team). */
+export async function selectSyncConnectionByTeam(db: Db | Tx, box: SecretBox, teamId: string): Promise<SyncConnection | undefined> {
+  const row = await db.selectFrom('chat_sync_connections').select(columns).where('team_id', '=', teamId).executeTakeFirst();
+  return row && opened(row, box);
+}
+
+export async function requireSyncConnection(db: Db | Tx, box: SecretBox, communityId: string): Promise<SyncConnection> {
+  const connection = await selectSyncConnection(db, box, communityId);
+  if (!connection) {
+    throw new UserInputError(
+      `Community ${communityId} has no chat bot connection: run community-admin chat connect --community ${communityId} --bot-token xoxb-... --signing-secret ...`,
+    );
+  }
+  return connection;
+}
+
+export interface ConnectSyncInput {
+  communityId: string;
+  botToken: string | undefined;
+  signingSecret: string | undefined;
+  apiAppId: string | undefined;
+  apiUrl: string;
+  timeoutMs: number;
+  now: number;
+}
+
+const secretShape = (value: string, what: string): string => {
+  const trimmed = value.trim();
+  // Never echo the value: it is a credential.
+  if (trimmed === '' || /\s/.test(trimmed) || trimmed.length > 1024)
+    throw new UserInputError(`The ${what} must be a single word of at most 1024 characters.`);
+  return trimmed;
+};
+
+/**
+ * Stores (or updates) the bot side of a community's connection: the bot token is checked with
+ * auth.test, which also gives the workspace's team id and address. A signing secret alone updates
+ * the stored one. Both are sealed with SECRETS_KEY when set.
+ */
+export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInput): Promise<{ team_id: string }> {
+  const stored = await selectSyncConnection(db, box, input.communityId);
+  const botToken = input.botToken === undefined ? stored?.botToken : secretShape(input.botToken, 'bot token');
+  const signingSecret = input.signingSecret === undefined ? stored?.signingSecret : secretShape(input.signingSecret, 'signing secret');
+  if (botToken === undefined)
+    throw new UserInputError('Give --bot-token (xoxb-...) with --signing-secret: the community has no bot connection yet.');
+  if (signingSecret === undefined)
+    throw new UserInputError('Give --signing-secret with --bot-token (the Slack app\'s "Signing Secret", Basic Information page).');
+  if (input.apiAppId !== undefined && !/^A[A-Z0-9]{1,31}$/.test(input.apiAppId))
+    throw new UserInputError('--app-id must be a Slack app id such as A0123ABCD.');
+
+  let teamId = stored?.teamId ?? '';
+  let teamUrl = stored?.teamUrl ?? '';
+  let botUserId = stored?.botUserId ?? null;
+  if (input.botToken !== undefined || !stored) {
+    const reader = createSlackReader({ token: botToken, apiUrl: input.apiUrl, timeoutMs: input.timeoutMs });
+    let answer: Record<string, unknown>;
+    try {
+      answer = await reader.call('auth.test', {});
+    } catch (error) {
+      const code = error instanceof Error && 'code' in error ? String(error.code) : 'chat_error';
+      throw new UserInputError(
+        `The chat platform did not accept the bot token (${code}). Nothing was stored; check the token and try again.`,
+      );
+    }
+    if (typeof answer.team_id !== 'string' || answer.team_id === '')
+      throw new UserInputError('auth.test answered without a team id; nothing was stored.');
+    teamId = answer.team_id;
+    teamUrl = typeof answer.url === 'string' ? answer.url : '';
+    botUserId = typeof answer.user_id === 'string' ? answer.user_id : null;
+  }
+  const holder = await db
+    .selectFrom('chat_sync_connections')
+    .select('community_id')
+    .where('team_id', '=', teamId)
+    .where('community_id', '<>', input.communityId)
+    .executeTakeFirst();
+  if (holder)
+    throw new UserInputError(
+      `Workspace ${teamId} is already connected to community ${holder.community_id}; events are routed by workspace.`,
+    );
+
+  const row = {
+    community_id: input.communityId,
+    team_id: teamId,
+    team_url: teamUrl,
+    api_app_id: input.apiAppId ?? stored?.apiAppId ?? null,
+    bot_user_id: botUserId,
+    bot_token: box.seal(botToken),
+    signing_secret: box.seal(signingSecret),
+    connected_at: input.now,
+  };
+  await db
+    .insertInto('chat_sync_connections')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('community_id').doUpdateSet((eb) => ({
+        team_id: eb.ref('excluded.team_id'),
+        team_url: eb.ref('excluded.team_url'),
+        api_app_id: eb.ref('excluded.api_app_id'),
+        bot_user_id: eb.ref('excluded.bot_user_id'),
+        bot_token: eb.ref('excluded.bot_token'),
+        signing_secret: eb.ref('excluded.signing_secret'),
+        connected_at: eb.ref('excluded.connected_at'),
+      })),
+    )
+    .execute();
+  return { team_id: teamId };
+}
+
+/** Re-seals every stored bot token and signing secret with the current SECRETS_KEY (key rotation). */
+export async function resealSecrets(db: Db, box: SecretBox): Promise<number> {
+  const rows = await db.selectFrom('chat_sync_connections').select(['community_id', 'bot_token', 'signing_secret']).execute();
+  let changed = 0;
+  for (const row of rows) {
+    if (box.isCurrent(row.bot_token) && box.isCurrent(row.signing_secret)) continue;
+    await db
+      .updateTable('chat_sync_connections')
+      .set({ bot_token: box.seal(box.open(row.bot_token)), signing_secret: box.seal(box.open(row.signing_secret)) })
+      .where('community_id', '=', row.community_id)
+      .execute();
+    changed++;
+  }
+  return changed;
+}

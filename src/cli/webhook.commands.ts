@@ -1,0 +1,155 @@
+import type { Command } from 'commander';
+import { ApiError, UserInputError } from '../errors.js';
+import { systemClock } from '../shared/clock.js';
+import {
+  createWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhooks,
+  removeWebhookEndpoint,
+  rotateWebhookSecret,
+} from '../webhooks/endpoints.service.js';
+import { withDatabase } from './context.js';
+import { formatTable, printResult } from './output.js';
+
+const durationUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `24h`, `90m`, `2d`, `0`: a duration in milliseconds. */
+function parseDuration(raw: string, option: string): number {
+  if (raw === '0') return 0;
+  const match = raw.match(/^(\d+)([smhd])$/);
+  if (!match) throw new UserInputError(`${option} must be a duration such as 24h, 90m or 7d (got "${raw}").`);
+  return Number(match[1]) * (durationUnits[match[2] as string] as number);
+}
+
+/** An instant (ISO 8601) or a duration ago (`2h`). */
+function parseSince(raw: string): number {
+  if (/^\d+[smhd]$/.test(raw)) return systemClock.now() - parseDuration(raw, '--since');
+  const instant = Date.parse(raw);
+  if (Number.isNaN(instant)) throw new UserInputError(`--since must be an ISO 8601 time or a duration such as 2h (got "${raw}").`);
+  return instant;
+}
+
+/** The service speaks in API errors; the operator gets their message and exit status 1. */
+async function run<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ApiError) throw new UserInputError(error.message);
+    throw error;
+  }
+}
+
+/** `webhook add|list|remove|rotate-secret|deliveries|redeliver` (docs/webhooks.md). */
+export function registerWebhookCommands(program: Command): void {
+  const webhook = program.command('webhook').description('manage outbound webhook endpoints and deliveries');
+  webhook
+    .command('add')
+    .description('register an endpoint (its whsec_ secret is printed once)')
+    .requiredOption('--community <id>', 'community id')
+    .requiredOption('--url <url>', 'https URL of the receiver')
+    .option('--events <types>', 'comma-separated event types (default: every type)')
+    .option('--json', 'print JSON')
+    .action(async (options: { community: string; url: string; events?: string; json?: boolean }) => {
+      const created = await run(() =>
+        withDatabase((database, config) =>
+          createWebhookEndpoint({ database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate }, options.community, {
+            url: options.url,
+            events: options.events?.split(','),
+          }),
+        ),
+      );
+      const { id, url, events, secret } = created;
+      printResult(
+        { json: Boolean(options.json) },
+        { id, url, events, secret },
+        `Created webhook endpoint ${id} for ${url} (${events?.join(', ') ?? 'every event type'}).\nSigning secret (shown once; store it now):\n${secret}`,
+      );
+    });
+  webhook
+    .command('list')
+    .description("list a community's endpoints, with their disabled state")
+    .requiredOption('--community <id>', 'community id')
+    .option('--json', 'print JSON')
+    .action(async (options: { community: string; json?: boolean }) => {
+      const endpoints = await run(() => withDatabase((database) => listWebhookEndpoints(database, options.community)));
+      const rows = endpoints.map((endpoint) => ({
+        ...endpoint,
+        events: endpoint.events?.join(',') ?? '*',
+        state: endpoint.disabled ? `disabled: ${endpoint.disabled_reason}` : 'active',
+      }));
+      printResult({ json: Boolean(options.json) }, endpoints, formatTable(rows, ['id', 'url', 'events', 'state', 'created_at']));
+    });
+  webhook
+    .command('remove')
+    .description('remove an endpoint and its deliveries')
+    .argument('<endpoint_id>', 'endpoint id')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const removed = await run(() => withDatabase((database) => removeWebhookEndpoint(database, id, null)));
+      printResult({ json: Boolean(options.json) }, { id: removed.id, removed: true }, `Removed webhook endpoint ${removed.id}.`);
+    });
+  webhook
+    .command('rotate-secret')
+    .description('replace the signing secret; the old one also signs during the grace')
+    .argument('<endpoint_id>', 'endpoint id')
+    .option('--grace <duration>', 'how long the old secret keeps signing (0 for none)', '24h')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { grace: string; json?: boolean }) => {
+      const graceMs = parseDuration(options.grace, '--grace');
+      const rotated = await run(() => withDatabase((database) => rotateWebhookSecret({ database, clock: systemClock }, id, graceMs)));
+      printResult(
+        { json: Boolean(options.json) },
+        rotated,
+        `New signing secret of ${id} (shown once; store it now):\n${rotated.secret}\n${
+          rotated.previous_secret_expires_at
+            ? `The old secret also signs until ${rotated.previous_secret_expires_at}.`
+            : 'The old secret no longer signs.'
+        }`,
+      );
+    });
+  webhook
+    .command('deliveries')
+    .description("an endpoint's latest deliveries, newest first")
+    .requiredOption('--endpoint <id>', 'endpoint id')
+    .option('--status <status>', 'pending, delivered or failed')
+    .option('--limit <n>', 'how many', '100')
+    .option('--json', 'print JSON')
+    .action(async (options: { endpoint: string; status?: string; limit: string; json?: boolean }) => {
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw new UserInputError('--limit must be an integer from 1 to 10000.');
+      const deliveries = await run(() =>
+        withDatabase((database) => listWebhookDeliveries(database, options.endpoint, options.status ?? null, limit)),
+      );
+      printResult(
+        { json: Boolean(options.json) },
+        deliveries,
+        formatTable(deliveries as unknown as Record<string, unknown>[], [
+          'id',
+          'type',
+          'status',
+          'attempts',
+          'last_response_status',
+          'last_error',
+          'created_at',
+          'next_attempt_at',
+        ]),
+      );
+    });
+  webhook
+    .command('redeliver')
+    .description('send a delivery again (same webhook-id), or every delivery of an endpoint since a time')
+    .argument('[delivery_id]', 'delivery id')
+    .option('--endpoint <id>', 'endpoint id (with --since)')
+    .option('--since <time>', 'ISO 8601 time, or a duration ago such as 2h')
+    .option('--json', 'print JSON')
+    .action(async (deliveryId: string | undefined, options: { endpoint?: string; since?: string; json?: boolean }) => {
+      const byEndpoint = options.endpoint !== undefined || options.since !== undefined;
+      if (byEndpoint === (deliveryId !== undefined) || (byEndpoint && (!options.endpoint || !options.since)))
+        throw new UserInputError('Give either a delivery id, or both --endpoint ID and --since TIME.');
+      const target =
+        deliveryId !== undefined ? { deliveryId } : { endpointId: options.endpoint as string, since: parseSince(options.since as string) };
+      const count = await run(() => withDatabase((database) => redeliverWebhooks({ database, clock: systemClock }, target)));
+      printResult({ json: Boolean(options.json) }, { redelivered: count }, `Scheduled ${count} delivery(ies) to be sent again now.`);
+    });
+}

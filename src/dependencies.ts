@@ -1,0 +1,26 @@
+import type { CountCache } from './caching/count-cache.js';
+import type { ResponseCache } from './caching/response-cache.js';
+import type { ChatWorkspaceFactory } from './chat/index.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { Authenticator } from './modules/api-keys/authenticator.js';
+import type { Clock } from './shared/clock.js';
+
+/** What route modules are given: the configured outside world, injected by buildApp. */
+export interface AppServices {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  authenticator: Authenticator;
+  /** Builds the chat workspace client of a community's chat connection (a fake Slack in tests). */
+  chat: ChatWorkspaceFactory;
+  /** Exact list totals, reused while the community's data version and the clock allow. */
+  counts: CountCache;
+  /** Serialised answers of the hot reads, reused on the same terms as the counts. */
+  responses: ResponseCache;
+}
+
+/** Options every module's route plugin receives. */
+export interface ModuleOptions {
+  services: AppServices;
+}

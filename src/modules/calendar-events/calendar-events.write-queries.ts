@@ -1,0 +1,106 @@
+import type { Insertable } from 'kysely';
+import type { Db, Tx } from '../../db/database.js';
+import type { CalendarEventsTable } from '../../db/schema.js';
+import type { Tag } from './calendar-events.schemas.js';
+
+/** The stored tag records (as events show them) of those of these ids that some event of the community carries. */
+export async function selectKnownTags(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, Tag>> {
+  const found = new Map<string, Tag>();
+  if (ids.length === 0) return found;
+  const rows = await db
+    .selectFrom('calendar_event_tags')
+    .innerJoin('calendar_events', (join) =>
+      join
+        .onRef('calendar_events.community_id', '=', 'calendar_event_tags.community_id')
+        .onRef('calendar_events.id', '=', 'calendar_event_tags.event_id'),
+    )
+    .select(['calendar_event_tags.tag_id', 'calendar_events.doc'])
+    .where('calendar_event_tags.community_id', '=', communityId)
+    .where('calendar_event_tags.tag_id', 'in', [...new Set(ids)])
+    .orderBy('calendar_events.updated_at', 'desc')
+    .execute();
+  for (const row of rows) {
+    if (found.has(row.tag_id)) continue;
+    const tag = (JSON.parse(row.doc) as { tags?: Tag[] }).tags?.find((t) => t.id === row.tag_id);
+    if (tag) found.set(row.tag_id, tag);
+  }
+  return found;
+}
+
+/** Slugs of the community's events that start with `prefix` (and the events holding them). */
+export async function selectSlugsStartingWith(db: Db | Tx, communityId: string, prefix: string): Promise<Map<string, string>> {
+  // The slug lives in the stored JSON; written slugs are [a-z0-9-], so the LIKE pattern needs no escaping.
+  const rows = await db
+    .selectFrom('calendar_events')
+    .select(['id', 'doc'])
+    .where('community_id', '=', communityId)
+    .where('doc', 'like', `%"slug":"${prefix}%`)
+    .execute();
+  const slugs = new Map<string, string>();
+  for (const row of rows) {
+    const slug = (JSON.parse(row.doc) as { slug?: unknown }).slug;
+    if (typeof slug === 'string') slugs.set(slug, row.id);
+  }
+  return slugs;
+}
+
+/** Host and speaker profile ids of an event, in order. */
+export async function selectEventPeopleIds(
+  db: Db | Tx,
+  communityId: string,
+  eventId: string,
+): Promise<{ hosts: string[]; speakers: string[] }> {
+  const rows = await db
+    .selectFrom('calendar_event_people')
+    .select(['role', 'profile_id'])
+    .where('community_id', '=', communityId)
+    .where('event_id', '=', eventId)
+    .orderBy('role')
+    .orderBy('position')
+    .execute();
+  return {
+    hosts: rows.filter((r) => r.role === 'host').map((r) => r.profile_id),
+    speakers: rows.filter((r) => r.role === 'speaker').map((r) => r.profile_id),
+  };
+}
+
+/** The feed bound to each of these chat channels (the oldest when several are). */
+export async function selectFeedsByChannel(db: Db | Tx, communityId: string, channelIds: readonly string[]): Promise<Map<string, string>> {
+  const feeds = new Map<string, string>();
+  if (channelIds.length === 0) return feeds;
+  const rows = await db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id'])
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', 'in', [...channelIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) if (row.chat_channel_id && !feeds.has(row.chat_channel_id)) feeds.set(row.chat_channel_id, row.id);
+  return feeds;
+}
+
+/** Inserts a new event row. */
+export async function insertEventRow(tx: Tx, row: Insertable<CalendarEventsTable>): Promise<void> {
+  await tx.insertInto('calendar_events').values(row).execute();
+}
+
+/** Replaces an event's stored fields (everything but its id, attendees and created_at). */
+export async function updateEventRow(
+  tx: Tx,
+  communityId: string,
+  id: string,
+  row: Pick<
+    Insertable<CalendarEventsTable>,
+    'status' | 'start_at' | 'end_at' | 'ends_at' | 'publish_to_site' | 'is_unlisted' | 'doc' | 'mentions' | 'updated_at'
+  >,
+): Promise<void> {
+  await tx.updateTable('calendar_events').set(row).where('community_id', '=', communityId).where('id', '=', id).execute();
+}
+
+/** Deletes an event's tag, feed and people rows (not its attendees), before they are written again. */
+export async function deleteEventDescriptors(tx: Tx, communityId: string, eventId: string): Promise<void> {
+  for (const table of ['calendar_event_tags', 'calendar_event_feeds', 'calendar_event_people'] as const) {
+    await tx.deleteFrom(table).where('community_id', '=', communityId).where('event_id', '=', eventId).execute();
+  }
+}

@@ -1,0 +1,35 @@
+import type { Permission } from '../shared/permissions.js';
+import type { RouteRuleTable } from '../shared/route-rules.js';
+
+const onEveryPlan = (permission: Permission) => ({ plan: 'free' as const, permission });
+
+/**
+ * The plan and the key permission of every API route, in one table so the rule of each route can
+ * be read (and audited) in one place; the HTTP layer applies it (src/http/plans.ts, wired in
+ * app.ts) and the OpenAPI document shows both per operation (x-plan, x-permission). A route
+ * missing here needs only a valid key on any plan; test/modules/api-keys/openapi-rules.test.ts
+ * fails for a documented operation that is missing.
+ */
+export const routeRules: RouteRuleTable = {
+  'GET /admin/v0/calendar_events': onEveryPlan('calendar_events:read'),
+  'GET /admin/v0/calendar_events/:calendar_event_id': onEveryPlan('calendar_events:read'),
+  'POST /admin/v0/calendar_events': onEveryPlan('calendar_events:write'),
+  'PATCH /admin/v0/calendar_events/:calendar_event_id': onEveryPlan('calendar_events:write'),
+  'DELETE /admin/v0/calendar_events/:calendar_event_id': onEveryPlan('calendar_events:write'),
+  'PATCH /admin/v0/calendar_events/:calendar_event_id/attendees': onEveryPlan('calendar_events:write'),
+  'POST /admin/v0/members': { plan: 'enterprise', permission: 'members:write' },
+  'POST /admin/v0/members/check': onEveryPlan('members:read'),
+  'POST /admin/v0/members/:member_id/deactivate': { plan: 'enterprise', permission: 'members:write' },
+  'POST /admin/v0/groups/:group_id/members': onEveryPlan('groups:write'),
+  'GET /admin/v0/feeds': onEveryPlan('feeds:read'),
+  'GET /admin/v0/feeds/:feed_id': onEveryPlan('feeds:read'),
+  'GET /admin/v0/feeds/:feed_id/posts': onEveryPlan('feeds:read'),
+  'GET /admin/v0/posts/:post_id': onEveryPlan('feeds:read'),
+  // Webhook endpoints (issue 18): one permission for the three, as their list shows the targets the
+  // community's data is sent to; Enterprise like the other writes that reach outside the product.
+  'GET /admin/v0/webhook_endpoints': { plan: 'enterprise', permission: 'webhooks:write' },
+  'POST /admin/v0/webhook_endpoints': { plan: 'enterprise', permission: 'webhooks:write' },
+  'DELETE /admin/v0/webhook_endpoints/:id': { plan: 'enterprise', permission: 'webhooks:write' },
+  // Any valid key may describe itself: it is how a client learns what it holds.
+  'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
+};

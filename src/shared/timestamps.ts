@@ -1,0 +1,95 @@
+/*
+ * Instants of community data are epoch microseconds: what PostgreSQL's timestamptz keeps, and what
+ * the hosted product answers. Every such instant below 2^53 µs (years 1685 to 2255) is an exact
+ * integer in a JavaScript number, in SQLite's integer and in PostgreSQL's int8 (parsed to number),
+ * so both engines store, sort and compare them alike, with no rounding anywhere.
+ */
+
+/** Epoch microseconds (an integer). */
+export type EpochMicros = number;
+
+const microsPerMilli = 1000;
+const microsPerSecond = 1_000_000;
+
+/** Earliest and latest instants accepted: whole years inside the exactly representable range. */
+export const minInstant: EpochMicros = Date.UTC(1700, 0, 1) * microsPerMilli;
+export const maxInstant: EpochMicros = Date.UTC(2251, 0, 1) * microsPerMilli - 1;
+
+/** The stored instant of an epoch-millisecond time (the clock's unit). */
+export const microsFromMillis = (ms: number): EpochMicros => Math.round(ms) * microsPerMilli;
+
+/** Epoch milliseconds of a stored instant, rounded down (for Date arithmetic). */
+export const millisFromMicros = (us: EpochMicros): number => Math.floor(us / microsPerMilli);
+
+/**
+ * An ISO 8601 / RFC 3339 date-time, or PostgreSQL's text form: `T` or a space between date and
+ * time, up to any number of fraction digits (rounded to the microsecond, as PostgreSQL does), and
+ * a zone `Z`, `±hh`, `±hhmm` or `±hh:mm`.
+ */
+const timestampPattern = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+/** Microseconds of a fraction's digits, rounded half up (so `.0000005` is 1 µs). */
+function fractionMicros(digits: string | undefined): number {
+  if (digits === undefined) return 0;
+  const micros = Number(digits.slice(0, 6).padEnd(6, '0'));
+  const next = digits.charCodeAt(6);
+  return next >= 53 /* '5' */ ? micros + 1 : micros;
+}
+
+/** What an import or query timestamp must be, for error messages. */
+export const timestampRule =
+  'must be a date-time with a zone, years 1700 to 2250, such as 2026-11-21T18:00:00Z or 2025-05-14 19:16:38.630803+00';
+
+/**
+ * The instant a timestamp text names, in epoch microseconds, or undefined when it names none
+ * (malformed, no zone, a day the month does not have, a leap second, outside years 1700-2250).
+ */
+export function parseTimestamp(text: string): EpochMicros | undefined {
+  const match = timestampPattern.exec(text);
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second, fraction, zulu, sign, offsetHours, offsetMinutes] = match;
+  const y = Number(year);
+  const mo = Number(month);
+  const d = Number(day);
+  const h = Number(hour);
+  const mi = Number(minute);
+  const s = Number(second);
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCDate() !== d) return undefined;
+  date.setUTCHours(h, mi, s, 0);
+  let offsetMs = 0;
+  if (zulu === undefined) {
+    const oh = Number(offsetHours);
+    const om = Number(offsetMinutes ?? '0');
+    if (oh > 23 || om > 59) return undefined;
+    offsetMs = (sign === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+  }
+  const micros = (date.getTime() - offsetMs) * microsPerMilli + fractionMicros(fraction);
+  return micros < minInstant || micros > maxInstant ? undefined : micros;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS` and the fraction (`.552988`, trailing zeros dropped, '' when zero). */
+function split(us: EpochMicros): { seconds: string; fraction: string } {
+  const wholeSeconds = Math.floor(us / microsPerSecond);
+  const micros = us - wholeSeconds * microsPerSecond;
+  const seconds = new Date(wholeSeconds * 1000).toISOString().slice(0, 19);
+  const fraction = micros === 0 ? '' : `.${String(micros).padStart(6, '0').replace(/0+$/, '')}`;
+  return { seconds, fraction };
+}
+
+/**
+ * PostgreSQL's JSON spelling of a timestamptz in UTC (events, profiles, feeds):
+ * `2025-03-11T13:06:35.552988+00:00`, `2025-04-01T11:53:07.78104+00:00`, `2025-03-20T18:00:00+00:00`.
+ */
+export function formatJsonTimestamp(us: EpochMicros): string {
+  const { seconds, fraction } = split(us);
+  return `${seconds}${fraction}+00:00`;
+}
+
+/** PostgreSQL's text spelling of a timestamptz in UTC (post records and their author): `2025-05-14 19:16:38.630803+00`. */
+export function formatTextTimestamp(us: EpochMicros): string {
+  const { seconds, fraction } = split(us);
+  return `${seconds.slice(0, 10)} ${seconds.slice(11)}${fraction}+00`;
+}

@@ -1,0 +1,160 @@
+import type { Database } from '../db/database.js';
+import type { AttemptResult } from './post-webhook.js';
+
+/** A leased delivery with what sending it needs from its endpoint. */
+export interface DueDelivery {
+  id: string;
+  endpoint_id: string;
+  webhook_id: string;
+  payload: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  disabled_at: number | null;
+  failing_since: number | null;
+}
+
+export interface ClaimOptions {
+  batchSize: number;
+  perEndpoint: number;
+  /** The lease length for a claim whose longest per-endpoint queue has `count` deliveries. */
+  leaseMs: (count: number) => number;
+}
+
+/**
+ * Leases the due deliveries, oldest change first, at most `perEndpoint` of one endpoint. The lease
+ * is one UPDATE that checks again that each chosen row is due and free, so two workers can never
+ * both hold one (on PostgreSQL a concurrent update waits and then sees the other's lease). On
+ * PostgreSQL its rows are taken with `FOR UPDATE SKIP LOCKED`, so concurrent instances take
+ * different rows instead of queueing on each other; on SQLite the statement is the only writer.
+ */
+export async function claimDueDeliveries(database: Database, now: number, owner: string, options: ClaimOptions): Promise<DueDelivery[]> {
+  const { db } = database;
+  const due = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'endpoint_id'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .orderBy('created_at')
+    .orderBy('position')
+    .orderBy('id')
+    .limit(options.batchSize)
+    .execute();
+  const perEndpoint = new Map<string, number>();
+  const chosen: string[] = [];
+  for (const row of due) {
+    const count = (perEndpoint.get(row.endpoint_id) ?? 0) + 1;
+    if (count > options.perEndpoint) continue;
+    perEndpoint.set(row.endpoint_id, count);
+    chosen.push(row.id);
+  }
+  if (chosen.length === 0) return [];
+  const longest = Math.max(...perEndpoint.values());
+  const leased = await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: owner, lease_until: now + options.leaseMs(longest) })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('id', 'in', chosen)
+        .where('status', '=', 'pending')
+        .where((inner) => inner.or([inner('lease_until', 'is', null), inner('lease_until', '<=', now)]))
+        .$if(database.engine === 'postgres', (query) => query.forUpdate().skipLocked()),
+    )
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .returning('id')
+    .execute();
+  const ids = leased.map((row) => row.id);
+  if (ids.length === 0) return [];
+  const rows = await database.db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.endpoint_id',
+      'd.webhook_id',
+      'd.payload',
+      'd.attempts',
+      'd.created_at',
+      'd.position',
+      'e.url',
+      'e.secret',
+      'e.previous_secret',
+      'e.previous_secret_expires_at',
+      'e.disabled_at',
+      'e.failing_since',
+    ])
+    .where('d.id', 'in', ids)
+    .where('d.lease_owner', '=', owner)
+    .orderBy('d.created_at')
+    .orderBy('d.position')
+    .orderBy('d.id')
+    .execute();
+  return rows.map(({ created_at: _c, position: _p, ...row }) => row);
+}
+
+export interface AttemptOutcome {
+  now: number;
+  attempts: number;
+  delivered: boolean;
+  result: AttemptResult;
+  /** When the next attempt is due; null when there is none (delivered, failed, or the endpoint disabled). */
+  nextAttemptAt: number | null;
+  /** The reason to disable the endpoint, when this attempt does. */
+  disable: string | null;
+}
+
+/**
+ * Writes one attempt's outcome, only while this worker still holds the lease, then the endpoint's
+ * state. Two statements, not one transaction: a crash between them loses at most the start of a
+ * failing run (failing_since), which the next failure writes again.
+ */
+export async function recordAttempt(database: Database, delivery: DueDelivery, owner: string, outcome: AttemptOutcome): Promise<void> {
+  const { now, attempts, delivered, result, nextAttemptAt, disable } = outcome;
+  const { db } = database;
+  const written = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: delivered ? 'delivered' : nextAttemptAt === null ? 'failed' : 'pending',
+      attempts,
+      next_attempt_at: nextAttemptAt ?? now,
+      lease_owner: null,
+      lease_until: null,
+      last_response_status: result.status,
+      last_error: delivered ? null : (result.error ?? `answered ${result.status}`),
+      delivered_at: delivered ? now : null,
+      updated_at: now,
+    })
+    .where('id', '=', delivery.id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  if (Number(written.numUpdatedRows) === 0) return;
+  const endpoint = db.updateTable('webhook_endpoints').where('id', '=', delivery.endpoint_id);
+  if (delivered) {
+    if (delivery.failing_since !== null) await endpoint.set({ failing_since: null }).execute();
+  } else if (disable !== null) {
+    await endpoint.set({ disabled_at: now, disabled_reason: disable, updated_at: now }).where('disabled_at', 'is', null).execute();
+  } else if (delivery.failing_since === null) {
+    await endpoint.set({ failing_since: now }).where('failing_since', 'is', null).execute();
+  }
+}
+
+/** Marks leased deliveries of a disabled endpoint failed without sending them. */
+export async function settleDisabled(database: Database, deliveries: readonly DueDelivery[], owner: string, now: number): Promise<void> {
+  if (deliveries.length === 0) return;
+  await database.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', lease_owner: null, lease_until: null, last_error: 'endpoint disabled', updated_at: now })
+    .where(
+      'id',
+      'in',
+      deliveries.map((delivery) => delivery.id),
+    )
+    .where('lease_owner', '=', owner)
+    .execute();
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/database.js';
+import type { Clock } from '../shared/clock.js';
+import { claimDueDeliveries, type DueDelivery, recordAttempt, settleDisabled } from './deliveries.queries.js';
+import { type AttemptResult, postWebhook } from './post-webhook.js';
+import { retryDelay, scheduleSpanMs } from './retry-schedule.js';
+import { signatureHeader } from './signing.js';
+import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
+
+/** The log lines the worker writes (pino's signature, so the app's logger fits). */
+export interface WorkerLog {
+  info(object: Record<string, unknown>, message: string): void;
+  warn(object: Record<string, unknown>, message: string): void;
+  error(object: Record<string, unknown>, message: string): void;
+}
+
+export interface DeliveryWorkerOptions {
+  database: Database;
+  clock: Clock;
+  log: WorkerLog;
+  allowPrivate: boolean;
+  /** One attempt's limit (WEBHOOK_TIMEOUT_MS, 5 s by default). */
+  timeoutMs: number;
+  /** Identifies this worker in leases; unique per process. */
+  owner?: string;
+  /** Deliveries claimed per tick, and per endpoint within them. */
+  batchSize?: number;
+  perEndpoint?: number;
+  /** Pause between ticks that found nothing to do (real time; tests call tick() instead). */
+  pollIntervalMs?: number;
+  resolver?: Resolver;
+  random?: () => number;
+}
+
+/**
+ * Sends the outbox's deliveries. Each tick leases the due deliveries (on PostgreSQL with
+ * `FOR UPDATE SKIP LOCKED`, so instances share the work without sending one delivery twice at a
+ * time), sends each endpoint's in order, one after the other, endpoints in parallel, and records
+ * the outcome. A lease covers the sends it was taken for; a process killed mid-send leaves its
+ * deliveries leased until then, and they are sent again by whichever worker ticks next.
+ */
+export class DeliveryWorker {
+  readonly owner: string;
+  private readonly batchSize: number;
+  private readonly perEndpoint: number;
+  private readonly pollIntervalMs: number;
+  private running: Promise<number> | null = null;
+  private loop: Promise<void> | null = null;
+  private stopped = true;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.owner = options.owner ?? randomUUID();
+    this.batchSize = options.batchSize ?? 200;
+    this.perEndpoint = options.perEndpoint ?? 50;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+  }
+
+  /** Claims and sends what is due now; answers how many deliveries it attempted. Never runs twice at once. */
+  tick(): Promise<number> {
+    if (!this.running)
+      this.running = this.runTick().finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  /** Ticks until stop(): at once while there is work, else every pollIntervalMs. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = (async () => {
+      while (!this.stopped) {
+        let attempted = 0;
+        try {
+          attempted = await this.tick();
+        } catch (error) {
+          this.options.log.error({ err: error }, 'webhook worker: tick failed');
+        }
+        if (attempted === 0 && !this.stopped) await this.pause();
+      }
+    })();
+  }
+
+  /** Stops ticking; sends in flight finish (each within the attempt timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await this.running;
+  }
+
+  private pause(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.pollIntervalMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async runTick(): Promise<number> {
+    const { database, clock, timeoutMs } = this.options;
+    // The lease covers every send of the longest per-endpoint queue claimed, plus a margin.
+    const claimed = await claimDueDeliveries(database, clock.now(), this.owner, {
+      batchSize: this.batchSize,
+      perEndpoint: this.perEndpoint,
+      leaseMs: (count) => count * timeoutMs + Math.max(2000, timeoutMs),
+    });
+    if (claimed.length === 0) return 0;
+    const byEndpoint = new Map<string, DueDelivery[]>();
+    for (const delivery of claimed) {
+      const queue = byEndpoint.get(delivery.endpoint_id);
+      if (queue) queue.push(delivery);
+      else byEndpoint.set(delivery.endpoint_id, [delivery]);
+    }
+    await Promise.all([...byEndpoint.values()].map((queue) => this.sendQueue(queue)));
+    return claimed.length;
+  }
+
+  private async sendQueue(queue: DueDelivery[]): Promise<void> {
+    for (const [index, delivery] of queue.entries()) {
+      if (delivery.disabled_at !== null) {
+        await settleDisabled(this.options.database, queue.slice(index), this.owner, this.options.clock.now());
+        return;
+      }
+      const disabled = await this.sendOne(delivery);
+      if (disabled) {
+        await settleDisabled(this.options.database, queue.slice(index + 1), this.owner, this.options.clock.now());
+        return;
+      }
+    }
+  }
+
+  /** One attempt and its outcome; answers true when it disabled the endpoint. */
+  private async sendOne(delivery: DueDelivery): Promise<boolean> {
+    const { clock, database, log, timeoutMs } = this.options;
+    const sentAt = clock.now();
+    const result = await this.attempt(delivery, sentAt);
+    const now = clock.now();
+    const attempts = delivery.attempts + 1;
+    const delivered = result.status !== null && result.status >= 200 && result.status < 300;
+    let disable: string | null = null;
+    let nextAttemptAt: number | null = null;
+    if (!delivered) {
+      if (result.status === 410) disable = 'the receiver answered 410 Gone';
+      else if (delivery.failing_since !== null && now - delivery.failing_since > scheduleSpanMs)
+        disable = `failing since ${new Date(delivery.failing_since).toISOString()}, longer than the retry schedule`;
+      const delay = disable === null ? retryDelay(attempts, this.options.random) : null;
+      nextAttemptAt = delay === null ? null : now + delay;
+    }
+    await recordAttempt(database, delivery, this.owner, { now, attempts, delivered, result, nextAttemptAt, disable });
+    if (disable !== null) log.warn({ endpoint_id: delivery.endpoint_id, url: delivery.url, reason: disable }, 'webhook endpoint disabled');
+    else if (!delivered)
+      log.info(
+        {
+          delivery_id: delivery.id,
+          endpoint_id: delivery.endpoint_id,
+          attempts,
+          status: result.status,
+          error: result.error,
+          timeout_ms: timeoutMs,
+        },
+        nextAttemptAt === null ? 'webhook delivery failed: no attempts left' : 'webhook delivery attempt failed',
+      );
+    return disable !== null;
+  }
+
+  private async attempt(delivery: DueDelivery, sentAt: number): Promise<AttemptResult> {
+    const { allowPrivate, timeoutMs, resolver } = this.options;
+    let target: Awaited<ReturnType<typeof resolveWebhookTarget>>;
+    try {
+      target = await resolveWebhookTarget(parseWebhookUrl(delivery.url, allowPrivate), allowPrivate, resolver);
+    } catch (error) {
+      if (error instanceof WebhookTargetRefused) return { status: null, error: `target refused: ${error.message}` };
+      throw error;
+    }
+    const timestamp = Math.floor(sentAt / 1000);
+    const secrets = [delivery.secret];
+    if (delivery.previous_secret !== null && delivery.previous_secret_expires_at !== null && delivery.previous_secret_expires_at > sentAt)
+      secrets.push(delivery.previous_secret);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'community-admin-webhooks',
+      'webhook-id': delivery.webhook_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, delivery.webhook_id, timestamp, delivery.payload),
+    };
+    return postWebhook(target, headers, delivery.payload, timeoutMs);
+  }
+}

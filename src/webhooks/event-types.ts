@@ -1,0 +1,22 @@
+/** Every webhook event type this service sends (docs/webhooks.md has a sample payload of each). */
+export const webhookEventTypes = [
+  'calendar_event.created',
+  'calendar_event.updated',
+  'calendar_event.deleted',
+  'calendar_event.registration.created',
+  'calendar_event.registration.updated',
+  'member.created',
+  'member.updated',
+  'member.deactivated',
+  'group.member_added',
+  'post.created',
+  'post.updated',
+  'post.deleted',
+] as const;
+
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+export const isWebhookEventType = (value: string): value is WebhookEventType => (webhookEventTypes as readonly string[]).includes(value);
+
+/** Calendar-event types are sent only for events whose `triggers_webhooks` is true. */
+export const isCalendarEventType = (type: string): boolean => type.startsWith('calendar_event.');

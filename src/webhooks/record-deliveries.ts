@@ -1,0 +1,79 @@
+import type { Insertable } from 'kysely';
+import { sql } from 'kysely';
+import type { Tx } from '../db/database.js';
+import type { WebhookDeliveriesTable } from '../db/schema.js';
+import { toIso } from '../shared/clock.js';
+import { newUuid, randomAlphanumericId } from '../shared/ids.js';
+import type { OutboxEntry } from '../shared/outbox-entry.js';
+import { isCalendarEventType } from './event-types.js';
+
+/*
+ * The outbox side of webhooks: in the transaction of a change, one delivery row per (event, endpoint
+ * that wants its type). The community's active endpoints are read in that same transaction with one
+ * indexed read, so an endpoint added through any instance is seen by the next write everywhere; with
+ * none (the usual case) that read is all a write pays, and nothing is rendered.
+ */
+
+interface ActiveEndpoint {
+  id: string;
+  events: string | null;
+}
+
+/** The types an endpoint wants, parsed once per write; null is every type. */
+const wants = (endpoint: ActiveEndpoint, type: string): boolean =>
+  endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(type);
+
+/** The calendar event a calendar_event.* payload is about: the record itself, or its `calendar_event`. */
+function calendarEventOf(data: unknown): Record<string, unknown> | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const record = data as Record<string, unknown>;
+  if ('triggers_webhooks' in record) return record;
+  const nested = record.calendar_event;
+  return typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : null;
+}
+
+/** A Standard Webhooks message id: `msg_` and 24 random characters, the same for every endpoint and attempt. */
+const newWebhookId = (): string => `msg_${randomAlphanumericId(24)}`;
+
+/** Writes the deliveries of a change's webhook events; called by the write path before commit. */
+export async function recordWebhookDeliveries(tx: Tx, communityId: string, entries: readonly OutboxEntry[], now: number): Promise<void> {
+  // Raw SQL: this read is on every emitting write, and a Kysely builder costs more than the read.
+  const { rows: endpoints } =
+    await sql<ActiveEndpoint>`select id, events from webhook_endpoints where community_id = ${communityId} and disabled_at is null`.execute(
+      tx,
+    );
+  if (endpoints.length === 0) return;
+  const rows: Insertable<WebhookDeliveriesTable>[] = [];
+  let position = 0;
+  for (const entry of entries) {
+    const targets = endpoints.filter((endpoint) => wants(endpoint, entry.type));
+    if (targets.length === 0) continue;
+    const data = await entry.render();
+    if (isCalendarEventType(entry.type) && calendarEventOf(data)?.triggers_webhooks !== true) continue;
+    const payload = JSON.stringify({ type: entry.type, timestamp: toIso(now), data });
+    const webhookId = newWebhookId();
+    position++;
+    for (const endpoint of targets) {
+      rows.push({
+        id: newUuid(),
+        community_id: communityId,
+        endpoint_id: endpoint.id,
+        webhook_id: webhookId,
+        type: entry.type,
+        payload,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        lease_owner: null,
+        lease_until: null,
+        last_response_status: null,
+        last_error: null,
+        created_at: now,
+        position,
+        delivered_at: null,
+        updated_at: now,
+      });
+    }
+  }
+  if (rows.length > 0) await tx.insertInto('webhook_deliveries').values(rows).execute();
+}

@@ -1,0 +1,137 @@
+// The layer line, checked over the import graph of src (docs/development.md, "Layers"):
+//   - no file of src/modules imports src/http (resources know nothing of the HTTP plumbing);
+//   - src/http imports no resource module (src/modules/...): what it needs from below (principal
+//     lookup, idempotency store, plan table) it declares as an interface that app.ts wires;
+//   - no import cycles anywhere in src (type-only imports included: a cycle of types is still a
+//     knot that one cannot move without the other).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+
+const root = join(import.meta.dirname, '..', '..');
+const srcDir = join(root, 'src');
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(path);
+    else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+const repoPath = (path: string) => relative(root, path).split('\\').join('/');
+
+/** The src files a file imports (static and dynamic imports, and re-exports), as repository paths. */
+export function importsOf(path: string, text: string): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const specifiers: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      specifiers.push(node.moduleSpecifier.text);
+    }
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      if (argument && ts.isStringLiteralLike(argument)) specifiers.push(argument.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return specifiers
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => repoPath(resolve(dirname(path), specifier.replace(/\.js$/, '.ts'))));
+}
+
+/** The import graph of a set of files: repository path -> the paths it imports. */
+export function graphOf(files: ReadonlyMap<string, string>): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const [path, text] of files) graph.set(repoPath(path), importsOf(path, text));
+  return graph;
+}
+
+/** Every edge that crosses the layer line, as "from -> to". */
+export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      if (from.startsWith('src/modules/') && to.startsWith('src/http/')) found.push(`${from} -> ${to} (a resource imports src/http)`);
+      if (from.startsWith('src/http/') && to.startsWith('src/modules/')) found.push(`${from} -> ${to} (src/http imports a resource)`);
+    }
+  }
+  return found;
+}
+
+/** The import cycles of a graph (each once, as the list of files around it). */
+export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's strongly connected components: every component of more than one file, or a file that imports itself, is a cycle.
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const connect = (node: string): void => {
+    indexOf.set(node, index);
+    low.set(node, index);
+    index++;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!indexOf.has(next)) {
+        connect(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node) ?? 0, indexOf.get(next) ?? 0));
+      }
+    }
+    if (low.get(node) === indexOf.get(node)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) cycles.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!indexOf.has(node)) connect(node);
+  return cycles;
+}
+
+const sources = new Map([...sourceFiles(srcDir)].map((path) => [path, readFileSync(path, 'utf8')] as const));
+const graph = graphOf(sources);
+
+describe('the import graph of src (rule at the top of this file)', () => {
+  it('resolves imports to files that exist', () => {
+    const missing = [...graph].flatMap(([from, targets]) => targets.filter((to) => !graph.has(to)).map((to) => `${from} -> ${to}`));
+    assert.deepEqual(missing, []);
+  });
+
+  it('has no file of src/modules importing src/http, and no file of src/http importing a resource module', () => {
+    assert.deepEqual(layerViolations(graph), []);
+  });
+
+  it('has no import cycles', () => {
+    assert.deepEqual(cyclesOf(graph), []);
+  });
+
+  it('would see a crossing and a cycle (the checks themselves)', () => {
+    const bad = new Map([
+      ['src/modules/a/a.routes.ts', ['src/http/auth.ts']],
+      ['src/http/auth.ts', ['src/modules/api-keys/keys.ts']],
+      ['src/modules/api-keys/keys.ts', ['src/db/x.ts']],
+      ['src/db/x.ts', ['src/db/y.ts']],
+      ['src/db/y.ts', ['src/db/x.ts']],
+    ]);
+    assert.equal(layerViolations(bad).length, 2);
+    assert.deepEqual(cyclesOf(bad), [['src/db/x.ts', 'src/db/y.ts']]);
+  });
+});

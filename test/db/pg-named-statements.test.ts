@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createTestDatabase, postgresSkipReason, postgresUrl, type TestDatabase } from '../support/harness.js';
+
+// Parse messages sent by every node-postgres connection of this process: a named statement is
+// parsed once per connection, an unnamed one on every run.
+let parses = 0;
+const connectionPrototype = (pg as unknown as { Connection: { prototype: { parse(...args: unknown[]): unknown } } }).Connection.prototype;
+const originalParse = connectionPrototype.parse;
+connectionPrototype.parse = function (this: unknown, ...args: unknown[]) {
+  parses++;
+  return originalParse.apply(this, args);
+};
+
+const nameOf = (db: TestDatabase, id: string) =>
+  sql<{ name: string }>`select name from communities where id = ${id}`.execute(db.database.db).then((r) => r.rows[0]?.name);
+
+describe('named prepared statements on PostgreSQL', { skip: postgresSkipReason }, () => {
+  let a: TestDatabase;
+  let b: TestDatabase;
+
+  before(async () => {
+    a = await createTestDatabase('postgres');
+    b = await createTestDatabase('postgres');
+    for (const [db, name] of [
+      [a, 'in schema a'],
+      [b, 'in schema b'],
+    ] as const) {
+      await sql`insert into communities (id, name, plan, created_at) values ('same-id', ${name}, 'free', 0)`.execute(db.database.db);
+    }
+  });
+
+  after(async () => {
+    await a?.drop();
+    await b?.drop();
+  });
+
+  it('a text run again is not parsed again on its connection', async () => {
+    await nameOf(a, 'same-id');
+    await nameOf(a, 'same-id');
+    // Pool of 5: after at most one parse per connection, no more.
+    for (let i = 0; i < 10; i++) await nameOf(a, 'same-id');
+    const before = parses;
+    for (let i = 0; i < 20; i++) await nameOf(a, 'same-id');
+    assert.equal(parses - before, 0);
+  });
+
+  it('the same text on two schemas reads each its own rows', async () => {
+    for (let i = 0; i < 6; i++) {
+      assert.equal(await nameOf(a, 'same-id'), 'in schema a');
+      assert.equal(await nameOf(b, 'same-id'), 'in schema b');
+    }
+  });
+
+  it('a connection that changes its search_path reads the new schema through the same statement', async () => {
+    const schemaOf = async (db: TestDatabase) =>
+      (await sql<{ s: string }>`select current_schema() as s`.execute(db.database.db)).rows[0]?.s ?? '';
+    const schemaB = await schemaOf(b);
+    await a.database.db.connection().execute(async (conn) => {
+      for (let i = 0; i < 3; i++)
+        assert.equal(await nameOf({ ...a, database: { ...a.database, db: conn } } as TestDatabase, 'same-id'), 'in schema a');
+      const parsesBefore = parses;
+      await sql.raw(`set search_path = "${schemaB}"`).execute(conn);
+      try {
+        assert.equal(await nameOf({ ...a, database: { ...a.database, db: conn } } as TestDatabase, 'same-id'), 'in schema b');
+        assert.equal(parses - parsesBefore, 0, 'PostgreSQL re-analysed the named statement itself');
+      } finally {
+        await sql.raw('reset search_path').execute(conn);
+      }
+    });
+  });
+
+  it('a statement whose result type a migration changed is prepared again (outside a transaction)', async () => {
+    const db = a.database.db;
+    await sql`create table scratch (id text primary key, x integer)`.execute(db);
+    await sql`insert into scratch values ('k', 1)`.execute(db);
+    const read = () => sql<Record<string, unknown>>`select * from scratch where id = ${'k'}`.execute(db).then((r) => r.rows[0]);
+    for (let i = 0; i < 8; i++) assert.deepEqual(await read(), { id: 'k', x: 1 });
+    await sql`alter table scratch add column y text default 'new'`.execute(db);
+    for (let i = 0; i < 8; i++) assert.deepEqual(await read(), { id: 'k', x: 1, y: 'new' });
+  });
+
+  it('inside a transaction the error stands once, and the connection is not used again', async () => {
+    const db = b.database.db;
+    await sql`create table scratch (id text primary key, x integer)`.execute(db);
+    await sql`insert into scratch values ('k', 1)`.execute(db);
+    const read = (on: typeof db) =>
+      sql<Record<string, unknown>>`select * from scratch where id = ${'k'}`.execute(on).then((r) => r.rows[0]);
+    // Prepare the statement on every pooled connection.
+    await Promise.all(Array.from({ length: 10 }, () => read(db)));
+    await sql`alter table scratch add column y integer default 2`.execute(db);
+    let failures = 0;
+    for (let i = 0; i < 10; i++) {
+      try {
+        await db.transaction().execute((tx) => read(tx));
+      } catch (error) {
+        assert.equal((error as { code?: string }).code, '0A000');
+        failures++;
+      }
+    }
+    assert.ok(failures <= 5, `at most one failure per pooled connection (${failures})`);
+    for (let i = 0; i < 10; i++) assert.deepEqual(await db.transaction().execute((tx) => read(tx)), { id: 'k', x: 1, y: 2 });
+  });
+
+  it('the same pool keeps working for a raw pg client beside it (names are per connection)', async () => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      const result = await client.query({ name: 'ca_1', text: 'select $1::int + 1 as n', values: [1] });
+      assert.equal(result.rows[0].n, 2);
+      assert.equal(await nameOf(a, 'same-id'), 'in schema a');
+    } finally {
+      await client.end();
+    }
+  });
+});

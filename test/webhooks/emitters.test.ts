@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, it } from 'node:test';
+import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import { event, eventId, importInto, profile, uuid } from '../modules/calendar-events/fixtures.js';
+import { describeEachEngine } from '../support/harness.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { collectingLog } from './webhook-test-kit.js';
+
+describeEachEngine(
+  'webhook events of the API writers',
+  (ctx) => {
+    const receiver = new WebhookReceiver();
+    let worker: DeliveryWorker;
+    before(() => receiver.start());
+    after(() => receiver.stop());
+    beforeEach(() => {
+      receiver.reset();
+      ctx().clock.set(Date.now());
+      worker = new DeliveryWorker({
+        database: ctx().database,
+        clock: ctx().clock,
+        log: collectingLog(),
+        allowPrivate: true,
+        timeoutMs: 2000,
+      });
+    });
+
+    /** A community with events (one triggering webhooks), profiles and a group, and an endpoint at the receiver. */
+    async function seeded() {
+      const community = await ctx().community();
+      await importInto(ctx(), community.id, {
+        profiles: [profile(1), profile(2), profile(3)],
+        calendar_events: [
+          event(1, '2026-12-01T10:00:00Z', 3_600_000, { triggers_webhooks: true, webhook_custom_metadata: 'crm=fall-2026' }),
+          event(2, '2026-12-02T10:00:00Z', 3_600_000, { triggers_webhooks: false }),
+        ],
+        groups: [{ id: 'grp-1', name: 'Group one' }],
+      });
+      const created = await ctx().request({
+        method: 'POST',
+        url: '/admin/v0/webhook_endpoints',
+        headers: community.auth,
+        payload: { url: receiver.url },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      receiver.secrets = [created.json<{ data: { secret: string } }>().data.secret];
+      return community;
+    }
+
+    const sent = async () => {
+      await worker.tick();
+      const got = receiver.received.map((r) => {
+        assert.equal(r.verifiedWith.length, 1, `${r.payload.type} verified`);
+        return r.payload;
+      });
+      receiver.received.length = 0;
+      return got;
+    };
+
+    it('members: created, updated, deactivated, each with the member as the API answers it', async () => {
+      const { auth } = await seeded();
+      const added = await ctx().request({
+        method: 'POST',
+        url: '/admin/v0/members',
+        headers: auth,
+        payload: { email: 'Ada@Example.org', full_name: 'Ada Lovelace' },
+      });
+      assert.equal(added.statusCode, 201, added.body);
+      const member = added.json<{ data: { member: Record<string, unknown> } }>().data.member;
+      const [created] = await sent();
+      assert.equal(created?.type, 'member.created');
+      assert.deepEqual(created?.data, member);
+      assert.equal(
+        (
+          await ctx().request({
+            method: 'POST',
+            url: '/admin/v0/members',
+            headers: auth,
+            payload: { email: 'ada@example.org', full_name: 'Ada King' },
+          })
+        ).statusCode,
+        200,
+      );
+      const [updated] = await sent();
+      assert.equal(updated?.type, 'member.updated');
+      assert.equal(updated?.data.full_name, 'Ada King');
+      const deactivated = await ctx().request({ method: 'POST', url: `/admin/v0/members/${member.id}/deactivate`, headers: auth });
+      assert.equal(deactivated.statusCode, 200, deactivated.body);
+      const [gone] = await sent();
+      assert.equal(gone?.type, 'member.deactivated');
+      assert.equal(gone?.data.id, member.id);
+      await ctx().request({ method: 'POST', url: `/admin/v0/members/${member.id}/deactivate`, headers: auth });
+      assert.deepEqual(await sent(), [], 'an already deactivated member sends nothing');
+    });
+
+    it('group.member_added once per new membership', async () => {
+      const { auth } = await seeded();
+      const add = () =>
+        ctx().request({
+          method: 'POST',
+          url: '/admin/v0/groups/grp-1/members',
+          headers: auth,
+          payload: { user: { chat_user_id: 'U00000002' } },
+        });
+      assert.equal((await add()).statusCode, 200);
+      const [added] = await sent();
+      assert.equal(added?.type, 'group.member_added');
+      assert.deepEqual(
+        { group_id: added?.data.group_id, profile_id: added?.data.profile_id },
+        { group_id: 'grp-1', profile_id: uuid(2, 1) },
+      );
+      await add();
+      assert.deepEqual(await sent(), []);
+    });
+
+    it('registrations and deletion of an event that triggers webhooks carry its custom metadata; others send nothing', async () => {
+      const { auth } = await seeded();
+      const attend = (n: number, body: Record<string, unknown>) =>
+        ctx().request({ method: 'PATCH', url: `/admin/v0/calendar_events/${eventId(n)}/attendees`, headers: auth, payload: body });
+      assert.equal((await attend(1, { user: { chat_user_id: 'U00000001' } })).statusCode, 200);
+      const [registered] = await sent();
+      assert.equal(registered?.type, 'calendar_event.registration.created');
+      const calendarEvent = registered?.data.calendar_event as Record<string, unknown>;
+      assert.equal(calendarEvent.id, eventId(1));
+      assert.equal(calendarEvent.webhook_custom_metadata, 'crm=fall-2026');
+      assert.equal(calendarEvent.attendees_count, 1);
+      assert.deepEqual(registered?.data.attendee, { profile_id: uuid(1, 1), chat_user_id: 'U00000001', personal_join_link: null });
+      await attend(1, { user: { chat_user_id: 'U00000001' }, personal_join_link: 'https://meet.example.org/j/1' });
+      const [linkChanged] = await sent();
+      assert.equal(linkChanged?.type, 'calendar_event.registration.updated');
+      assert.equal((linkChanged?.data.attendee as Record<string, unknown>).personal_join_link, 'https://meet.example.org/j/1');
+      await attend(2, { user: { chat_user_id: 'U00000001' } });
+      assert.equal(
+        (await ctx().request({ method: 'DELETE', url: `/admin/v0/calendar_events/${eventId(2)}`, headers: auth })).statusCode,
+        200,
+      );
+      assert.deepEqual(await sent(), [], 'event 2 does not trigger webhooks');
+      assert.equal(
+        (await ctx().request({ method: 'DELETE', url: `/admin/v0/calendar_events/${eventId(1)}`, headers: auth })).statusCode,
+        200,
+      );
+      const [deleted] = await sent();
+      assert.equal(deleted?.type, 'calendar_event.deleted');
+      assert.equal(deleted?.data.id, eventId(1));
+      assert.equal(deleted?.data.webhook_custom_metadata, 'crm=fall-2026');
+    });
+  },
+  { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
+);
