@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../errors.js';
+import { lingerBeforeClose } from './lingering-close.js';
 import { describeValidationError } from './validation.js';
 
 /** Fastify's own error codes, mapped onto the catalogue. */
@@ -55,6 +56,8 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: apiError.code }, apiError.message);
+    // Fastify closes the connection when it refused a body it did not read (the client may still be sending).
+    if (reply.getHeader('connection') === 'close') lingerBeforeClose(request.raw.socket);
     return sendApiError(reply, apiError, error.validation ? undefined : options.codeErrorProse);
   });
 }
