@@ -33,7 +33,7 @@ const app = await buildApp({
   logger: false,
 });
 await app.ready();
-const key = await createApiKey(database, systemClock, community, 'parses');
+const key = await createApiKey({ database, clock: systemClock }, community, 'parses');
 const headers = { authorization: `Bearer ${key.key}` };
 let n = 0;
 const eventId = (

@@ -113,8 +113,8 @@ const median = (values: number[]): number => {
 async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase();
   await migrateToLatest(database);
-  const community = await createCommunity(database, systemClock, 'Bench webhooks', 'enterprise');
-  const key = await createApiKey(database, systemClock, community.id, 'bench');
+  const community = await createCommunity({ database, clock: systemClock }, 'Bench webhooks', 'enterprise');
+  const key = await createApiKey({ database, clock: systemClock }, community.id, 'bench');
   await runImport(database, systemClock, community.id, {
     profiles: [{ profile_id: '00000000-0000-4000-8000-000000000001', email: 'a@bench.example.com', chat_user_id: 'UBENCH0001' }],
     calendar_events: [
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
       await stopServer(server.child);
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       figures[name]?.push(result.requests.average);
-      if (endpointId) await removeWebhookEndpoint(database, endpointId, null);
+      if (endpointId) await removeWebhookEndpoint({ database }, endpointId, null);
     }
   }
   const baseline = median(figures[cases[0]] as number[]);
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `deliveries (${database.engine}): ${sent} in ${elapsed.toFixed(2)} s = ${(sent / elapsed).toFixed(0)}/s (receiver got ${receiver.count() - before})\n`,
   );
-  await removeWebhookEndpoint(database, endpoint.id, null);
+  await removeWebhookEndpoint({ database }, endpoint.id, null);
   receiver.server.close();
   await cleanup();
 }

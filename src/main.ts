@@ -41,7 +41,7 @@ function firstStartBanner(key: string, communityId: string, config: Config): str
 export async function runServer(config: Config): Promise<void> {
   const database: Database = openDatabase(config.database);
   await migrateToLatest(database);
-  const bootstrap = await bootstrapDefaultCommunity(database, systemClock);
+  const bootstrap = await bootstrapDefaultCommunity({ database, clock: systemClock });
   const app: FastifyInstance = await buildApp({ config, database });
   // Webhook deliveries are sent from every instance; leases keep each one with one sender at a time.
   const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, ...config.webhooks });

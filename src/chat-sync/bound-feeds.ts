@@ -1,12 +1,12 @@
 import { createSlackReader } from '../chat/slack-reader.js';
-import type { Database, Db, Tx } from '../db/database.js';
+import type { Db, Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { requireCommunity } from '../modules/communities/communities.service.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import type { FeedRow } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
-import type { Clock } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
+import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import type { SecretBox } from './secrets.js';
 import { channelFields, type SlackObject } from './slack-records.js';
@@ -61,8 +61,8 @@ export function summaryOf(row: FeedRow): BoundFeedSummary {
   };
 }
 
-export async function listFeeds(database: Database, communityId: string): Promise<BoundFeedSummary[]> {
-  await requireCommunity(database, communityId);
+export async function listFeeds({ database }: DatabaseDeps, communityId: string): Promise<BoundFeedSummary[]> {
+  await requireCommunity({ database }, communityId);
   const rows = await database.db
     .selectFrom('feeds')
     .select(feedColumns)
@@ -86,11 +86,11 @@ export interface AddFeedInput {
  * Creates a feed bound to a channel. With a bot connection the channel is read first
  * (conversations.info): its name is the label when none is given, and its fields fill the feed.
  */
-export async function addFeed(deps: { database: Database; clock: Clock; box: SecretBox }, input: AddFeedInput): Promise<BoundFeedSummary> {
+export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: AddFeedInput): Promise<BoundFeedSummary> {
   const { database } = deps;
   if (!/^[CG][A-Z0-9]{2,31}$/.test(input.channelId))
     throw new UserInputError('--channel must be a Slack channel id such as C0123ABCD (not its name).');
-  await requireCommunity(database, input.communityId);
+  await requireCommunity({ database }, input.communityId);
   const taken = await selectFeedsOfChannel(database.db, input.communityId, input.channelId);
   if (taken[0]) throw new UserInputError(`Channel ${input.channelId} is already bound to feed ${taken[0].id}.`);
   const connection = await selectSyncConnection(database.db, deps.box, input.communityId);

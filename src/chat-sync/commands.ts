@@ -31,7 +31,7 @@ export async function connectChatWorkspace(
   config: Config,
   options: { community: string; token?: string; botToken?: string; signingSecret?: string; appId?: string },
 ): Promise<ConnectResult> {
-  await requireCommunity(database, options.community);
+  await requireCommunity({ database }, options.community);
   const result: ConnectResult = { community_id: options.community, connected: true };
   if (options.botToken !== undefined || options.signingSecret !== undefined || options.appId !== undefined) {
     const synced = await connectSync(database.db, new SecretBox(config.secrets), {
@@ -47,12 +47,15 @@ export async function connectChatWorkspace(
     result.sync = true;
   }
   if (options.token !== undefined) {
-    await connectChat(database, systemClock, {
-      communityId: options.community,
-      token: options.token,
-      apiUrl: config.chatApiUrl,
-      timeoutMs: config.chatTimeoutMs,
-    });
+    await connectChat(
+      { database, clock: systemClock },
+      {
+        communityId: options.community,
+        token: options.token,
+        apiUrl: config.chatApiUrl,
+        timeoutMs: config.chatTimeoutMs,
+      },
+    );
     if (result.sync) result.invitations = true;
   }
   return result;
@@ -77,7 +80,7 @@ export function registerChatSyncCommands(program: Command): void {
     .action(async (options: { community: string; since?: string; json?: boolean }) => {
       const since = parseSince(options.since);
       const summary = await withDatabase(async (database, config) => {
-        await requireCommunity(database, options.community);
+        await requireCommunity({ database }, options.community);
         return runBackfill(
           {
             database,
@@ -143,7 +146,7 @@ export function registerFeedCommands(program: Command): void {
     .requiredOption('--community <id>', 'community id')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
-      const feeds = await withDatabase((database) => listFeeds(database, options.community));
+      const feeds = await withDatabase((database) => listFeeds({ database }, options.community));
       printResult(
         { json: Boolean(options.json) },
         feeds,

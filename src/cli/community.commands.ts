@@ -14,7 +14,7 @@ export function registerCommunityCommands(program: Command): void {
     .requiredOption('--plan <plan>', 'free, growth, momentum or enterprise')
     .option('--json', 'print JSON')
     .action(async (options: { name: string; plan: string; json?: boolean }) => {
-      const created = await withDatabase((database) => createCommunity(database, systemClock, options.name, options.plan));
+      const created = await withDatabase((database) => createCommunity({ database, clock: systemClock }, options.name, options.plan));
       printResult({ json: Boolean(options.json) }, created, `Created community ${created.id} "${created.name}" (${created.plan}).`);
     });
   community
@@ -22,7 +22,7 @@ export function registerCommunityCommands(program: Command): void {
     .description('list communities')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const communities = await withDatabase((database) => listCommunities(database));
+      const communities = await withDatabase((database) => listCommunities({ database }));
       printResult(
         { json: Boolean(options.json) },
         communities,
@@ -36,7 +36,7 @@ export function registerCommunityCommands(program: Command): void {
     .argument('<plan>', 'free, growth, momentum or enterprise')
     .option('--json', 'print JSON')
     .action(async (id: string, plan: string, options: { json?: boolean }) => {
-      const updated = await withDatabase((database) => setCommunityPlan(database, id, plan));
+      const updated = await withDatabase((database) => setCommunityPlan({ database }, id, plan));
       printResult({ json: Boolean(options.json) }, updated, `Community ${updated.id} is now on the ${updated.plan} plan.`);
     });
 }

@@ -50,7 +50,7 @@ export function registerDataCommands(program: Command): void {
         throw new UserInputError(`${file} is not valid JSON: ${(error as Error).message}`);
       }
       const counts = await withDatabase(async (database) => {
-        await requireCommunity(database, options.community);
+        await requireCommunity({ database }, options.community);
         return runImport(database, systemClock, options.community, document);
       });
       const summary = Object.entries(counts)

@@ -33,7 +33,7 @@ export function registerExportCommands(program: Command): void {
     .action(async (options: { community: string; out?: string }) => {
       const progress = (line: string) => process.stderr.write(`${line}\n`);
       await withDatabase(async (database) => {
-        await requireCommunity(database, options.community);
+        await requireCommunity({ database }, options.community);
         if (options.out === undefined) {
           const counts = await exportCommunity(database, options.community, streamSink(process.stdout), { progress });
           progress(`Exported ${summary(counts)}.`);

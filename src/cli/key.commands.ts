@@ -33,7 +33,7 @@ export function registerKeyCommands(program: Command): void {
       const held = options.permissions === undefined ? undefined : parsePermissionList(options.permissions);
       const expiresInMs = options.expiresIn === undefined ? undefined : durationOption('--expires-in', options.expiresIn);
       const created = await withDatabase((database) =>
-        createApiKey(database, systemClock, options.community, options.label, { permissions: held, expiresInMs }),
+        createApiKey({ database, clock: systemClock }, options.community, options.label, { permissions: held, expiresInMs }),
       );
       const expiry = created.expires_at === null ? 'never expires' : `expires at ${created.expires_at}`;
       printResult(
@@ -48,7 +48,7 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--community <id>', 'community id')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
-      const keys = await withDatabase((database) => listApiKeys(database, options.community));
+      const keys = await withDatabase((database) => listApiKeys({ database }, options.community));
       // --json keeps the documented fields; the table also shows when each key was last used.
       const documented = keys.map(({ id, label, created_at, revoked_at, permissions: held, all_permissions, expires_at }) => ({
         id,
@@ -82,7 +82,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { grace: string; json?: boolean }) => {
       const graceMs = durationOption('--grace', options.grace, true);
-      const rotated = await withDatabase((database) => rotateApiKey(database, systemClock, keyId, graceMs));
+      const rotated = await withDatabase((database) => rotateApiKey({ database, clock: systemClock }, keyId, graceMs));
       printResult(
         { json: Boolean(options.json) },
         rotated,
@@ -97,7 +97,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { permissions: string; json?: boolean }) => {
       const held = parsePermissionList(options.permissions);
-      const updated = await withDatabase((database) => setApiKeyPermissions(database, keyId, held));
+      const updated = await withDatabase((database) => setApiKeyPermissions({ database }, keyId, held));
       printResult(
         { json: Boolean(options.json) },
         updated,
@@ -110,7 +110,7 @@ export function registerKeyCommands(program: Command): void {
     .argument('<key_id>', 'key id')
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { json?: boolean }) => {
-      const revoked = await withDatabase((database) => revokeApiKey(database, systemClock, keyId));
+      const revoked = await withDatabase((database) => revokeApiKey({ database, clock: systemClock }, keyId));
       printResult({ json: Boolean(options.json) }, revoked, `Key ${revoked.id} revoked at ${revoked.revoked_at}.`);
     });
 }

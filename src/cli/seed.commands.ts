@@ -51,7 +51,7 @@ export function registerSeedCommands(program: Command): void {
       const counts = countsFor(size, options);
       const started = performance.now();
       const result = await withDatabase(async (database) => {
-        await requireCommunity(database, options.community);
+        await requireCommunity({ database }, options.community);
         // A bulk load touches index pages all over the file: a larger page cache for this one
         // connection keeps them in memory (the server's own settings are not affected).
         database.sqlite?.pragma('cache_size = -262144');

@@ -72,7 +72,7 @@ export function registerWebhookCommands(program: Command): void {
     .requiredOption('--community <id>', 'community id')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
-      const endpoints = await run(() => withDatabase((database) => listWebhookEndpoints(database, options.community)));
+      const endpoints = await run(() => withDatabase((database) => listWebhookEndpoints({ database }, options.community)));
       const rows = endpoints.map((endpoint) => ({
         ...endpoint,
         events: endpoint.events?.join(',') ?? '*',
@@ -86,7 +86,7 @@ export function registerWebhookCommands(program: Command): void {
     .argument('<endpoint_id>', 'endpoint id')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
-      const removed = await run(() => withDatabase((database) => removeWebhookEndpoint(database, id, null)));
+      const removed = await run(() => withDatabase((database) => removeWebhookEndpoint({ database }, id, null)));
       printResult({ json: Boolean(options.json) }, { id: removed.id, removed: true }, `Removed webhook endpoint ${removed.id}.`);
     });
   webhook
@@ -119,7 +119,7 @@ export function registerWebhookCommands(program: Command): void {
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw new UserInputError('--limit must be an integer from 1 to 10000.');
       const deliveries = await run(() =>
-        withDatabase((database) => listWebhookDeliveries(database, options.endpoint, options.status ?? null, limit)),
+        withDatabase((database) => listWebhookDeliveries({ database }, options.endpoint, options.status ?? null, limit)),
       );
       printResult(
         { json: Boolean(options.json) },

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
+import type { CalendarEventsTable, FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
 import { idChunks } from './ordered-rows.js';
 
@@ -120,17 +120,10 @@ export function postRecord(row: PostExportRow): Record<string, unknown> {
   };
 }
 
-export interface EventExportRow {
-  id: string;
-  status: string;
-  start_at: number;
-  end_at: number | null;
-  publish_to_site: number;
-  is_unlisted: number;
-  doc: string;
-  created_at: number;
-  updated_at: number;
-}
+export type EventExportRow = Pick<
+  Selectable<CalendarEventsTable>,
+  'id' | 'status' | 'start_at' | 'end_at' | 'publish_to_site' | 'is_unlisted' | 'doc' | 'created_at' | 'updated_at'
+>;
 
 interface EventChildren {
   hosts: string[];

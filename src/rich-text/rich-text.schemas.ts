@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Uuid } from '../schemas/common.schemas.js';
 
 // Precise shapes of the spec's "Rich text blocks" section. They document the format (and
 // type the code that builds blocks); responses use the permissive RichTextBlockSchema below.
@@ -185,7 +186,7 @@ export type RichTextBlock = Static<typeof RichTextBlockSchema>;
 
 export const MentionedChatUserSchema = Type.Object(
   {
-    profile_id: Type.String({ format: 'uuid' }),
+    profile_id: Uuid(),
     preferred_name: Type.String(),
     chat_user_id: Type.String(),
   },
@@ -197,7 +198,7 @@ export const MentionedChatChannelSchema = Type.Object(
     chat_channel: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }),
     feed: Type.Object(
       {
-        id: Type.String({ format: 'uuid' }),
+        id: Uuid(),
         label: Type.String(),
         slug: Type.String(),
         public_id: Type.String(),

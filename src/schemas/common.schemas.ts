@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { uuidPatternSource } from '../shared/ids.js';
 
 /** The error envelope of every failure. */
 export const ErrorBodySchema = Type.Object(
@@ -43,9 +44,7 @@ export const idempotentErrorStatuses = [400, 409, 422] as const;
 export const Timestamp = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
 
 /** UUID string. */
-export const Uuid = (options: { description?: string } = {}) =>
-  // The pattern refuses the `urn:uuid:` prefix that Ajv's uuid format lets through.
-  Type.String({ format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', ...options });
+export const Uuid = (options: { description?: string } = {}) => Type.String({ format: 'uuid', pattern: uuidPatternSource, ...options });
 
 /** A string enum as a plain JSON Schema `enum` (clear validation messages, compact OpenAPI). */
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {

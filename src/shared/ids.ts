@@ -17,7 +17,12 @@ export function randomAlphanumericId(length = 12): string {
 /** A random UUID version 4. */
 export const newUuid = (): string => randomUUID();
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * The one rule for UUIDs in paths, bodies and import files: canonical form, any version, either
+ * letter case (a `urn:uuid:` prefix, which the JSON Schema `uuid` format admits, is refused).
+ */
+export const uuidPatternSource = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const uuidPattern = new RegExp(uuidPatternSource);
 
 /** True for any UUID in canonical form. */
 export const isUuid = (value: string): boolean => uuidPattern.test(value);

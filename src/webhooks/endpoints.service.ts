@@ -3,6 +3,7 @@ import type { WebhookDeliveryStatus, WebhookEndpointsTable } from '../db/schema.
 import { ApiError, notFound, validationFailed } from '../errors.js';
 import { type Clock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
+import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { selectDeliveries, selectEndpoint, selectEndpoints } from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
 import { newWebhookSecret } from './signing.js';
@@ -115,12 +116,16 @@ export async function createWebhookEndpoint(
 }
 
 /** A community's endpoints, with their disabled state and reason. */
-export async function listWebhookEndpoints(database: Database, communityId: string): Promise<WebhookEndpointView[]> {
+export async function listWebhookEndpoints({ database }: DatabaseDeps, communityId: string): Promise<WebhookEndpointView[]> {
   return (await selectEndpoints(database.db, communityId)).map(endpointView);
 }
 
 /** Removes an endpoint and its deliveries (within `communityId` when given). */
-export async function removeWebhookEndpoint(database: Database, id: string, communityId: string | null): Promise<WebhookEndpointView> {
+export async function removeWebhookEndpoint(
+  { database }: DatabaseDeps,
+  id: string,
+  communityId: string | null,
+): Promise<WebhookEndpointView> {
   const row = await selectEndpoint(database.db, id, communityId);
   if (!row) throw notFound('Webhook endpoint');
   // Its deliveries go with it (foreign key, on delete cascade).
@@ -130,7 +135,7 @@ export async function removeWebhookEndpoint(database: Database, id: string, comm
 
 /** A new secret; the one it replaces keeps signing (a second signature) until the grace ends. */
 export async function rotateWebhookSecret(
-  deps: { database: Database; clock: Clock },
+  deps: StorageDeps,
   id: string,
   graceMs: number,
 ): Promise<{ id: string; secret: string; previous_secret_expires_at: string | null }> {
@@ -165,7 +170,7 @@ const deliveryStatuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivere
 
 /** An endpoint's latest deliveries (newest first), optionally of one status. */
 export async function listWebhookDeliveries(
-  database: Database,
+  { database }: DatabaseDeps,
   endpointId: string,
   status: string | null,
   limit = 100,
@@ -194,7 +199,7 @@ export async function listWebhookDeliveries(
  * one by id, or every delivery of an endpoint created at or after `since`. Answers how many.
  */
 export async function redeliverWebhooks(
-  deps: { database: Database; clock: Clock },
+  deps: StorageDeps,
   target: { deliveryId: string } | { endpointId: string; since: number },
 ): Promise<number> {
   const { db } = deps.database;

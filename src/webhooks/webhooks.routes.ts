@@ -29,7 +29,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
         response: { 200: ListWebhookEndpointsResponseSchema, ...errorResponses(400, 403) },
       },
     },
-    async (request) => ({ success: true as const, data: await listWebhookEndpoints(services.database, principalOf(request).communityId) }),
+    async (request) => ({ success: true as const, data: await listWebhookEndpoints(services, principalOf(request).communityId) }),
   );
 
   app.post(
@@ -66,7 +66,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       },
     },
     async (request) => {
-      await removeWebhookEndpoint(services.database, request.params.id, principalOf(request).communityId);
+      await removeWebhookEndpoint(services, request.params.id, principalOf(request).communityId);
       return { success: true as const };
     },
   );

@@ -13,7 +13,7 @@ for (const { engine, skip } of engines) {
     before(async () => {
       testDb = await createTestDatabase(engine);
       env = { ...testDb.env, WEBHOOK_ALLOW_PRIVATE: 'true' };
-      communityId = (await createCommunity(testDb.database, systemClock, 'Hooks', 'enterprise')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Hooks', 'enterprise')).id;
     });
     after(async () => {
       await testDb?.drop();

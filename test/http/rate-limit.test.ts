@@ -181,7 +181,7 @@ describeEachEngine(
       nextWindow();
       const { auth, keyId } = await ctx().community();
       assert.equal((await get(auth, '192.0.2.50')).statusCode, 200);
-      await revokeApiKey(ctx().database, ctx().clock, keyId);
+      await revokeApiKey({ database: ctx().database, clock: ctx().clock }, keyId);
       ctx().clock.advance(1001); // past the authenticator's one-second cache
       const refused = await get(auth, '192.0.2.50');
       assert.equal(refused.statusCode, 401);

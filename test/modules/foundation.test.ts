@@ -45,7 +45,7 @@ describeEachEngine('foundation: authentication', (ctx) => {
     const { keyId, auth } = await ctx().community();
     const { revokeApiKey } = await import('../../src/modules/api-keys/api-keys.service.js');
     assert.equal((await ctx().request({ method: 'GET', url: '/admin/v0/calendar_events', headers: auth })).statusCode, 200);
-    await revokeApiKey(ctx().database, ctx().clock, keyId);
+    await revokeApiKey({ database: ctx().database, clock: ctx().clock }, keyId);
     ctx().clock.advance(1001);
     const res = await ctx().request({ method: 'GET', url: '/admin/v0/calendar_events', headers: auth });
     assert.equal(res.statusCode, 401);

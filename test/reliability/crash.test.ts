@@ -48,8 +48,8 @@ for (const { engine, skip } of engines) {
     before(async () => {
       ensureBuilt();
       testDb = await createTestDatabase(engine);
-      const community = await createCommunity(testDb.database, systemClock, 'Crash', 'enterprise');
-      authorization = `Bearer ${(await createApiKey(testDb.database, systemClock, community.id)).key}`;
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Crash', 'enterprise');
+      authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, community.id)).key}`;
       await runImport(testDb.database, systemClock, community.id, seedDocument(Date.now()));
     });
     after(async () => {

@@ -37,8 +37,8 @@ describeEachEngine('API keys in logs and answers', (ctx) => {
   before(async () => {
     t = ctx();
     world = await seedWorld(t, 'a');
-    const revoked = await createApiKey(t.database, t.clock, world.communityId, 'revoked');
-    await revokeApiKey(t.database, t.clock, revoked.id);
+    const revoked = await createApiKey({ database: t.database, clock: t.clock }, world.communityId, 'revoked');
+    await revokeApiKey({ database: t.database, clock: t.clock }, revoked.id);
     secrets.push(world.key, revoked.key, randomKey(), 'not-a-ca-key-but-secret-0123456789');
     // The production logger options, at trace level, into a stream this test reads.
     app = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: { level: 'trace', stream: log } });
@@ -191,8 +191,8 @@ describeEachEngine(
         assert.equal(missing.statusCode, 429);
         // The next window lets the address try again.
         t.clock.advance(1000);
-        const community = await createCommunity(t.database, t.clock, 'Brute', 'free');
-        const key = await createApiKey(t.database, t.clock, community.id);
+        const community = await createCommunity({ database: t.database, clock: t.clock }, 'Brute', 'free');
+        const key = await createApiKey({ database: t.database, clock: t.clock }, community.id);
         const ok = await app.inject({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: `Bearer ${key.key}` } });
         assert.equal(ok.statusCode, 200);
       } finally {

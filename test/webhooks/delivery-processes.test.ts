@@ -46,7 +46,7 @@ for (const { engine, skip } of engines) {
     });
 
     const subscribe = async () => {
-      const community = await createCommunity(testDb.database, systemClock, 'Hooks', 'enterprise');
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Hooks', 'enterprise');
       const endpoint = await createWebhookEndpoint({ database: testDb.database, clock: systemClock, allowPrivate: true }, community.id, {
         url: receiver.url,
       });
@@ -63,7 +63,7 @@ for (const { engine, skip } of engines) {
       doomed.child.kill('SIGKILL');
       await doomed.stop();
       receiver.releaseHeld();
-      const [inFlight] = await listWebhookDeliveries(testDb.database, endpoint.id, null);
+      const [inFlight] = await listWebhookDeliveries({ database: testDb.database }, endpoint.id, null);
       assert.equal(inFlight?.status, 'pending');
       assert.equal(inFlight?.attempts, 0, 'the killed server recorded nothing');
       servers.push(await startServerProcess(env));
@@ -72,7 +72,7 @@ for (const { engine, skip } of engines) {
       assert.equal(second?.id, first?.id, 'the same webhook-id, so the receiver can deduplicate');
       assert.deepEqual(first?.verifiedWith, [endpoint.secret]);
       assert.deepEqual(second?.verifiedWith, [endpoint.secret]);
-      await until(async () => (await listWebhookDeliveries(testDb.database, endpoint.id, 'delivered')).length === 1, 10_000, 'delivered');
+      await until(async () => (await listWebhookDeliveries({ database: testDb.database }, endpoint.id, 'delivered')).length === 1, 10_000, 'delivered');
     });
 
     it('two server processes on one database send each delivery once', async () => {
@@ -83,11 +83,11 @@ for (const { engine, skip } of engines) {
       await emitEvents(testDb.database, communityId, 120, 6);
       await receiver.waitFor(120, 30_000);
       await until(
-        async () => (await listWebhookDeliveries(testDb.database, endpoint.id, 'delivered', 1000)).length === 120,
+        async () => (await listWebhookDeliveries({ database: testDb.database }, endpoint.id, 'delivered', 1000)).length === 120,
         10_000,
         'all delivered',
       ).catch(async (e) => {
-        const all = await listWebhookDeliveries(testDb.database, endpoint.id, null, 1000);
+        const all = await listWebhookDeliveries({ database: testDb.database }, endpoint.id, null, 1000);
         console.log(JSON.stringify(all.filter((d) => d.status !== 'delivered')));
         console.log(servers.map((s) => s.output()).join('\n'));
         throw e;

@@ -71,7 +71,7 @@ describeEachEngine(
       assert.equal(registration?.payload.data.webhook_custom_metadata, '{"crm_campaign":"fall"}');
       assert.equal(new Set(receiver.received.map((r) => r.id)).size, webhookEventTypes.length);
       assert.equal(await worker.tick(), 0, 'nothing left to send');
-      const deliveries = await listWebhookDeliveries(ctx().database, endpoint.id, 'delivered');
+      const deliveries = await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'delivered');
       assert.equal(deliveries.length, webhookEventTypes.length);
       assert.ok(deliveries.every((d) => d.attempts === 1 && d.last_response_status === 200));
     });
@@ -107,7 +107,7 @@ describeEachEngine(
       const answer = await emit(ctx(), auth, [{ type: 'member.created', data: { id: 'm' } }], true);
       assert.equal(answer.statusCode, 500);
       assert.equal(await worker.tick(), 0);
-      assert.deepEqual(await listWebhookDeliveries(ctx().database, endpoint.id, null), []);
+      assert.deepEqual(await listWebhookDeliveries({ database: ctx().database }, endpoint.id, null), []);
     });
 
     it('retries after a 500 with the same webhook-id, once the backoff has passed', async () => {
@@ -115,7 +115,7 @@ describeEachEngine(
       receiver.script.push(500);
       await emit(ctx(), auth, [{ type: 'member.created', data: { id: 'm' } }]);
       assert.equal(await worker.tick(), 1);
-      const [pending] = await listWebhookDeliveries(ctx().database, endpoint.id, 'pending');
+      const [pending] = await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'pending');
       assert.equal(pending?.attempts, 1);
       assert.equal(pending?.last_response_status, 500);
       ctx().clock.advance((retryDelaysMs[0] as number) - 1);
@@ -127,7 +127,7 @@ describeEachEngine(
       assert.equal(receiver.received[0]?.body, receiver.received[1]?.body);
       assert.notEqual(receiver.received[0]?.timestamp, receiver.received[1]?.timestamp);
       for (const request of receiver.received) assert.deepEqual(request.verifiedWith, [endpoint.secret]);
-      const [delivered] = await listWebhookDeliveries(ctx().database, endpoint.id, 'delivered');
+      const [delivered] = await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'delivered');
       assert.equal(delivered?.attempts, 2);
     });
 
@@ -138,14 +138,14 @@ describeEachEngine(
       const started = Date.now();
       assert.equal(await worker.tick(), 1);
       assert.ok(Date.now() - started >= timeoutMs - 20);
-      const [pending] = await listWebhookDeliveries(ctx().database, endpoint.id, 'pending');
+      const [pending] = await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'pending');
       assert.equal(pending?.last_error, `no answer within ${timeoutMs} ms`);
       assert.equal(pending?.last_response_status, null);
       ctx().clock.advance(retryDelaysMs[0] as number);
       assert.equal(await worker.tick(), 1);
       assert.equal(receiver.received.length, 2);
       assert.equal(receiver.received[1]?.id, receiver.received[0]?.id);
-      assert.equal((await listWebhookDeliveries(ctx().database, endpoint.id, 'delivered')).length, 1);
+      assert.equal((await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'delivered')).length, 1);
     });
 
     it('disables the endpoint on 410 with a log line, fails its other deliveries, records no more for it', async () => {
@@ -166,9 +166,9 @@ describeEachEngine(
           (line) => line.level === 'warn' && line.message === 'webhook endpoint disabled' && line.object.endpoint_id === endpoint.id,
         ),
       );
-      assert.equal((await listWebhookDeliveries(ctx().database, endpoint.id, 'failed')).length, 2);
+      assert.equal((await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'failed')).length, 2);
       await emit(ctx(), auth, [{ type: 'member.created', data: { id: 'b' } }]);
-      assert.equal((await listWebhookDeliveries(ctx().database, endpoint.id, null)).length, 2);
+      assert.equal((await listWebhookDeliveries({ database: ctx().database }, endpoint.id, null)).length, 2);
     });
 
     it('fails a delivery after the whole schedule, and disables an endpoint failing for longer than it', async () => {
@@ -181,7 +181,7 @@ describeEachEngine(
         assert.equal(await worker.tick(), 1);
       }
       assert.equal(receiver.received.length, retryDelaysMs.length + 1);
-      const [failed] = await listWebhookDeliveries(ctx().database, endpoint.id, 'failed');
+      const [failed] = await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'failed');
       assert.equal(failed?.attempts, retryDelaysMs.length + 1);
       assert.equal(failed?.last_response_status, 503);
       ctx().clock.advance(1);
@@ -229,7 +229,7 @@ describeEachEngine(
       assert.equal(sent, 60);
       assert.equal(receiver.received.length, 60);
       assert.equal(new Set(receiver.received.map((r) => r.id)).size, 60);
-      assert.equal((await listWebhookDeliveries(ctx().database, endpoint.id, 'delivered')).length, 60);
+      assert.equal((await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'delivered')).length, 60);
     });
   },
   { beforeReady: route.register, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },

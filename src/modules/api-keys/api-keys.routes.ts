@@ -18,6 +18,9 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
         response: { 200: ApiKeyMeResponseSchema, ...errorResponses() },
       },
     },
-    async (request) => ({ success: true as const, data: await describeApiKey(services.database, principalOf(request).keyId) }),
+    async (request) => ({
+      success: true as const,
+      data: await describeApiKey({ database: services.database }, principalOf(request).keyId),
+    }),
   );
 };

@@ -1,7 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { Database } from '../../db/database.js';
 import { ApiError, UserInputError } from '../../errors.js';
-import { type Clock, toIso } from '../../shared/clock.js';
+import { toIso } from '../../shared/clock.js';
 import { newUuid } from '../../shared/ids.js';
 import {
   type KeyPermissions,
@@ -11,6 +10,7 @@ import {
   storedPermissions,
 } from '../../shared/permissions.js';
 import type { Plan } from '../../shared/plans.js';
+import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import {
   insertApiKey,
@@ -60,8 +60,7 @@ export interface CreateApiKeyOptions {
 
 /** Creates a key with 192 random bits; the secret is returned here and never again. */
 export async function createApiKey(
-  database: Database,
-  clock: Clock,
+  { database, clock }: StorageDeps,
   communityId: string,
   label = '',
   options: CreateApiKeyOptions = {},
@@ -88,7 +87,7 @@ export async function createApiKey(
 }
 
 /** Lists a community's keys without their secrets. */
-export async function listApiKeys(database: Database, communityId: string): Promise<ApiKeySummary[]> {
+export async function listApiKeys({ database }: DatabaseDeps, communityId: string): Promise<ApiKeySummary[]> {
   if (!(await selectCommunity(database.db, communityId))) throw new UserInputError(`No community with id "${communityId}".`);
   return (await selectApiKeys(database.db, communityId)).map((row) => {
     const held = parseStoredPermissions(row.permissions);
@@ -106,7 +105,7 @@ export async function listApiKeys(database: Database, communityId: string): Prom
 }
 
 /** Revokes a key at once (idempotent: a second revoke keeps the first instant). */
-export async function revokeApiKey(database: Database, clock: Clock, keyId: string): Promise<{ id: string; revoked_at: string }> {
+export async function revokeApiKey({ database, clock }: StorageDeps, keyId: string): Promise<{ id: string; revoked_at: string }> {
   const row = await revokeApiKeyRow(database.db, keyId, clock.now());
   if (!row || row.revoked_at === null) throw new UserInputError(`No API key with id "${keyId}".`);
   return { id: row.id, revoked_at: toIso(row.revoked_at) };
@@ -117,8 +116,7 @@ export async function revokeApiKey(database: Database, clock: Clock, keyId: stri
  * working for `graceMs`; a secret replaced by an earlier rotation stops at once.
  */
 export async function rotateApiKey(
-  database: Database,
-  clock: Clock,
+  { database, clock }: StorageDeps,
   keyId: string,
   graceMs: number,
 ): Promise<{ id: string; key: string; previous_valid_until: string }> {
@@ -138,7 +136,7 @@ export async function rotateApiKey(
 
 /** Replaces a key's permissions (`all` or a set); every instance applies it within a second. */
 export async function setApiKeyPermissions(
-  database: Database,
+  { database }: DatabaseDeps,
   keyId: string,
   held: KeyPermissions,
 ): Promise<{ id: string; permissions: Permission[]; all_permissions: boolean }> {
@@ -148,7 +146,7 @@ export async function setApiKeyPermissions(
 }
 
 /** The key as `GET /api_key/me` shows it (read afresh: permissions and plan as they are now). */
-export async function describeApiKey(database: Database, keyId: string) {
+export async function describeApiKey({ database }: DatabaseDeps, keyId: string) {
   const row = await selectKeyWithCommunity(database.db, keyId);
   // The key authenticated within the last second; gone since means revoked and deleted with its community.
   if (!row) throw new ApiError('unauthorized', 'Unknown or revoked API key.');

@@ -40,7 +40,7 @@ export async function announceEvent(
   const known = new Set(already.map((p) => p.chat_channel_id));
   const channels = [...new Set(channelIds)].filter((id) => !known.has(id));
   if (channels.length === 0) return { publishedTo: [], message: {} };
-  const workspace = await chatWorkspaceOf(deps.database, deps.chat, communityId);
+  const workspace = await chatWorkspaceOf({ database: deps.database, chat: deps.chat }, communityId);
   if (!workspace) {
     throw new ApiError('chat_admin_not_configured', 'This community has no chat connection to announce the event with.', {
       hint: 'Connect the chat workspace (community-admin chat connect) or omit publish_to_chat_channels.',

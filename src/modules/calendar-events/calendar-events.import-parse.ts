@@ -1,9 +1,8 @@
 import type { Flag } from '../../db/schema.js';
+import { assertImportBlocks, assertNoDerivedFields, importInstant, orDefault as or, textOrNull } from '../../import/import-fields.js';
 import { ImportError, schemaParser } from '../../import/import-section.js';
 import { extractMentions } from '../../rich-text/extract-mentions.js';
 import type { RichTextBlock } from '../../rich-text/rich-text.schemas.js';
-import { validateBlocks } from '../../rich-text/validate-blocks.js';
-import { parseTimestamp, timestampRule } from '../../shared/timestamps.js';
 import { type CalendarEventImport, CalendarEventImportSchema, derivedEventFields } from './calendar-events.import-schema.js';
 import { type CalendarEventDoc, type CalendarEventMentions, isHttpUrl } from './calendar-events.records.js';
 import type { EventStatus, PublishedTo } from './calendar-events.schemas.js';
@@ -39,24 +38,9 @@ export interface ParsedEvent {
 }
 
 const parseShape = schemaParser<CalendarEventImport>(section, CalendarEventImportSchema);
-/** Epoch µs of an import date-time; the field is named when it is not one. */
-function instant(value: string, index: number, field: string): number {
-  const us = parseTimestamp(value);
-  if (us === undefined) throw new ImportError(section, index, field, timestampRule);
-  return us;
-}
-
-const optionalInstant = (value: string | null | undefined, index: number, field: string) =>
-  value === undefined || value === null ? undefined : instant(value, index, field);
-
-/** Refuses blocks the response schema could not carry, naming the first problem's path. */
-function assertBlocks(index: number, field: string, blocks: unknown): void {
-  const problem = validateBlocks(blocks, field)[0];
-  if (problem === undefined) return;
-  const split = problem.indexOf(': ');
-  if (split < 0) throw new ImportError(section, index, field, problem);
-  throw new ImportError(section, index, problem.slice(0, split), problem.slice(split + 2));
-}
+const optionalInstant = (value: string | null | undefined, index: number, field: string) => importInstant(value, section, index, field);
+/** Epoch µs of a date-time the schema requires. */
+const instant = (value: string, index: number, field: string): number => optionalInstant(value, index, field) as number;
 
 /** The ids in order, refusing one that appears twice; UUIDs are compared (and stored) lower case. */
 function distinctIds(ids: readonly string[] | null | undefined, index: number, fieldOf: (j: number) => string, lowerCase = true): string[] {
@@ -69,15 +53,7 @@ function distinctIds(ids: readonly string[] | null | undefined, index: number, f
   return [...seen];
 }
 
-const or = <T>(value: T | null | undefined, fallback: T): T => (value === undefined || value === null ? fallback : value);
 const flag = (value: boolean | null | undefined): Flag => (value === true ? 1 : 0);
-
-/**
- * A text the API answers as null when the event has none: absent, null and "" all mean "none"
- * (docs/calendar-events.md: the hosted product answers null, and "" is true in some clients).
- */
-const textOrNull = (value: string | null | undefined): string | null =>
-  value === undefined || value === null || value === '' ? null : value;
 
 /** Blocks the API answers as null when the event has none: absent, null and [] all mean "none". */
 const blocksOrNull = (value: unknown[] | null | undefined): RichTextBlock[] | null =>
@@ -85,14 +61,10 @@ const blocksOrNull = (value: unknown[] | null | undefined): RichTextBlock[] | nu
 
 /** Checks one record of the section (shape, blocks, dates, duplicates) and reduces it to what is stored. */
 export function parseEventRecord(record: unknown, index: number): ParsedEvent {
-  if (typeof record === 'object' && record !== null) {
-    for (const [field, source] of Object.entries(derivedEventFields)) {
-      if (Object.hasOwn(record, field)) throw new ImportError(section, index, field, `is computed from ${source} and cannot be imported`);
-    }
-  }
+  assertNoDerivedFields(section, index, record, derivedEventFields);
   const e = parseShape(record, index);
-  if (e.description_chat_blocks != null) assertBlocks(index, 'description_chat_blocks', e.description_chat_blocks);
-  if (e.recap_chat_blocks != null) assertBlocks(index, 'recap_chat_blocks', e.recap_chat_blocks);
+  if (e.description_chat_blocks != null) assertImportBlocks(section, index, 'description_chat_blocks', e.description_chat_blocks);
+  if (e.recap_chat_blocks != null) assertImportBlocks(section, index, 'recap_chat_blocks', e.recap_chat_blocks);
   const start_at = instant(e.start_date, index, 'start_date');
   const end_at = e.end_date === undefined || e.end_date === null || e.end_date === '' ? null : instant(e.end_date, index, 'end_date');
   if (end_at !== null && end_at < start_at) throw new ImportError(section, index, 'end_date', 'must not be before start_date');

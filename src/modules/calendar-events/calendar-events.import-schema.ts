@@ -1,4 +1,5 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { Opt, OptText, OptTimestamp, ImportUuid as Uuid } from '../../import/import-fields.js';
 import { StringEnum } from '../../schemas/common.schemas.js';
 import { eventStatuses } from './calendar-events.schemas.js';
 
@@ -9,11 +10,6 @@ import { eventStatuses } from './calendar-events.schemas.js';
  * description_chat_blocks, whose null is a value of the API field).
  */
 
-/** An optional field that may also be null (null means the same as absent). */
-const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-const OptText = (maxLength: number) => Opt(Type.String({ maxLength }));
-const OptTimestamp = () => Opt(Type.String({ format: 'date-time', maxLength: 64 }));
-const Uuid = () => Type.String({ format: 'uuid' });
 const Blocks = () => Type.Array(Type.Unknown(), { description: 'Rich text blocks, checked by validateBlocks.' });
 
 /** Tag ids travel comma-separated in `tag_ids`, so they cannot hold a comma. */

@@ -1,19 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
-import type { Flag } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { CalendarEventsTable } from '../../db/schema.js';
 import { emptyReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
 import { type References, ReferencesSchema, type RichTextBlock } from '../../rich-text/rich-text.schemas.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
-import {
-  CalendarEventSchema,
-  EventPersonSchema,
-  type EventStatus,
-  type PublishedTo,
-  type Reminder,
-  type Tag,
-} from './calendar-events.schemas.js';
+import { CalendarEventSchema, EventPersonSchema, type PublishedTo, type Reminder, type Tag } from './calendar-events.schemas.js';
 
 /**
  * The stored fields of an event that are neither columns nor derived: the `doc` JSON. Columns
@@ -48,19 +42,20 @@ export interface CalendarEventMentions {
 }
 
 /** A calendar_events row as read for responses. */
-export interface CalendarEventRow {
-  id: string;
-  status: EventStatus;
-  start_at: number;
-  end_at: number | null;
-  publish_to_site: Flag;
-  is_unlisted: Flag;
-  attendees_count: number;
-  doc: string;
-  mentions: string;
-  created_at: number;
-  updated_at: number;
-}
+export type CalendarEventRow = Pick<
+  Selectable<CalendarEventsTable>,
+  | 'id'
+  | 'status'
+  | 'start_at'
+  | 'end_at'
+  | 'publish_to_site'
+  | 'is_unlisted'
+  | 'attendees_count'
+  | 'doc'
+  | 'mentions'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 /** Columns selected for CalendarEventRow. */
 export const eventRowColumns = [

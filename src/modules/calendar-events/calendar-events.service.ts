@@ -5,7 +5,7 @@ import type { Flag } from '../../db/schema.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
-import { type Clock, storedNow } from '../../shared/clock.js';
+import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { type CalendarEventFilter, utcDayOf } from './calendar-events.filter.js';
@@ -184,7 +184,7 @@ async function listCalendarEventsWithValidity(
 }
 
 /** One event of the community as the API shows it (JSON text); 404 when there is none. */
-export async function getCalendarEvent(database: Database, communityId: string, id: string): Promise<string> {
+export async function getCalendarEvent({ database }: DatabaseDeps, communityId: string, id: string): Promise<string> {
   const row = await selectCalendarEventRow(database.db, communityId, id);
   if (!row) throw eventNotFound();
   const [event] = await renderCalendarEvents(database.db, communityId, [row]);
@@ -200,10 +200,7 @@ async function eventRecordIn(tx: Tx, communityId: string, id: string): Promise<R
 }
 
 /** What the event writers need. */
-export interface CalendarEventWriteDeps {
-  database: Database;
-  clock: Clock;
-}
+export type CalendarEventWriteDeps = StorageDeps;
 
 /** `GET /calendar_events`: a page of the community's events for a validated list query, cached. */
 export const readCalendarEventList = cachedRead({
@@ -222,7 +219,9 @@ export const readCalendarEvent = cachedRead({
   name: 'calendarEvents.get',
   view: 'events',
   key: (_now, id: string) => id,
-  render: async (deps, communityId, _now, id: string) => ({ body: dataEnvelope(await getCalendarEvent(deps.database, communityId, id)) }),
+  render: async (deps, communityId, _now, id: string) => ({
+    body: dataEnvelope(await getCalendarEvent({ database: deps.database }, communityId, id)),
+  }),
 });
 
 /** Deletes an event and its child rows in one transaction; 404 when there is none. */

@@ -269,7 +269,7 @@ export async function createCalendarEvent(deps: EventWriteDeps, communityId: str
     w.touch('events');
     w.emit('calendar_event.created', () => renderOne(w.tx, communityId, id));
   });
-  return { id, event: await getCalendarEvent(deps.database, communityId, id), ...announced.message };
+  return { id, event: await getCalendarEvent({ database: deps.database }, communityId, id), ...announced.message };
 }
 
 /** `PATCH /calendar_events/{id}`: the same fields, each optional; the event as it is afterwards. */
@@ -297,5 +297,5 @@ export async function updateCalendarEvent(
     w.touch('events');
     w.emit('calendar_event.updated', () => renderOne(w.tx, communityId, id));
   });
-  return { id, event: await getCalendarEvent(deps.database, communityId, id), ...announced.message };
+  return { id, event: await getCalendarEvent({ database: deps.database }, communityId, id), ...announced.message };
 }

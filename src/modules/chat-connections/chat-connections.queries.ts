@@ -1,11 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
+import type { ChatConnectionsTable } from '../../db/schema.js';
 
-export interface ChatConnectionRow {
-  community_id: string;
-  token: string;
-  team_id: string | null;
-  connected_at: number;
-}
+export type ChatConnectionRow = Selectable<ChatConnectionsTable>;
 
 /** The community's stored chat admin connection, or undefined when it has none. */
 export async function selectChatConnection(db: Db | Tx, communityId: string): Promise<ChatConnectionRow | undefined> {

@@ -1,7 +1,7 @@
-import { type ChatWorkspace, type ChatWorkspaceFactory, verifySlackToken } from '../../chat/index.js';
-import type { Database } from '../../db/database.js';
+import { type ChatWorkspace, verifySlackToken } from '../../chat/index.js';
 import { UserInputError } from '../../errors.js';
-import { type Clock, storedNow } from '../../shared/clock.js';
+import { storedNow } from '../../shared/clock.js';
+import type { ServiceDeps, StorageDeps } from '../../shared/service-deps.js';
 import { requireCommunity } from '../communities/communities.service.js';
 import { selectChatConnection, upsertChatConnection } from './chat-connections.queries.js';
 
@@ -31,13 +31,13 @@ function rejectionMessage(code: string): string {
 }
 
 /** Verifies a chat admin token with the chat platform, then stores it (with its workspace id) as the community's connection. */
-export async function connectChat(database: Database, clock: Clock, input: ConnectChatInput): Promise<ChatConnectionSummary> {
+export async function connectChat({ database, clock }: StorageDeps, input: ConnectChatInput): Promise<ChatConnectionSummary> {
   const token = input.token.trim();
   // Never echo the token in a message: it is a credential.
   if (token === '' || /\s/.test(token) || token.length > 1024) {
     throw new UserInputError('The chat admin token must be a single word of at most 1024 characters.');
   }
-  await requireCommunity(database, input.communityId);
+  await requireCommunity({ database }, input.communityId);
   const verified = await verifySlackToken({ token, apiUrl: input.apiUrl, timeoutMs: input.timeoutMs });
   if (!verified.ok) throw new UserInputError(rejectionMessage(verified.code));
   await upsertChatConnection(database.db, {
@@ -51,8 +51,7 @@ export async function connectChat(database: Database, clock: Clock, input: Conne
 
 /** The chat workspace of a community, built from its stored connection; null when the community has none. */
 export async function chatWorkspaceOf(
-  database: Database,
-  factory: ChatWorkspaceFactory,
+  { database, chat: factory }: Pick<ServiceDeps, 'database' | 'chat'>,
   communityId: string,
 ): Promise<ChatWorkspace | null> {
   const connection = await selectChatConnection(database.db, communityId);

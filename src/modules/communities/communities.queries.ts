@@ -1,14 +1,12 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { CommunitiesTable } from '../../db/schema.js';
 import type { Plan } from '../../shared/plans.js';
 
-export interface CommunityRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  created_at: number;
-}
-
 const columns = ['id', 'name', 'plan', 'created_at'] as const;
+
+/** `plan` holds one of the known plans: only they are ever written. */
+export type CommunityRow = Omit<Pick<Selectable<CommunitiesTable>, (typeof columns)[number]>, 'plan'> & { plan: Plan };
 
 /** Inserts a community. */
 export async function insertCommunity(db: Db, row: CommunityRow): Promise<void> {

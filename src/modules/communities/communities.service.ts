@@ -1,8 +1,8 @@
-import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
-import { type Clock, storedNow } from '../../shared/clock.js';
+import { storedNow } from '../../shared/clock.js';
 import { newUuid } from '../../shared/ids.js';
 import { isPlan, plans } from '../../shared/plans.js';
+import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
 import { createApiKey } from '../api-keys/api-keys.service.js';
 import {
   type CommunityRow,
@@ -27,7 +27,7 @@ function requirePlan(plan: string) {
 }
 
 /** Creates a community on a plan. */
-export async function createCommunity(database: Database, clock: Clock, name: string, plan: string): Promise<Community> {
+export async function createCommunity({ database, clock }: StorageDeps, name: string, plan: string): Promise<Community> {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 200) throw new UserInputError('The community name must be 1-200 characters.');
   const row: CommunityRow = { id: newUuid(), name: trimmed, plan: requirePlan(plan), created_at: storedNow(clock) };
@@ -36,12 +36,12 @@ export async function createCommunity(database: Database, clock: Clock, name: st
 }
 
 /** Lists every community. */
-export async function listCommunities(database: Database): Promise<Community[]> {
+export async function listCommunities({ database }: DatabaseDeps): Promise<Community[]> {
   return (await selectCommunities(database.db)).map(toCommunity);
 }
 
 /** Changes the plan of a community. */
-export async function setCommunityPlan(database: Database, id: string, plan: string): Promise<Community> {
+export async function setCommunityPlan({ database }: DatabaseDeps, id: string, plan: string): Promise<Community> {
   const checked = requirePlan(plan);
   if (!(await updateCommunityPlan(database.db, id, checked))) throw new UserInputError(`No community with id "${id}".`);
   const row = await selectCommunity(database.db, id);
@@ -50,7 +50,7 @@ export async function setCommunityPlan(database: Database, id: string, plan: str
 }
 
 /** Throws unless the community exists (CLI commands that take --community). */
-export async function requireCommunity(database: Database, id: string): Promise<Community> {
+export async function requireCommunity({ database }: DatabaseDeps, id: string): Promise<Community> {
   const row = await selectCommunity(database.db, id);
   if (!row) throw new UserInputError(`No community with id "${id}".`);
   return toCommunity(row);
@@ -60,9 +60,9 @@ export async function requireCommunity(database: Database, id: string): Promise<
  * On an empty database, creates the default community and its first key, and returns the key's
  * secret (to be shown once). Returns null on every later start.
  */
-export async function bootstrapDefaultCommunity(database: Database, clock: Clock): Promise<{ community: Community; key: string } | null> {
-  if ((await countCommunities(database.db)) > 0) return null;
-  const community = await createCommunity(database, clock, 'Default community', 'enterprise');
-  const created = await createApiKey(database, clock, community.id, 'default');
+export async function bootstrapDefaultCommunity(deps: StorageDeps): Promise<{ community: Community; key: string } | null> {
+  if ((await countCommunities(deps.database.db)) > 0) return null;
+  const community = await createCommunity(deps, 'Default community', 'enterprise');
+  const created = await createApiKey(deps, community.id, 'default');
   return { community, key: created.key };
 }

@@ -1,4 +1,13 @@
 import type { Flag } from '../../db/schema.js';
+import {
+  assertImportBlocks,
+  assertNoDerivedFields,
+  importInstant,
+  orDefault,
+  resolveStamps,
+  slugify,
+  textOrNull,
+} from '../../import/import-fields.js';
 import type { ImportSection } from '../../import/import-section.js';
 import { assertUniqueIds, schemaParser } from '../../import/import-section.js';
 import type { RichTextBlock } from '../../rich-text/index.js';
@@ -13,18 +22,12 @@ import {
   feedNullableTextFields,
   feedTextFields,
 } from './feeds.schemas.js';
-import {
-  assertImportBlocks,
-  assertNoDerivedFields,
-  importInstant,
-  orDefault,
-  resolveStamps,
-  slugify,
-  textOrNull,
-} from './import-fields.js';
 
 const section = 'feeds';
-const derivedFields = ['chat_channel_purpose_chat_blocks_references', 'chat_channel_topic_chat_blocks_references'];
+const derivedFields = {
+  chat_channel_purpose_chat_blocks_references: 'chat_channel_purpose_chat_blocks',
+  chat_channel_topic_chat_blocks_references: 'chat_channel_topic_chat_blocks',
+};
 const parseShape = schemaParser<FeedImport>(section, FeedImportSchema);
 
 /** A feed import record checked and reduced to what is stored, timestamps still as given. */
@@ -34,7 +37,7 @@ interface ParsedFeed {
 }
 
 function parseFeed(record: unknown, index: number): ParsedFeed {
-  assertNoDerivedFields(section, index, record, derivedFields, 'the blocks');
+  assertNoDerivedFields(section, index, record, derivedFields);
   const feed = parseShape(record, index);
   for (const field of feedBlockFields) if (feed[field] != null) assertImportBlocks(section, index, field, feed[field]);
   const doc = feedDocFromImport(feed);

@@ -1,19 +1,12 @@
+import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import type { Flag } from '../../db/schema.js';
+import type { FeedsTable, Flag } from '../../db/schema.js';
 import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
 
 /** A feed row as stored. */
-export interface FeedRow {
-  id: string;
-  chat_channel_id: string | null;
-  is_archived: Flag;
-  is_unlisted: Flag;
-  doc: string;
-  created_at: number;
-  updated_at: number;
-}
+export type FeedRow = Omit<Selectable<FeedsTable>, 'community_id'>;
 
 const feedColumns = ['id', 'chat_channel_id', 'is_archived', 'is_unlisted', 'doc', 'created_at', 'updated_at'] as const;
 

@@ -24,7 +24,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     },
     async (request) => ({
       success: true as const,
-      data: await listFeeds(database, principalOf(request).communityId, request.query),
+      data: await listFeeds({ database }, principalOf(request).communityId, request.query),
     }),
   );
 
@@ -41,7 +41,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     },
     async (request) => ({
       success: true as const,
-      data: await getFeed(database, principalOf(request).communityId, request.params.feed_id),
+      data: await getFeed({ database }, principalOf(request).communityId, request.params.feed_id),
     }),
   );
 };

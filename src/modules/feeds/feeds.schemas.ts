@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ImportUuid, Opt, OptText, OptTimestamp } from '../../import/import-fields.js';
 import type { RichTextBlock } from '../../rich-text/index.js';
 import { Uuid } from '../../schemas/common.schemas.js';
-import { ImportUuid, Opt, OptText, OptTimestamp } from './import-fields.js';
 
 /** The stored string fields of a feed (default ""). */
 export const feedTextFields = [

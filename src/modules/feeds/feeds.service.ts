@@ -1,7 +1,7 @@
-import type { Database } from '../../db/database.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { isUuid } from '../../shared/ids.js';
+import type { DatabaseDeps } from '../../shared/service-deps.js';
 import { countFeeds, type FeedRow, selectFeedRow, selectFeedsPage } from './feeds.queries.js';
 import type { Feed, FeedDoc, ListFeedsQuery } from './feeds.schemas.js';
 
@@ -15,19 +15,23 @@ export function feedIdFromPath(value: string, rule = 'must be a UUID'): string {
 }
 
 /** The stored feed of the community, or a 404 (also for another community's feed). */
-export async function requireFeedRow(database: Database, communityId: string, feedId: string): Promise<FeedRow> {
+export async function requireFeedRow({ database }: DatabaseDeps, communityId: string, feedId: string): Promise<FeedRow> {
   const row = await selectFeedRow(database.db, communityId, feedId);
   if (!row) throw notFound('Feed');
   return row;
 }
 
 /** `GET /feeds/{feed_id}`: the feed record (the spec's published variant). */
-export async function getFeed(database: Database, communityId: string, rawFeedId: string): Promise<Feed> {
-  return feedFromRow(await requireFeedRow(database, communityId, feedIdFromPath(rawFeedId)));
+export async function getFeed({ database }: DatabaseDeps, communityId: string, rawFeedId: string): Promise<Feed> {
+  return feedFromRow(await requireFeedRow({ database }, communityId, feedIdFromPath(rawFeedId)));
 }
 
 /** One page of the community's feeds (`GET /feeds`), in the order of `selectFeedsPage`. */
-export async function listFeeds(database: Database, communityId: string, query: ListFeedsQuery): Promise<PageMeta & { records: Feed[] }> {
+export async function listFeeds(
+  { database }: DatabaseDeps,
+  communityId: string,
+  query: ListFeedsQuery,
+): Promise<PageMeta & { records: Feed[] }> {
   const { db } = database;
   const total = await countFeeds(db, communityId);
   const offset = query.page * query.per_page;

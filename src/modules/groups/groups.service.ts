@@ -1,15 +1,12 @@
-import type { Database } from '../../db/database.js';
 import { notFound, validationFailed } from '../../errors.js';
-import { type Clock, toIso } from '../../shared/clock.js';
+import { toIso } from '../../shared/clock.js';
 import { isUuid, normaliseEmail } from '../../shared/ids.js';
+import type { StorageDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { groupExists, insertGroupMember, selectProfileIdBy } from './groups.queries.js';
 import type { GroupUser } from './groups.schemas.js';
 
-export interface GroupDeps {
-  database: Database;
-  clock: Clock;
-}
+export type GroupDeps = StorageDeps;
 
 const identifierFields = ['chat_user_id', 'email', 'profile_id'] as const;
 

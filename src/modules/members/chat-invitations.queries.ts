@@ -1,19 +1,11 @@
+import type { Selectable } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import type { ChatInvitationsTable } from '../../db/schema.js';
 
 export type ChatInvitationStatus = ChatInvitationsTable['status'];
 
-export interface ChatInvitationRow {
-  id: string;
-  email_norm: string;
-  profile_id: string | null;
-  member_id: string | null;
-  status: ChatInvitationStatus;
-  /** JSON array of the channel ids the invitation used. */
-  channel_ids: string;
-  created_at: number;
-  updated_at: number;
-}
+/** channel_ids: a JSON array of the channel ids the invitation used. */
+export type ChatInvitationRow = Omit<Selectable<ChatInvitationsTable>, 'community_id'>;
 
 /** Who an invitation is for: an email, and the community profile with that email when there is one. */
 export interface Invitee {

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { newUuid, normaliseEmail } from '../../shared/ids.js';
+import type { StorageDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { requireCommunity } from '../communities/communities.service.js';
 import {
@@ -16,10 +17,7 @@ import {
 import { selectProfilesForEmail } from './members.queries.js';
 import type { Member } from './members.schemas.js';
 
-export interface InvitationDeps {
-  database: Database;
-  clock: Clock;
-}
+export type InvitationDeps = StorageDeps;
 
 /** The member being invited, and what the community knows of the email's profiles. */
 export interface InvitationTarget {
@@ -106,7 +104,7 @@ export async function cancelChatInvitations(
 ): Promise<{ community_id: string; email: string; cancelled: number }> {
   const emailNorm = normaliseEmail(email);
   if (emailNorm === '' || emailNorm.length > 254) throw new UserInputError('The email must be 1-254 characters.');
-  await requireCommunity(database, communityId);
+  await requireCommunity({ database }, communityId);
   const { anyProfileId } = await selectProfilesForEmail(database.db, communityId, emailNorm);
   const cancelled = await writeCommunityData({ database, clock }, communityId, (w) =>
     closePendingInvitations(w.tx, communityId, { emailNorm, profileId: anyProfileId }, 'cancelled', w.now),

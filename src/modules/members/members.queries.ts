@@ -1,10 +1,11 @@
+import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member, MemberState } from './members.schemas.js';
 
-export type MemberRow = Omit<MembersTable, 'community_id'>;
+export type MemberRow = Omit<Selectable<MembersTable>, 'community_id'>;
 
 const memberColumns = [
   'id',

@@ -1,8 +1,8 @@
-import type { ChatInviteResult, ChatWorkspaceFactory } from '../../chat/index.js';
-import { type Database, isUniqueViolation, type Tx } from '../../db/database.js';
+import type { ChatInviteResult } from '../../chat/index.js';
+import { isUniqueViolation, type Tx } from '../../db/database.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
-import type { Clock } from '../../shared/clock.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
+import type { ServiceDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
 import { inviteMemberToChat } from './chat-invitations.service.js';
@@ -19,11 +19,7 @@ import {
 } from './members.queries.js';
 import type { AddMemberBody, Member } from './members.schemas.js';
 
-export interface MemberDeps {
-  database: Database;
-  clock: Clock;
-  chat: ChatWorkspaceFactory;
-}
+export type MemberDeps = ServiceDeps;
 
 export interface AddMemberResult {
   /** True when a new member was created (201), false when an existing one was updated (200). */
@@ -121,7 +117,7 @@ export async function addMember(deps: MemberDeps, communityId: string, body: Add
   if (body.chat_channel_ids !== undefined && !invite) {
     throw validationFailed('body.chat_channel_ids', 'is only allowed with invite_to_chat: true');
   }
-  const workspace = invite ? await chatWorkspaceOf(deps.database, deps.chat, communityId) : null;
+  const workspace = invite ? await chatWorkspaceOf({ database: deps.database, chat: deps.chat }, communityId) : null;
   if (invite && workspace === null) throw new ApiError('chat_admin_not_configured');
 
   const saved = await saveMember(deps, communityId, body);

@@ -1,3 +1,4 @@
+import { orDefault, slugify, textOrNull } from '../../import/import-fields.js';
 import {
   type RenderOptions,
   type RichTextBlock,
@@ -6,7 +7,6 @@ import {
   renderPlaintext,
   renderProseMirror,
 } from '../../rich-text/index.js';
-import { orDefault, slugify, textOrNull } from '../feeds/import-fields.js';
 import type { PostDoc, PostImport } from './posts.schemas.js';
 
 /*

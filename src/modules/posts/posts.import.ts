@@ -1,18 +1,18 @@
 import { batchesOf } from '../../db/batches.js';
 import type { Tx } from '../../db/database.js';
+import { assertImportBlocks, assertNoDerivedFields, importInstant, resolveStamps } from '../../import/import-fields.js';
 import type { ImportContext, ImportSection } from '../../import/import-section.js';
 import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions, renderOptionsFromReferences } from '../../rich-text/index.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
-import { assertImportBlocks, assertNoDerivedFields, importInstant, resolveStamps } from '../feeds/import-fields.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import { derivePostDoc } from './post-derivation.js';
 import { type PostRow, selectPostRows, upsertPosts } from './posts.queries.js';
 import { type PostImport, PostImportSchema } from './posts.schemas.js';
 
 const section = 'posts';
-const derivedFields = ['author', 'feed', 'references'];
+const derivedFields = { author: 'author_profile_id', feed: 'feed_id', references: 'the message blocks' };
 const parseShape = schemaParser<PostImport>(section, PostImportSchema);
 
 /** A checked post import record with its instants parsed. */
@@ -24,7 +24,7 @@ interface ParsedPost {
 }
 
 function parsePost(raw: unknown, index: number): ParsedPost {
-  assertNoDerivedFields(section, index, raw, derivedFields, 'author_profile_id, feed_id and the message blocks');
+  assertNoDerivedFields(section, index, raw, derivedFields);
   const record = parseShape(raw, index);
   const blocks = record.chat_message?.blocks;
   if (blocks != null) assertImportBlocks(section, index, 'chat_message.blocks', blocks);

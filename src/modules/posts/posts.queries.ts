@@ -1,22 +1,12 @@
+import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
-import type { Flag } from '../../db/schema.js';
+import type { Flag, PostsTable } from '../../db/schema.js';
 import type { PostSort } from './posts.schemas.js';
 
 /** A post row as stored (community_id aside). */
-export interface PostRow {
-  id: string;
-  feed_id: string;
-  author_profile_id: string | null;
-  in_home: Flag;
-  content_created_at: number;
-  latest_activity_at: number;
-  doc: string;
-  mentions: string;
-  created_at: number;
-  updated_at: number;
-}
+export type PostRow = Omit<Selectable<PostsTable>, 'community_id'>;
 
 /** Which posts a list shows: one feed's, or the Home feed's. */
 export type FeedScope = { kind: 'feed'; feedId: string } | { kind: 'home' };

@@ -1,9 +1,9 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { ImportUuid, Opt, OptText, OptTimestamp } from '../../import/import-fields.js';
 import type { References, RichTextBlock } from '../../rich-text/index.js';
 import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/index.js';
 import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
-import { ImportUuid, Opt, OptText, OptTimestamp } from '../feeds/import-fields.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
 
 /** The sorts of the posts list. */

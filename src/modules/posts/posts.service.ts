@@ -34,7 +34,7 @@ async function listPosts(
   let scope: FeedScope = { kind: 'home' };
   let knownFeeds = new Map<string, FeedSummary>();
   if (feedIdOrHome !== 'home') {
-    const feed = await requireFeedRow(database, communityId, feedIdFromPath(feedIdOrHome, 'must be a UUID or "home"'));
+    const feed = await requireFeedRow({ database }, communityId, feedIdFromPath(feedIdOrHome, 'must be a UUID or "home"'));
     scope = { kind: 'feed', feedId: feed.id };
     knownFeeds = new Map([[feed.id, feedSummaryOf(feed)]]);
   }

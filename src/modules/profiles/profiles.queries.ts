@@ -1,16 +1,13 @@
+import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared-query.js';
+import type { ProfilesTable } from '../../db/schema.js';
 import { normaliseEmail } from '../../shared/ids.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import type { Profile } from './profiles.schemas.js';
 
-export interface ProfileRow {
-  id: string;
-  email_norm: string;
-  chat_user_id: string | null;
-  doc: string;
-}
+export type ProfileRow = Pick<Selectable<ProfilesTable>, 'id' | 'email_norm' | 'chat_user_id' | 'doc'>;
 
 /** Inserts or replaces profiles by id, in batches. */
 export async function upsertProfiles(tx: Tx, communityId: string, profiles: Profile[], now: number): Promise<void> {

@@ -66,7 +66,7 @@ describeEachEngine('GET /admin/v0/posts/{post_id}', (ctx) => {
   });
 
   it('needs feeds:read', async () => {
-    const key = await createApiKey(ctx().database, ctx().clock, communityId, 'events only', {
+    const key = await createApiKey({ database: ctx().database, clock: ctx().clock }, communityId, 'events only', {
       permissions: new Set(['calendar_events:read']),
     });
     const res = await ctx().request({

@@ -1,16 +1,17 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { ImportError } from '../../import/import-section.js';
-import { validateBlocks } from '../../rich-text/index.js';
-import { parseTimestamp, timestampRule } from '../../shared/timestamps.js';
+import { validateBlocks } from '../rich-text/index.js';
+import { Uuid } from '../schemas/common.schemas.js';
+import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
+import { ImportError } from './import-section.js';
 
 /*
- * Field rules shared by the `feeds` and `posts` import sections. Exports from other systems
+ * Field rules shared by the import sections (calendar events, feeds, posts). Exports from other systems
  * often write `null` for "no value", so an optional field may be absent or null, and both mean
  * "use the default".
  */
 
-/** A UUID in canonical form (the `uuid` format alone also admits a `urn:uuid:` prefix). */
-export const ImportUuid = () => Type.String({ format: 'uuid', pattern: '^[0-9a-fA-F-]{36}$' });
+/** A UUID in canonical form: the API's own rule. */
+export const ImportUuid = () => Uuid();
 
 /** An optional import field that may also be null (null means the same as absent). */
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -62,10 +63,13 @@ export function assertImportBlocks(section: string, index: number, field: string
   throw new ImportError(section, index, problem.slice(0, split), problem.slice(split + 2));
 }
 
-/** Refuses derived fields with a message that says why, before the schema calls them unknown. */
-export function assertNoDerivedFields(section: string, index: number, record: unknown, derived: readonly string[], from: string): void {
+/**
+ * Refuses derived fields with a message that says why, before the schema calls them unknown.
+ * `derived` maps each derived field to what it is computed from.
+ */
+export function assertNoDerivedFields(section: string, index: number, record: unknown, derived: Readonly<Record<string, string>>): void {
   if (typeof record !== 'object' || record === null) return;
-  for (const field of derived) {
+  for (const [field, from] of Object.entries(derived)) {
     if (Object.hasOwn(record, field)) throw new ImportError(section, index, field, `is computed from ${from} and cannot be imported`);
   }
 }
