@@ -10,7 +10,7 @@ import { createCommunity } from '../../src/modules/communities/communities.servi
 import { createTestDatabase, engines, TestClock, type TestDatabase, testConfig } from '../support/harness.js';
 
 /*
- * Migrations 007-fidelity-microseconds and 008-fidelity-event-nulls on data already stored: their
+ * Migrations 007-fidelity-microseconds, 008-fidelity-event-nulls and 009-fidelity-post-nulls on data already stored: their
  * `down` gives back the stored form of before (epoch ms, instants in docs spelled by toISOString,
  * "" and [] for no value), and `up` turns that into microseconds that answer exactly what was
  * stored, in the new spelling, and nulls, on both engines.
@@ -34,7 +34,7 @@ const profileId = '00000000-0000-4001-8000-000000000001';
 const feedId = '00000000-0000-4002-8000-000000000001';
 
 for (const { engine, skip } of engines) {
-  describe(`migrations 007-008: instants to microseconds, event nulls [${engine}]`, { skip }, () => {
+  describe(`migrations 007-009: instants to microseconds, event and post nulls [${engine}]`, { skip }, () => {
     let testDb: TestDatabase;
     let key: string;
 
@@ -56,7 +56,15 @@ for (const { engine, skip } of engines) {
             tags: [{ id: 't1', created_at: '2026-01-02T03:04:05.678Z' }],
           },
         ],
-        posts: [{ id: 'p1', feed_id: feedId, author_profile_id: profileId, content_created_at: '2025-05-14T19:16:38.63Z' }],
+        posts: [
+          {
+            id: 'p1',
+            feed_id: feedId,
+            author_profile_id: profileId,
+            content_created_at: '2025-05-14T19:16:38.63Z',
+            chat_message: { message_ts: '1747250195.525400' },
+          },
+        ],
       });
       await migrateTo(testDb.database, '006-slack-chat-sync');
     });
@@ -86,8 +94,13 @@ for (const { engine, skip } of engines) {
       const profile = await db.selectFrom('profiles').select(['created_at', 'doc']).executeTakeFirstOrThrow();
       assert.equal(Number(profile.created_at), Date.parse('2025-03-11T13:06:35.552Z'));
       assert.equal((JSON.parse(profile.doc) as { created_at: string }).created_at, '2025-03-11T13:06:35.552Z');
-      const post = await db.selectFrom('posts').select('content_created_at').executeTakeFirstOrThrow();
+      const post = await db.selectFrom('posts').select(['content_created_at', 'doc']).executeTakeFirstOrThrow();
       assert.equal(Number(post.content_created_at), Date.parse('2025-05-14T19:16:38.63Z'));
+      // Before 009-fidelity-post-nulls, a post's "no value" was "" and message_ts a number.
+      const postDoc = JSON.parse(post.doc) as { cover_image_url: unknown; chat_message: { message_ts: unknown; username: unknown } };
+      assert.equal(postDoc.cover_image_url, '');
+      assert.equal(postDoc.chat_message.username, '');
+      assert.equal(postDoc.chat_message.message_ts, 1747250195.5254);
     });
 
     it('up: every instant answers exactly as stored, in the new spelling, and lists still split by time', async () => {
@@ -106,6 +119,9 @@ for (const { engine, skip } of engines) {
         const posts = (await app.inject({ method: 'GET', url: `/admin/v0/feeds/${feedId}/posts`, headers })).json().data;
         assert.equal(posts.records[0].content_created_at, '2025-05-14 19:16:38.63+00');
         assert.equal(posts.records[0].author.created_at, '2025-03-11 13:06:35.552+00');
+        assert.equal(posts.records[0].cover_image_url, null, '009: "" of before is null');
+        assert.equal(posts.records[0].chat_message.username, null, '009: "" of before is null');
+        assert.equal(posts.records[0].chat_message.message_ts, '1747250195.525400', '009: the number of before is a string again');
         const upcoming = async (reference: string) =>
           (
             await app.inject({

@@ -7,6 +7,7 @@ import * as webhooksTables from './005-webhooks-tables.js';
 import * as slackChatSync from './006-slack-chat-sync.js';
 import * as fidelityMicroseconds from './007-fidelity-microseconds.js';
 import * as fidelityEventNulls from './008-fidelity-event-nulls.js';
+import * as fidelityPostNulls from './009-fidelity-post-nulls.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006-slack-chat-sync': slackChatSync,
   '007-fidelity-microseconds': fidelityMicroseconds,
   '008-fidelity-event-nulls': fidelityEventNulls,
+  '009-fidelity-post-nulls': fidelityPostNulls,
 };
