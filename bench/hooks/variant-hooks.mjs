@@ -8,6 +8,8 @@
 //                            (they are the answer and authorisation, not overhead).
 //   BENCH_VARIANT=no-outbox  the write path records no webhook deliveries (not even the endpoints
 //                            read): the baseline of the outbox's cost (bench/webhooks.ts).
+//   BENCH_VARIANT=no-worker  the server sends no webhooks (the delivery worker is not started): the
+//                            outbox's cost without the cost of sending (bench/webhooks.ts).
 //
 // Every rewrite must match exactly once; if the server's code moved on, loading fails loudly and
 // the bench reports the variant as broken rather than measuring something else. (A file that is
@@ -42,7 +44,14 @@ const rewrites = {
     },
     { file: '/dist/app.js', find: 'registerIdempotency(app, new IdempotencyService(database, clock));', replace: '' },
   ],
-  'no-outbox': [{ file: '/dist/write-path/outbox.js', find: 'await recordWebhookDeliveries(tx, communityId, entries, now);', replace: '' }],
+  'no-worker': [{ file: '/dist/main.js', find: 'webhooks.start();', replace: '' }],
+  'no-outbox': [
+    {
+      file: '/dist/write-path/outbox.js',
+      find: 'await recordWebhookDeliveries(tx, communityId, entries, millisFromMicros(now));',
+      replace: '',
+    },
+  ],
 };
 
 if (variant !== '' && !rewrites[variant]) throw new Error(`BENCH_VARIANT "${variant}" is not one of ${Object.keys(rewrites).join(', ')}`);

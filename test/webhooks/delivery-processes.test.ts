@@ -72,7 +72,11 @@ for (const { engine, skip } of engines) {
       assert.equal(second?.id, first?.id, 'the same webhook-id, so the receiver can deduplicate');
       assert.deepEqual(first?.verifiedWith, [endpoint.secret]);
       assert.deepEqual(second?.verifiedWith, [endpoint.secret]);
-      await until(async () => (await listWebhookDeliveries({ database: testDb.database }, endpoint.id, 'delivered')).length === 1, 10_000, 'delivered');
+      await until(
+        async () => (await listWebhookDeliveries({ database: testDb.database }, endpoint.id, 'delivered')).length === 1,
+        10_000,
+        'delivered',
+      );
     });
 
     it('two server processes on one database send each delivery once', async () => {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# A focused A/B of two builds of the server, interleaved so that background load hits both alike:
+#   bench/ab-builds.sh BASE_CHECKOUT BASE_DB HEAD_CHECKOUT HEAD_DB PATH [ROUNDS] [WRK_SCRIPT]
+# Each checkout must be built (npm run build) and each database hold the bench dataset as that
+# build's generator made it (npm run bench -- --build-only --sizes 10k, then copy
+# bench/.data/sqlite/10k.db); a key is created in each. Both servers run pinned to core 0, wrk to
+# core 1 (50 connections, 3 s warm-up, 10 s measured); for each run it prints req/s and the
+# server's CPU (user + system) per request, read from /proc. Compare medians over the rounds.
+set -euo pipefail
+base_dir=$1 base_db=$2 head_dir=$3 head_db=$4 path=$5 rounds=${6:-3} script=${7:-}
+wrk_args=()
+[[ -n "$script" ]] && wrk_args=(-s "$script")
+
+key_for() { # checkout db -> a new key of the first community
+  (cd "$1" && export DATABASE_URL="sqlite:$2" &&
+    community=$(node bin/community-admin.js community list --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const j=JSON.parse(s);console.log((j.data??j)[0].id)})') &&
+    node bin/community-admin.js key create --community "$community" --label ab --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const j=JSON.parse(s);console.log((j.data??j).key)})')
+}
+start() { # checkout db port -> pid
+  (cd "$1" && DATABASE_URL="sqlite:$2" PORT=$3 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMIT_PER_SECOND=1000000000 \
+    RATE_LIMIT_UNAUTHENTICATED_PER_SECOND=1000000000 exec taskset -c 0 node bin/community-admin.js serve >/dev/null 2>&1) &
+  echo $!
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+measure() { # label pid url key
+  taskset -c 1 wrk -t1 -c50 -d3s "${wrk_args[@]}" -H "authorization: Bearer $4" "$3" >/dev/null
+  local before out after
+  before=$(cpu_ticks "$2")
+  out=$(taskset -c 1 wrk -t1 -c50 -d10s "${wrk_args[@]}" -H "authorization: Bearer $4" "$3")
+  after=$(cpu_ticks "$2")
+  local rps requests
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  echo "$1 req/s $rps, CPU µs/req $(( (after - before) * 1000000 / $(getconf CLK_TCK) / requests ))"
+}
+
+base_key=$(key_for "$base_dir" "$base_db")
+head_key=$(key_for "$head_dir" "$head_db")
+base_pid=$(start "$base_dir" "$base_db" 3991)
+head_pid=$(start "$head_dir" "$head_db" 3992)
+trap 'kill $base_pid $head_pid 2>/dev/null || true' EXIT
+for _ in $(seq 1 60); do curl -sf http://127.0.0.1:3991/healthz >/dev/null && curl -sf http://127.0.0.1:3992/healthz >/dev/null && break; sleep 0.5; done
+for round in $(seq 1 "$rounds"); do
+  measure "round $round base" "$base_pid" "http://127.0.0.1:3991$path" "$base_key"
+  measure "round $round head" "$head_pid" "http://127.0.0.1:3992$path" "$head_key"
+done
