@@ -63,7 +63,9 @@ export async function prepareEvent(db: Db, reader: ChatReader, connection: SyncC
   const message = messageOf(event);
   if (message && !isThreadReply(message)) {
     prepared.authors = await missingAuthors(db, reader, connection.communityId, [message]);
-    if (event.subtype !== 'message_changed') {
+    // With the workspace's address known (auth.test at connect), the documented form is built, as the
+    // backfill does: asking Slack would cost a round trip per message for the same answer.
+    if (event.subtype !== 'message_changed' && connection.teamUrl === '') {
       try {
         prepared.permalink =
           str((await reader.call('chat.getPermalink', { channel: channelOf(event), message_ts: str(message.ts) })).permalink) || null;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database, Db } from '../db/database.js';
+import { preparedQuery } from '../db/prepared-query.js';
 
 /** A stored delivery, claimed by one worker until `lease_until`. */
 export interface QueuedEvent {
@@ -11,11 +12,17 @@ export interface QueuedEvent {
 }
 
 /** Stores a delivery before it is acknowledged; false when this event id is already stored (a retry). */
-export async function enqueueEvent(
-  db: Db,
-  row: { communityId: string; eventId: string; eventType: string; body: string; now: number },
-): Promise<boolean> {
-  const result = await db
+type QueueInsert = {
+  communityId: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  now: number;
+};
+
+// Compiled once: it runs on every acknowledged delivery.
+const insertDelivery = preparedQuery((db, row: QueueInsert) =>
+  db
     .insertInto('chat_event_queue')
     .values({
       community_id: row.communityId,
@@ -28,9 +35,11 @@ export async function enqueueEvent(
       applied_at: null,
       last_error: null,
     })
-    .onConflict((oc) => oc.columns(['community_id', 'event_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    .onConflict((oc) => oc.columns(['community_id', 'event_id']).doNothing()),
+);
+
+export async function enqueueEvent(db: Db, row: QueueInsert): Promise<boolean> {
+  return (await insertDelivery.execute(db, row)) > 0;
 }
 
 const claimColumns = ['community_id', 'event_id', 'event_type', 'body', 'attempts'] as const;

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
 import type { Database } from '../db/database.js';
@@ -81,7 +82,13 @@ export class ChatEventWorker {
       if (this.stopped) return;
       const events = await claimEvents(this.deps.database, this.deps.clock.now(), leaseMs, batch);
       if (events.length === 0) return;
-      for (const event of events) await this.process(event);
+      for (const event of events) {
+        await this.process(event);
+        // On SQLite every statement completes at once, so a drain would run as one chain of
+        // microtasks and hold off the acknowledgements of new deliveries until the batch is done:
+        // let waiting requests in between two events.
+        await setImmediate();
+      }
     }
   }
 

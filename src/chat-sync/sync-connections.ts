@@ -1,5 +1,6 @@
 import { createSlackReader } from '../chat/slack-reader.js';
 import type { Db, Tx } from '../db/database.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { ChatSyncConnectionsTable } from '../db/schema.js';
 import { UserInputError } from '../errors.js';
 import type { SecretBox } from './secrets.js';
@@ -38,14 +39,22 @@ function opened(row: ChatSyncConnectionsTable, box: SecretBox): SyncConnection {
   };
 }
 
+// Compiled once: these run on every Events API delivery and every event the worker applies.
+const connectionOfCommunity = preparedQuery((db, p: { communityId: string }) =>
+  db.selectFrom('chat_sync_connections').select(columns).where('community_id', '=', p.communityId),
+);
+const connectionOfTeam = preparedQuery((db, p: { teamId: string }) =>
+  db.selectFrom('chat_sync_connections').select(columns).where('team_id', '=', p.teamId),
+);
+
 export async function selectSyncConnection(db: Db | Tx, box: SecretBox, communityId: string): Promise<SyncConnection | undefined> {
-  const row = await db.selectFrom('chat_sync_connections').select(columns).where('community_id', '=', communityId).executeTakeFirst();
+  const row = await connectionOfCommunity.first(db, { communityId });
   return row && opened(row, box);
 }
 
 /** The connection of a workspace (Events API deliveries name their team). */
 export async function selectSyncConnectionByTeam(db: Db | Tx, box: SecretBox, teamId: string): Promise<SyncConnection | undefined> {
-  const row = await db.selectFrom('chat_sync_connections').select(columns).where('team_id', '=', teamId).executeTakeFirst();
+  const row = await connectionOfTeam.first(db, { teamId });
   return row && opened(row, box);
 }
 
