@@ -30,6 +30,7 @@ import { Authenticator } from './modules/api-keys/authenticator.js';
 import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { SecretBox } from './shared/secret-box.js';
 import { errorProse, openApiDocumentTransform, registerWireNames } from './wire-names/wire-names.plugin.js';
 
 export interface BuildAppOptions {
@@ -54,6 +55,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     counts: new CountCache(),
     responses: new ResponseCache(config.responseCacheMb * 1024 * 1024),
     chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
+    secrets: new SecretBox(config.secrets),
     ...options.services,
   };
 

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Authenticator } from './modules/api-keys/authenticator.js';
 import type { Clock } from './shared/clock.js';
+import type { SecretBox } from './shared/secret-box.js';
 
 /** What route modules are given: the configured outside world, injected by buildApp. */
 export interface AppServices {
@@ -14,6 +15,8 @@ export interface AppServices {
   authenticator: Authenticator;
   /** Builds the chat workspace client of a community's chat connection (a fake Slack in tests). */
   chat: ChatWorkspaceFactory;
+  /** Seals and opens chat tokens at rest (SECRETS_KEY; values are stored as given without it). */
+  secrets: SecretBox;
   /** Exact list totals, reused while the community's data version and the clock allow. */
   counts: CountCache;
   /** Serialised answers of the hot reads, reused on the same terms as the counts. */

@@ -6,9 +6,9 @@ import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import type { FeedRow } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import { newUuid } from '../shared/ids.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
-import type { SecretBox } from './secrets.js';
 import { channelFields, type SlackObject } from './slack-records.js';
 import { selectSyncConnection } from './sync-connections.js';
 

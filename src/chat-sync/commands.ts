@@ -7,9 +7,9 @@ import { UserInputError } from '../errors.js';
 import { connectChat } from '../modules/chat-connections/chat-connections.service.js';
 import { requireCommunity } from '../modules/communities/communities.service.js';
 import { systemClock } from '../shared/clock.js';
+import { SecretBox } from '../shared/secret-box.js';
 import { runBackfill } from './backfill.js';
 import { addFeed, listFeeds } from './bound-feeds.js';
-import { SecretBox } from './secrets.js';
 import { connectSync, resealSecrets } from './sync-connections.js';
 
 /** What `chat connect --json` prints: never a token or secret. */
@@ -48,7 +48,7 @@ export async function connectChatWorkspace(
   }
   if (options.token !== undefined) {
     await connectChat(
-      { database, clock: systemClock },
+      { database, clock: systemClock, secrets: new SecretBox(config.secrets) },
       {
         communityId: options.community,
         token: options.token,

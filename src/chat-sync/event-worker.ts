@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
 import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { applyEvent, prepareEvent } from './apply-event.js';
 import { claimEvents, type QueuedEvent, recordFailure } from './event-queue.js';
-import type { SecretBox } from './secrets.js';
 import type { SlackObject } from './slack-records.js';
 import { selectSyncConnection } from './sync-connections.js';
 

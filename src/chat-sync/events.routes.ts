@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../dependencies.js';
 import { ApiError } from '../errors.js';
+import { SecretBox } from '../shared/secret-box.js';
 import { enqueueEvent } from './event-queue.js';
 import { ChatEventWorker } from './event-worker.js';
-import { SecretBox } from './secrets.js';
 import { checkSlackSignature } from './signature.js';
 import type { SlackObject } from './slack-records.js';
 import { type SyncConnection, selectSyncConnectionByTeam } from './sync-connections.js';

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { ChatSyncConnectionsTable } from '../db/schema.js';
 import { UserInputError } from '../errors.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../shared/secret-box.js';
 
 /** A community's Slack bot connection with its secrets opened (only ever held in memory). */
 export interface SyncConnection {
@@ -161,7 +161,7 @@ export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInpu
   return { team_id: teamId };
 }
 
-/** Re-seals every stored bot token and signing secret with the current SECRETS_KEY (key rotation). */
+/** Re-seals every stored chat secret (bot tokens, signing secrets, admin tokens) with the current SECRETS_KEY (key rotation). */
 export async function resealSecrets(db: Db, box: SecretBox): Promise<number> {
   const rows = await db.selectFrom('chat_sync_connections').select(['community_id', 'bot_token', 'signing_secret']).execute();
   let changed = 0;
@@ -170,6 +170,17 @@ export async function resealSecrets(db: Db, box: SecretBox): Promise<number> {
     await db
       .updateTable('chat_sync_connections')
       .set({ bot_token: box.seal(box.open(row.bot_token)), signing_secret: box.seal(box.open(row.signing_secret)) })
+      .where('community_id', '=', row.community_id)
+      .execute();
+    changed++;
+  }
+  // The admin token of invitations (chat_connections) is sealed with the same key.
+  const admins = await db.selectFrom('chat_connections').select(['community_id', 'token']).execute();
+  for (const row of admins) {
+    if (box.isCurrent(row.token)) continue;
+    await db
+      .updateTable('chat_connections')
+      .set({ token: box.seal(box.open(row.token)) })
       .where('community_id', '=', row.community_id)
       .execute();
     changed++;

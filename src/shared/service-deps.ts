@@ -1,6 +1,7 @@
 import type { ChatWorkspaceFactory } from '../chat/index.js';
 import type { Database } from '../db/database.js';
 import type { Clock } from './clock.js';
+import type { SecretBox } from './secret-box.js';
 
 /**
  * What varies from one run to the next, given to every service function the same way: as its first
@@ -12,6 +13,8 @@ export interface ServiceDeps {
   clock: Clock;
   /** Builds the chat workspace client of a community's chat connection. */
   chat: ChatWorkspaceFactory;
+  /** Seals and opens chat tokens at rest (SECRETS_KEY). */
+  secrets: SecretBox;
 }
 
 export type DatabaseDeps = Pick<ServiceDeps, 'database'>;

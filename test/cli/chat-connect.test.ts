@@ -4,15 +4,20 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { buildApp } from '../../src/app.js';
+import { createSlackWorkspaceFactory } from '../../src/chat/index.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { selectChatConnection } from '../../src/modules/chat-connections/chat-connections.queries.js';
 import { createCommunity } from '../../src/modules/communities/communities.service.js';
 import { systemClock } from '../../src/shared/clock.js';
+import { SecretBox } from '../../src/shared/secret-box.js';
 import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
-import { createTestDatabase, engines, type TestDatabase } from '../support/harness.js';
+import { createTestDatabase, engines, type TestDatabase, testConfig } from '../support/harness.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/community-admin.js', import.meta.url));
@@ -87,6 +92,54 @@ for (const { engine, skip } of engines) {
       const stored = await selectChatConnection(testDb.database.db, communityId);
       assert.equal(stored?.token, fake.validToken);
       assert.equal(stored?.team_id, fake.teamId);
+    });
+
+    it('with SECRETS_KEY, stores the admin token sealed; invitations open it; chat reseal-secrets moves it to a new key', async () => {
+      const communityId = await newCommunity();
+      const [first, second] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
+      const run = await cli(['chat', 'connect', '--community', communityId, '--token', fake.validToken], { ...env, SECRETS_KEY: first });
+      assert.equal(run.code, 0, run.stderr);
+      const storedToken = async () =>
+        (
+          await testDb.database.db
+            .selectFrom('chat_connections')
+            .select('token')
+            .where('community_id', '=', communityId)
+            .executeTakeFirstOrThrow()
+        ).token;
+      const sealed = await storedToken();
+      assert.match(sealed, /^sealed:v1:[0-9a-f]{8}:/);
+      assert.equal(sealed.includes(fake.validToken), false);
+
+      // The API, configured with the key, invites with the token it opened.
+      const app = await buildApp({
+        config: testConfig({ SECRETS_KEY: first }),
+        database: testDb.database,
+        logger: false,
+        services: { chat: createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: 2000 }) },
+      });
+      try {
+        const key = (await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'invite')).key;
+        const res = await app.inject({
+          method: 'POST',
+          url: '/admin/v0/members',
+          headers: { authorization: `Bearer ${key}` },
+          payload: { email: 'sealed@example.com', full_name: 'Sealed Token', invite_to_chat: true },
+        });
+        assert.equal(res.statusCode, 201, res.body);
+        assert.equal(res.json<{ data: { chat_invite: { status: string } } }>().data.chat_invite.status, 'invited');
+        const invite = fake.calls.find((c) => c.method === 'admin.users.invite');
+        assert.equal(invite?.token, fake.validToken);
+      } finally {
+        await app.close();
+      }
+
+      const resealed = await cli(['chat', 'reseal-secrets'], { ...env, SECRETS_KEY: second, SECRETS_KEY_PREVIOUS: first });
+      assert.equal(resealed.code, 0, resealed.stderr);
+      const moved = await storedToken();
+      assert.notEqual(moved, sealed);
+      assert.match(moved, /^sealed:v1:[0-9a-f]{8}:/);
+      assert.equal(new SecretBox({ key: second, previousKeys: [] }).open(moved), fake.validToken);
     });
 
     it('never prints the token, with or without --json', async () => {

@@ -7,9 +7,9 @@ import { after, before, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { runBackfill } from '../../src/chat-sync/backfill.js';
 import { addFeed } from '../../src/chat-sync/bound-feeds.js';
-import { SecretBox } from '../../src/chat-sync/secrets.js';
 import { slackSignature } from '../../src/chat-sync/signature.js';
 import { connectSync } from '../../src/chat-sync/sync-connections.js';
+import { SecretBox } from '../../src/shared/secret-box.js';
 import { startFakeChatServer } from '../support/fake-chat-server.js';
 import { describeEachEngine, type TestApp } from '../support/harness.js';
 

@@ -1,7 +1,8 @@
-import type { ChatPostResult, ChatWorkspaceFactory } from '../../chat/index.js';
+import type { ChatPostResult } from '../../chat/index.js';
 import { ChatUnavailableError } from '../../chat/index.js';
 import type { Database } from '../../db/database.js';
 import { ApiError } from '../../errors.js';
+import type { ServiceDeps } from '../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
 import type { ParsedEvent } from './calendar-events.import-parse.js';
@@ -31,7 +32,7 @@ function announcementText(event: ParsedEvent): string {
  * invitation.
  */
 export async function announceEvent(
-  deps: { database: Database; chat: ChatWorkspaceFactory },
+  deps: Pick<ServiceDeps, 'database' | 'chat' | 'secrets'>,
   communityId: string,
   channelIds: readonly string[],
   already: readonly PublishedTo[],
@@ -40,7 +41,7 @@ export async function announceEvent(
   const known = new Set(already.map((p) => p.chat_channel_id));
   const channels = [...new Set(channelIds)].filter((id) => !known.has(id));
   if (channels.length === 0) return { publishedTo: [], message: {} };
-  const workspace = await chatWorkspaceOf({ database: deps.database, chat: deps.chat }, communityId);
+  const workspace = await chatWorkspaceOf(deps, communityId);
   if (!workspace) {
     throw new ApiError('chat_admin_not_configured', 'This community has no chat connection to announce the event with.', {
       hint: 'Connect the chat workspace (community-admin chat connect) or omit publish_to_chat_channels.',

@@ -19,7 +19,7 @@ function sendWritten(reply: FastifyReply, written: WrittenEvent) {
 
 /** POST /calendar_events and PATCH /calendar_events/{id}. */
 export const calendarEventWriteRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
-  const deps = { database: services.database, clock: services.clock, chat: services.chat };
+  const deps = services;
 
   app.post(
     '/admin/v0/calendar_events',

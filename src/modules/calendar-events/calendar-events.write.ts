@@ -1,8 +1,8 @@
-import type { ChatWorkspaceFactory } from '../../chat/index.js';
 import type { Database, Db, Tx } from '../../db/database.js';
 import { notFound, UserInputError, validationFailed } from '../../errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { randomAlphanumericId } from '../../shared/ids.js';
+import type { ServiceDeps } from '../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectProfileIdBy } from '../groups/groups.queries.js';
@@ -25,11 +25,7 @@ import {
 } from './calendar-events.write-queries.js';
 import type { CreateEventBody, EventPerson, UpdateEventBody } from './calendar-events.write-schemas.js';
 
-export interface EventWriteDeps {
-  database: Database;
-  clock: Clock;
-  chat: ChatWorkspaceFactory;
-}
+export type EventWriteDeps = ServiceDeps;
 
 /** The event as GET shows it (JSON text) and, when some channel could not be posted to, why. */
 export interface WrittenEvent {

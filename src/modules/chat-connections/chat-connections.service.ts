@@ -31,7 +31,10 @@ function rejectionMessage(code: string): string {
 }
 
 /** Verifies a chat admin token with the chat platform, then stores it (with its workspace id) as the community's connection. */
-export async function connectChat({ database, clock }: StorageDeps, input: ConnectChatInput): Promise<ChatConnectionSummary> {
+export async function connectChat(
+  { database, clock, secrets }: StorageDeps & Pick<ServiceDeps, 'secrets'>,
+  input: ConnectChatInput,
+): Promise<ChatConnectionSummary> {
   const token = input.token.trim();
   // Never echo the token in a message: it is a credential.
   if (token === '' || /\s/.test(token) || token.length > 1024) {
@@ -42,7 +45,7 @@ export async function connectChat({ database, clock }: StorageDeps, input: Conne
   if (!verified.ok) throw new UserInputError(rejectionMessage(verified.code));
   await upsertChatConnection(database.db, {
     community_id: input.communityId,
-    token,
+    token: secrets.seal(token),
     team_id: verified.teamId,
     connected_at: storedNow(clock),
   });
@@ -51,9 +54,9 @@ export async function connectChat({ database, clock }: StorageDeps, input: Conne
 
 /** The chat workspace of a community, built from its stored connection; null when the community has none. */
 export async function chatWorkspaceOf(
-  { database, chat: factory }: Pick<ServiceDeps, 'database' | 'chat'>,
+  { database, chat: factory, secrets }: Pick<ServiceDeps, 'database' | 'chat' | 'secrets'>,
   communityId: string,
 ): Promise<ChatWorkspace | null> {
   const connection = await selectChatConnection(database.db, communityId);
-  return connection ? factory({ token: connection.token, teamId: connection.team_id }) : null;
+  return connection ? factory({ token: secrets.open(connection.token), teamId: connection.team_id }) : null;
 }

@@ -39,7 +39,7 @@ function addMessage(result: AddMemberResult): string {
 
 /** POST /members, POST /members/check and POST /members/{member_id}/deactivate. */
 export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
-  const deps = { database: services.database, clock: services.clock, chat: services.chat };
+  const deps = services;
 
   app.post(
     '/admin/v0/members',

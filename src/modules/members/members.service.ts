@@ -117,7 +117,7 @@ export async function addMember(deps: MemberDeps, communityId: string, body: Add
   if (body.chat_channel_ids !== undefined && !invite) {
     throw validationFailed('body.chat_channel_ids', 'is only allowed with invite_to_chat: true');
   }
-  const workspace = invite ? await chatWorkspaceOf({ database: deps.database, chat: deps.chat }, communityId) : null;
+  const workspace = invite ? await chatWorkspaceOf(deps, communityId) : null;
   if (invite && workspace === null) throw new ApiError('chat_admin_not_configured');
 
   const saved = await saveMember(deps, communityId, body);

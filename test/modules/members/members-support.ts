@@ -16,7 +16,10 @@ export function fakeChatOptions(fake: FakeChatServer): HarnessOptions {
 
 /** Stores the fake workspace as the community's chat connection (verifies the token with the fake). */
 export async function connectToFake(t: TestApp, fake: FakeChatServer, communityId: string): Promise<void> {
-  await connectChat({ database: t.database, clock: t.clock }, { communityId, token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000 });
+  await connectChat(
+    { database: t.database, clock: t.clock, secrets: t.app.services.secrets },
+    { communityId, token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000 },
+  );
 }
 
 /** Loads an import document into a community. */
