@@ -1,15 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type PgModule from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { lazyRequire } from '../shared/lazy-require.js';
 import type { Db } from './handles.js';
-import { migrations } from './migrations/index.js';
 import { namingPool } from './pg-statements.js';
 import { registerSqliteHandle } from './prepared-query.js';
 import type { DB } from './schema.js';
+import { migratorOf } from './schema-migrator.js';
 import { SqliteCommitWatch } from './sqlite-commit-watch.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -106,18 +106,7 @@ export async function ensurePostgresSchema(url: string, schema: string): Promise
 
 /** Brings the schema up to date; returns the names of the migrations applied now. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  // Kysely looks for its own tables in every schema unless told which one: with several schemas in
-  // one PostgreSQL database (parallel test files, benches), another schema's would pass for ours.
-  const schemaRow =
-    database.engine === 'postgres'
-      ? (await sql<{ name: string }>`select current_schema() as name`.execute(database.db)).rows[0]
-      : undefined;
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: async () => migrations },
-    ...(schemaRow ? { migrationTableSchema: schemaRow.name } : {}),
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (await migratorOf(database)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

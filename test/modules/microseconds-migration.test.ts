@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Migrator, sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { type Database, migrateToLatest } from '../../src/db/database.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { migratorOf } from '../../src/db/schema-migrator.js';
 import { runImport } from '../../src/import/run-import.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { createCommunity } from '../../src/modules/communities/communities.service.js';
@@ -17,16 +16,7 @@ import { createTestDatabase, engines, TestClock, type TestDatabase, testConfig }
  */
 
 async function migrateTo(database: Database, name: string): Promise<void> {
-  const schemaRow =
-    database.engine === 'postgres'
-      ? (await sql<{ name: string }>`select current_schema() as name`.execute(database.db)).rows[0]
-      : undefined;
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: async () => migrations },
-    ...(schemaRow ? { migrationTableSchema: schemaRow.name } : {}),
-  });
-  const { error } = await migrator.migrateTo(name);
+  const { error } = await (await migratorOf(database)).migrateTo(name);
   if (error) throw error;
 }
 
