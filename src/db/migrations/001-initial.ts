@@ -1,14 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { MigrationDb } from './migration-support.js';
 
 /*
  * The whole initial schema, identical on both engines. Every community table leads its primary key
  * and its list indexes with community_id, so one community's queries never walk another's rows.
  */
 
-// Migrations are frozen in time: they must not depend on the evolving table types.
-type AnyDb = Kysely<unknown>;
-
-export async function up(db: AnyDb): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await db.schema
     .createTable('communities')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -229,7 +226,7 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').columns(['expires_at']).execute();
 }
 
-export async function down(db: AnyDb): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   for (const table of [
     'idempotency_keys',
     'calendar_event_attendees',

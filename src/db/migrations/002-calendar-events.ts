@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { MigrationDb } from './migration-support.js';
 
 /*
  * The longest event of a (community, status) in one index step. The event list uses it to turn
@@ -6,13 +7,10 @@ import { type Kysely, sql } from 'kysely';
  * walk calendar_events_start in sort order instead of every past event (see docs/calendar-events.md).
  */
 
-// Migrations are frozen in time: they must not depend on the evolving table types.
-type AnyDb = Kysely<unknown>;
-
-export async function up(db: AnyDb): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await sql`create index calendar_events_duration on calendar_events (community_id, status, (ends_at - start_at))`.execute(db);
 }
 
-export async function down(db: AnyDb): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropIndex('calendar_events_duration').ifExists().execute();
 }

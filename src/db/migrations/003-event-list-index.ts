@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { MigrationDb } from './migration-support.js';
 
 /*
  * The event list walks calendar_events_start in sort order and filters on ends_at (upcoming/past),
@@ -9,17 +10,14 @@ import { type Kysely, sql } from 'kysely';
  * used it still does.
  */
 
-// Migrations are frozen in time: they must not depend on the evolving table types.
-type AnyDb = Kysely<unknown>;
-
-export async function up(db: AnyDb): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await db.schema.dropIndex('calendar_events_start').execute();
   await sql`create index calendar_events_start on calendar_events (community_id, status, start_at, id, ends_at, publish_to_site, is_unlisted)`.execute(
     db,
   );
 }
 
-export async function down(db: AnyDb): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropIndex('calendar_events_start').execute();
   await sql`create index calendar_events_start on calendar_events (community_id, status, start_at, id)`.execute(db);
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { MigrationDb } from './migration-support.js';
 
 /*
  * Keys with permissions, expiry and rotation. `permissions` is `all` (every permission, including
@@ -7,10 +7,7 @@ import type { Kysely } from 'kysely';
  * `previous_valid_until`; it is looked up by its own unique index.
  */
 
-// Migrations are frozen in time: they must not depend on the evolving table types.
-type AnyDb = Kysely<unknown>;
-
-export async function up(db: AnyDb): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await db.schema
     .alterTable('api_keys')
     .addColumn('permissions', 'text', (c) => c.notNull().defaultTo('all'))
@@ -21,7 +18,7 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('api_keys_previous_hash').unique().on('api_keys').column('previous_key_hash').execute();
 }
 
-export async function down(db: AnyDb): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropIndex('api_keys_previous_hash').execute();
   for (const column of ['previous_valid_until', 'previous_key_hash', 'expires_at', 'permissions']) {
     await db.schema.alterTable('api_keys').dropColumn(column).execute();

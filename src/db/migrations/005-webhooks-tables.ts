@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { MigrationDb } from './migration-support.js';
 
 /*
  * Outbound webhooks (docs/webhooks.md): the endpoints a community registered, and one delivery row
@@ -7,10 +7,7 @@ import type { Kysely } from 'kysely';
  * deliveries are picked up again once their lease has passed.
  */
 
-// Migrations are frozen in time: they must not depend on the evolving table types.
-type AnyDb = Kysely<unknown>;
-
-export async function up(db: AnyDb): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await db.schema
     .createTable('webhook_endpoints')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -61,7 +58,7 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
 }
 
-export async function down(db: AnyDb): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropTable('webhook_deliveries').ifExists().execute();
   await db.schema.dropTable('webhook_endpoints').ifExists().execute();
 }

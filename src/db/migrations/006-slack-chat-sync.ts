@@ -1,14 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { MigrationDb } from './migration-support.js';
 
 /*
  * Chat sync (Slack): the bot connection of a community (found by team id when events arrive), the
  * backfill's checkpoints, and the queue of Events API deliveries stored before they are acknowledged.
  */
 
-// Migrations are frozen in time: they must not depend on the evolving table types.
-type AnyDb = Kysely<unknown>;
-
-export async function up(db: AnyDb): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   // A user deleted from the workspace keeps their profile (posts still name them), marked here.
   await db.schema
     .alterTable('profiles')
@@ -59,7 +56,7 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
 }
 
-export async function down(db: AnyDb): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.alterTable('profiles').dropColumn('chat_deleted').execute();
   await db.schema.dropTable('chat_event_queue').execute();
   await db.schema.dropTable('chat_sync_checkpoints').execute();

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import { atomically, type MigrationDb } from './migration-support.js';
 
 /*
  * Instants of community data go from epoch milliseconds to epoch microseconds (issue 17: the
@@ -11,9 +12,6 @@ import { type Kysely, sql } from 'kysely';
  * PostgreSQL runs a migration in a transaction; SQLite's migrator does not, so the work is wrapped
  * in one here: a failure leaves the data as it was.
  */
-
-// Migrations are frozen in time: they must not depend on the evolving table types or helpers.
-type AnyDb = Kysely<unknown>;
 
 const instantColumns: Record<string, readonly string[]> = {
   communities: ['created_at'],
@@ -41,7 +39,7 @@ function jsonSpelling(us: number): string {
 
 /** Calls `rewrite` on the doc of every row of a table (in primary key order), writing back what changed. */
 async function rewriteDocs(
-  db: AnyDb,
+  db: MigrationDb,
   table: 'profiles' | 'calendar_events',
   rewrite: (doc: Record<string, unknown>, createdAt: number) => Record<string, unknown> | undefined,
   where: ReturnType<typeof sql>,
@@ -68,7 +66,7 @@ async function rewriteDocs(
  * Re-spells the instants inside stored JSON: a profile's from its own (already scaled) column, a
  * tag's from its text. `spell` and `instantOf` work in the unit the columns are being moved to.
  */
-async function respellDocs(db: AnyDb, spell: (instant: number) => string, instantOf: (text: string) => number): Promise<void> {
+async function respellDocs(db: MigrationDb, spell: (instant: number) => string, instantOf: (text: string) => number): Promise<void> {
   await rewriteDocs(db, 'profiles', (doc, createdAt) => ({ ...doc, created_at: spell(createdAt) }), sql`1 = 1`);
   await rewriteDocs(
     db,
@@ -83,7 +81,7 @@ async function respellDocs(db: AnyDb, spell: (instant: number) => string, instan
   );
 }
 
-async function scaleInstants(db: AnyDb, factor: 'multiply' | 'divide'): Promise<void> {
+async function scaleInstants(db: MigrationDb, factor: 'multiply' | 'divide'): Promise<void> {
   for (const [table, columns] of Object.entries(instantColumns)) {
     const assignments = sql.join(
       columns.map((column) =>
@@ -95,19 +93,14 @@ async function scaleInstants(db: AnyDb, factor: 'multiply' | 'divide'): Promise<
 }
 
 /** Runs `work` in a transaction unless the migrator already opened one (PostgreSQL). */
-async function atomically(db: AnyDb, work: (db: AnyDb) => Promise<void>): Promise<void> {
-  if (db.isTransaction) return work(db);
-  await db.transaction().execute(work);
-}
-
-export async function up(db: AnyDb): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await atomically(db, async (tx) => {
     await scaleInstants(tx, 'multiply');
     await respellDocs(tx, jsonSpelling, (text) => Date.parse(text) * 1000);
   });
 }
 
-export async function down(db: AnyDb): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await atomically(db, async (tx) => {
     // Sub-millisecond digits are lost on the way down (floor division on both engines for instants after 1970).
     await scaleInstants(tx, 'divide');

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { atomically, type MigrationDb, rewriteDocs } from './migration-support.js';
 
 /*
  * Posts answer null where they have no value and `chat_message.message_ts` as a string (issue 17,
@@ -9,13 +9,10 @@ import { type Kysely, sql } from 'kysely';
  * Wrapped in a transaction on SQLite, whose migrator runs without one.
  */
 
-// Migrations are frozen in time: they must not depend on the evolving table types or helpers.
-type AnyDb = Kysely<unknown>;
 type Doc = Record<string, unknown>;
 
 const postFields = ['cover_image_file_id', 'cover_image_url'] as const;
 const messageFields = ['parent_chat_message_id', 'username', 'icon'] as const;
-const rowsPerRead = 1000;
 
 const emptyToNull = (record: Doc, fields: readonly string[]): boolean => {
   let changed = false;
@@ -70,33 +67,10 @@ function fromNulls(doc: Doc): Doc | undefined {
   return changed ? next : undefined;
 }
 
-async function rewritePostDocs(db: AnyDb, rewrite: (doc: Doc) => Doc | undefined): Promise<void> {
-  let after = { community_id: '', id: '' };
-  for (;;) {
-    const { rows } = await sql<{ community_id: string; id: string; doc: string }>`
-      select community_id, id, doc from posts
-      where community_id > ${after.community_id} or (community_id = ${after.community_id} and id > ${after.id})
-      order by community_id, id limit ${rowsPerRead}`.execute(db);
-    for (const row of rows) {
-      const next = rewrite(JSON.parse(row.doc) as Doc);
-      if (next === undefined) continue;
-      await sql`update posts set doc = ${JSON.stringify(next)} where community_id = ${row.community_id} and id = ${row.id}`.execute(db);
-    }
-    const last = rows.at(-1);
-    if (!last || rows.length < rowsPerRead) return;
-    after = { community_id: last.community_id, id: last.id };
-  }
+export async function up(db: MigrationDb): Promise<void> {
+  await atomically(db, (tx) => rewriteDocs(tx, 'posts', toNulls));
 }
 
-async function atomically(db: AnyDb, work: (db: AnyDb) => Promise<void>): Promise<void> {
-  if (db.isTransaction) return work(db);
-  await db.transaction().execute(work);
-}
-
-export async function up(db: AnyDb): Promise<void> {
-  await atomically(db, (tx) => rewritePostDocs(tx, toNulls));
-}
-
-export async function down(db: AnyDb): Promise<void> {
-  await atomically(db, (tx) => rewritePostDocs(tx, fromNulls));
+export async function down(db: MigrationDb): Promise<void> {
+  await atomically(db, (tx) => rewriteDocs(tx, 'posts', fromNulls));
 }
