@@ -23,6 +23,7 @@ const EnvironmentSchema = Type.Object({
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
   CHAT_EVENTS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
@@ -49,8 +50,8 @@ export interface Config {
   trustProxy: boolean;
   /** Memory for serialised answers of hot reads (ResponseCache); 0 turns the cache off. */
   responseCacheMb: number;
-  /** Outbound webhooks: private targets and plain http allowed (tests, local set-ups); per-attempt timeout. */
-  webhooks: { allowPrivate: boolean; timeoutMs: number };
+  /** Outbound webhooks: private targets and plain http allowed (tests, local set-ups); per-attempt timeout; how long settled deliveries are kept. */
+  webhooks: { allowPrivate: boolean; timeoutMs: number; retentionMs: number };
   /** The key that seals chat secrets at rest (docs/chat.md), null when unset; previous keys still open old values. */
   secrets: { key: string | null; previousKeys: string[] };
   /** Budget of POST /chat/events per community per second (it has no API key, so not the per-address one). */
@@ -127,7 +128,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     trustProxy: parsed.TRUST_PROXY === 'true',
     responseCacheMb: parsed.RESPONSE_CACHE_MB,
-    webhooks: { allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true', timeoutMs: parsed.WEBHOOK_TIMEOUT_MS },
+    webhooks: {
+      allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      retentionMs: parsed.WEBHOOK_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    },
     secrets: {
       key: parsed.SECRETS_KEY ?? null,
       previousKeys: (parsed.SECRETS_KEY_PREVIOUS ?? '')

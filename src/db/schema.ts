@@ -228,6 +228,19 @@ export interface WebhookDeliveriesTable {
   updated_at: number;
 }
 
+/** A webhook event waiting to be fanned out to its endpoints' deliveries (migration 010). */
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  community_id: string;
+  webhook_id: string;
+  type: string;
+  payload: string;
+  /** JSON array of the endpoint ids that wanted the event when it was written. */
+  endpoint_ids: string;
+  created_at: number;
+  position: number;
+}
+
 export interface ChatSyncConnectionsTable {
   community_id: string;
   team_id: string;
@@ -283,6 +296,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_outbox: WebhookOutboxTable;
   chat_sync_connections: ChatSyncConnectionsTable;
   chat_sync_checkpoints: ChatSyncCheckpointsTable;
   chat_event_queue: ChatEventQueueTable;

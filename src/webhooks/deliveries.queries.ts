@@ -158,3 +158,27 @@ export async function settleDisabled(database: Database, deliveries: readonly Du
     .where('lease_owner', '=', owner)
     .execute();
 }
+
+/**
+ * Deletes delivered and failed deliveries last changed before `before` (epoch ms), a thousand per
+ * statement so that no statement holds SQLite's write lock for long; answers how many.
+ */
+export async function pruneSettledDeliveries(database: Database, before: number): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const result = await database.db
+      .deleteFrom('webhook_deliveries')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', 'in', ['delivered', 'failed'])
+          .where('updated_at', '<', before)
+          .limit(1000),
+      )
+      .executeTakeFirst();
+    const count = Number(result.numDeletedRows);
+    removed += count;
+    if (count < 1000) return removed;
+  }
+}

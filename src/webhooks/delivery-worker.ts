@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
-import { claimDueDeliveries, type DueDelivery, recordAttempt, settleDisabled } from './deliveries.queries.js';
+import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from './deliveries.queries.js';
+import { drainWebhookOutbox } from './fan-out.js';
 import { type AttemptResult, postWebhook } from './post-webhook.js';
 import { retryDelay, scheduleSpanMs } from './retry-schedule.js';
 import { signatureHeader } from './signing.js';
 import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
+
+const dayMs = 24 * 60 * 60 * 1000;
+const defaultRetentionMs = 30 * dayMs;
+const pruneIntervalMs = 60 * 60 * 1000;
 
 /** The log lines the worker writes (pino's signature, so the app's logger fits). */
 export interface WorkerLog {
@@ -21,6 +26,8 @@ export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
   /** One attempt's limit (WEBHOOK_TIMEOUT_MS, 5 s by default). */
   timeoutMs: number;
+  /** How long delivered and failed deliveries are kept (WEBHOOK_RETENTION_DAYS, 30 days by default). */
+  retentionMs?: number;
   /** Identifies this worker in leases; unique per process. */
   owner?: string;
   /** Deliveries claimed per tick, and per endpoint within them. */
@@ -48,6 +55,7 @@ export class DeliveryWorker {
   private loop: Promise<void> | null = null;
   private stopped = true;
   private wake: (() => void) | null = null;
+  private nextPruneAt = 0;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.owner = options.owner ?? randomUUID();
@@ -102,6 +110,8 @@ export class DeliveryWorker {
 
   private async runTick(): Promise<number> {
     const { database, clock, timeoutMs } = this.options;
+    await drainWebhookOutbox(database);
+    await this.pruneNowAndThen();
     // The lease covers every send of the longest per-endpoint queue claimed, plus a margin.
     const claimed = await claimDueDeliveries(database, clock.now(), this.owner, {
       batchSize: this.batchSize,
@@ -117,6 +127,16 @@ export class DeliveryWorker {
     }
     await Promise.all([...byEndpoint.values()].map((queue) => this.sendQueue(queue)));
     return claimed.length;
+  }
+
+  /** Deletes settled deliveries past the retention, at most once an hour per worker. */
+  private async pruneNowAndThen(): Promise<void> {
+    const now = this.options.clock.now();
+    if (now < this.nextPruneAt) return;
+    this.nextPruneAt = now + pruneIntervalMs;
+    const retentionMs = this.options.retentionMs ?? defaultRetentionMs;
+    const removed = await pruneSettledDeliveries(this.options.database, now - retentionMs);
+    if (removed > 0) this.options.log.info({ removed, retention_days: retentionMs / dayMs }, 'webhook deliveries pruned');
   }
 
   private async sendQueue(queue: DueDelivery[]): Promise<void> {

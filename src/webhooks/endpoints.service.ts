@@ -6,6 +6,7 @@ import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { selectDeliveries, selectEndpoint, selectEndpoints } from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
+import { drainWebhookOutbox } from './fan-out.js';
 import { newWebhookSecret } from './signing.js';
 import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
 
@@ -178,6 +179,8 @@ export async function listWebhookDeliveries(
   if (status !== null && !(deliveryStatuses as readonly string[]).includes(status))
     throw validationFailed('status', `must be one of ${deliveryStatuses.join(', ')}`);
   if (!(await selectEndpoint(database.db, endpointId, null))) throw notFound('Webhook endpoint');
+  // Changes not yet fanned out by a worker (or made while no server runs) are listed too.
+  await drainWebhookOutbox(database);
   const rows = await selectDeliveries(database.db, endpointId, status as WebhookDeliveryStatus | null, limit);
   return rows.map((row) => ({
     id: row.id,
@@ -203,6 +206,7 @@ export async function redeliverWebhooks(
   target: { deliveryId: string } | { endpointId: string; since: number },
 ): Promise<number> {
   const { db } = deps.database;
+  await drainWebhookOutbox(deps.database);
   const endpointId =
     'deliveryId' in target
       ? (await db.selectFrom('webhook_deliveries').select('endpoint_id').where('id', '=', target.deliveryId).executeTakeFirst())

@@ -1,17 +1,17 @@
-import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { Tx } from '../db/database.js';
-import type { WebhookDeliveriesTable } from '../db/schema.js';
+import { PreparedQuery } from '../db/prepared-query.js';
 import { toIso } from '../shared/clock.js';
-import { newUuid, randomAlphanumericId } from '../shared/ids.js';
+import { randomAlphanumericId } from '../shared/ids.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import { isCalendarEventType } from './event-types.js';
 
 /*
- * The outbox side of webhooks: in the transaction of a change, one delivery row per (event, endpoint
- * that wants its type). The community's active endpoints are read in that same transaction with one
- * indexed read, so an endpoint added through any instance is seen by the next write everywhere; with
- * none (the usual case) that read is all a write pays, and nothing is rendered.
+ * The outbox side of webhooks: in the transaction of a change, one webhook_outbox row per event that
+ * some endpoint wants, naming those endpoints; the delivery worker fans it out to one delivery per
+ * endpoint after the commit (fan-out.ts). The community's active endpoints are read in that same
+ * transaction with one indexed read, so an endpoint added through any instance is seen by the next
+ * write everywhere; with none (the usual case) that read is all a write pays, and nothing is rendered.
  */
 
 interface ActiveEndpoint {
@@ -19,7 +19,7 @@ interface ActiveEndpoint {
   events: string | null;
 }
 
-/** The types an endpoint wants, parsed once per write; null is every type. */
+/** The types an endpoint wants; null is every type. */
 const wants = (endpoint: ActiveEndpoint, type: string): boolean =>
   endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(type);
 
@@ -35,7 +35,23 @@ function calendarEventOf(data: unknown): Record<string, unknown> | null {
 /** A Standard Webhooks message id: `msg_` and 24 random characters, the same for every endpoint and attempt. */
 const newWebhookId = (): string => `msg_${randomAlphanumericId(24)}`;
 
-/** Writes the deliveries of a change's webhook events; called by the write path before commit. */
+// Compiled once: a Kysely insert builder costs more than the insert itself.
+const insertOutboxRow = new PreparedQuery(
+  (
+    db,
+    p: {
+      community_id: string;
+      webhook_id: string;
+      type: string;
+      payload: string;
+      endpoint_ids: string;
+      created_at: number;
+      position: number;
+    },
+  ) => db.insertInto('webhook_outbox').values(p),
+);
+
+/** Writes the outbox rows of a change's webhook events; called by the write path before commit. */
 export async function recordWebhookDeliveries(tx: Tx, communityId: string, entries: readonly OutboxEntry[], now: number): Promise<void> {
   // Raw SQL: this read is on every emitting write, and a Kysely builder costs more than the read.
   const { rows: endpoints } =
@@ -43,37 +59,21 @@ export async function recordWebhookDeliveries(tx: Tx, communityId: string, entri
       tx,
     );
   if (endpoints.length === 0) return;
-  const rows: Insertable<WebhookDeliveriesTable>[] = [];
   let position = 0;
   for (const entry of entries) {
     const targets = endpoints.filter((endpoint) => wants(endpoint, entry.type));
     if (targets.length === 0) continue;
     const data = await entry.render();
     if (isCalendarEventType(entry.type) && calendarEventOf(data)?.triggers_webhooks !== true) continue;
-    const payload = JSON.stringify({ type: entry.type, timestamp: toIso(now), data });
-    const webhookId = newWebhookId();
     position++;
-    for (const endpoint of targets) {
-      rows.push({
-        id: newUuid(),
-        community_id: communityId,
-        endpoint_id: endpoint.id,
-        webhook_id: webhookId,
-        type: entry.type,
-        payload,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_owner: null,
-        lease_until: null,
-        last_response_status: null,
-        last_error: null,
-        created_at: now,
-        position,
-        delivered_at: null,
-        updated_at: now,
-      });
-    }
+    await insertOutboxRow.execute(tx, {
+      community_id: communityId,
+      webhook_id: newWebhookId(),
+      type: entry.type,
+      payload: JSON.stringify({ type: entry.type, timestamp: toIso(now), data }),
+      endpoint_ids: JSON.stringify(targets.map((endpoint) => endpoint.id)),
+      created_at: now,
+      position,
+    });
   }
-  if (rows.length > 0) await tx.insertInto('webhook_deliveries').values(rows).execute();
 }

@@ -31,7 +31,9 @@ export const notCommunityData: Readonly<Record<string, string>> = {
   chat_connections: "the operator's chat configuration",
   idempotency_keys: 'stored responses of the idempotency layer',
   webhook_endpoints: "an integrator's webhook configuration (like api_keys): no cached answer shows it",
-  webhook_deliveries: "the webhook outbox: written in the change's transaction by recordOutboxEntries, then updated by the delivery worker",
+  webhook_deliveries: 'one row per (webhook event, endpoint): fanned out from webhook_outbox by the delivery worker, then updated by it',
+  webhook_outbox:
+    "the webhook outbox: written in the change's transaction by recordOutboxEntries, fanned out to deliveries after the commit",
   chat_sync_connections: "the operator's chat bot configuration (sealed secrets)",
   chat_sync_checkpoints: 'where a chat backfill stands; the data it reads is written through the write path',
   chat_event_queue: 'Slack deliveries waiting to be applied; applying one goes through the write path',

@@ -231,6 +231,51 @@ describeEachEngine(
       assert.equal(new Set(receiver.received.map((r) => r.id)).size, 60);
       assert.equal((await listWebhookDeliveries({ database: ctx().database }, endpoint.id, 'delivered')).length, 60);
     });
+
+    it('a backlog of changes for a removed endpoint does not hold back the next tick', async () => {
+      const gone = await subscribe(ctx());
+      const events = Array.from({ length: 100 }, (_, i) => ({ type: 'member.updated', data: { id: `m${i}` } }));
+      for (let i = 0; i < 7; i++) assert.equal((await emit(ctx(), gone.auth, events)).statusCode, 200);
+      const removed = await ctx().request({ method: 'DELETE', url: `/admin/v0/webhook_endpoints/${gone.endpoint.id}`, headers: gone.auth });
+      assert.equal(removed.statusCode, 200, removed.body);
+      const kept = await subscribe(ctx());
+      await emit(ctx(), kept.auth, [{ type: 'member.created', data: { id: 'after' } }]);
+      assert.equal(await worker.tick(), 1, 'the 700 changes for the removed endpoint are skipped in the same tick');
+      assert.deepEqual(
+        receiver.received.map((r) => r.payload.data.id),
+        ['after'],
+      );
+    });
+
+    it('deletes delivered and failed deliveries once they are older than the retention; pending ones stay', async () => {
+      const dayMs = 24 * 60 * 60 * 1000;
+      const keeper = new DeliveryWorker({
+        database: ctx().database,
+        clock: ctx().clock,
+        log,
+        allowPrivate: true,
+        timeoutMs,
+        retentionMs: dayMs,
+      });
+      const { auth, endpoint } = await subscribe(ctx());
+      receiver.script.push(200, 500);
+      await emit(ctx(), auth, [
+        { type: 'member.created', data: { id: 'delivered' } },
+        { type: 'member.updated', data: { id: 'retried' } },
+      ]);
+      assert.equal(await keeper.tick(), 2);
+      const listed = async (status: string | null) =>
+        (await listWebhookDeliveries({ database: ctx().database }, endpoint.id, status)).map((d) => `${d.type}:${d.status}`).sort();
+      assert.deepEqual(await listed(null), ['member.created:delivered', 'member.updated:pending']);
+      ctx().clock.advance(dayMs - 60_000);
+      receiver.script.push(500);
+      await keeper.tick();
+      assert.deepEqual(await listed(null), ['member.created:delivered', 'member.updated:pending'], 'within the retention');
+      ctx().clock.advance(2 * 60 * 60 * 1000);
+      receiver.script.push(500);
+      await keeper.tick();
+      assert.deepEqual(await listed(null), ['member.updated:pending'], 'the delivered one is gone, the pending one stays');
+    });
   },
   { beforeReady: route.register, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
 );

@@ -8,6 +8,7 @@ import * as slackChatSync from './006-slack-chat-sync.js';
 import * as fidelityMicroseconds from './007-fidelity-microseconds.js';
 import * as fidelityEventNulls from './008-fidelity-event-nulls.js';
 import * as fidelityPostNulls from './009-fidelity-post-nulls.js';
+import * as webhookOutbox from './010-webhook-outbox.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '007-fidelity-microseconds': fidelityMicroseconds,
   '008-fidelity-event-nulls': fidelityEventNulls,
   '009-fidelity-post-nulls': fidelityPostNulls,
+  '010-webhook-outbox': webhookOutbox,
 };

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /*
  * What migrations share. Migrations are frozen in time: they must not depend on the evolving table
@@ -45,3 +45,6 @@ export async function rewriteDocs(
     after = { community_id: last.community_id, id: last.id };
   }
 }
+
+/** Whether the migration runs on PostgreSQL (for the rare column type that differs between engines). */
+export const isPostgres = (db: MigrationDb): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
