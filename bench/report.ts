@@ -180,6 +180,40 @@ export function evaluateTargets(
       }
     }
   }
+  // PostgreSQL against SQLite on the same dataset (the scale-out path must not be the slow path).
+  // The engines run one after the other, not interleaved: CPU per request is the steadier figure.
+  for (const dataset of ['10k', '100k', '1m']) {
+    for (const scenario of ['events.list.uncached', 'posts.home.uncached', 'members.add']) {
+      const pg = find('postgres', dataset, scenario);
+      const lite = find('sqlite', dataset, scenario);
+      if (!pg || !lite) continue;
+      const pgCpu = pg.cpuUserUs + pg.cpuSysUs;
+      const liteCpu = lite.cpuUserUs + lite.cpuSysUs;
+      const times = pgCpu / liteCpu;
+      checks.push({
+        engine: 'postgres',
+        dataset,
+        scenario,
+        target: 'server CPU per request <= 1.5x SQLite',
+        measured: `${Math.round(times * 100) / 100}x (${Math.round(pgCpu)} / ${Math.round(liteCpu)} µs)`,
+        pass: times <= 1.5,
+      });
+    }
+    for (const scenario of ['events.get', 'events.list']) {
+      const pg = find('postgres', dataset, scenario);
+      const lite = find('sqlite', dataset, scenario);
+      if (!pg || !lite) continue;
+      const value = pg.rps / lite.rps;
+      checks.push({
+        engine: 'postgres',
+        dataset,
+        scenario,
+        target: 'cached: req/s >= 80% of SQLite',
+        measured: `${pct(value)} (${pg.rps} / ${lite.rps} req/s)`,
+        pass: value >= 0.8,
+      });
+    }
+  }
   for (const s of startup) {
     checks.push({
       engine: s.engine,

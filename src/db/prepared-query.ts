@@ -28,18 +28,33 @@ interface SqliteHandle {
   sqlite: SqliteDatabase.Database;
   /** The statements Kysely itself reuses (statement-cache.ts): one prepared statement per SQL text. */
   statements: StatementCache;
+  /** True for the handle of a transaction: it runs inside the open transaction, which is its own. */
+  transaction: boolean;
 }
 
 /**
  * The better-sqlite3 handle behind a Kysely instance opened by openDatabase: reads outside
- * transactions skip Kysely's connection queue. A Transaction is another Kysely instance, absent here,
- * so anything inside a transaction goes through Kysely and sees the transaction's own writes.
+ * transactions skip Kysely's connection queue, and so do the statements of a transaction that the
+ * write path registered (registerSqliteTransaction). Any other Kysely instance is absent here and
+ * goes through Kysely.
  */
 const sqliteHandles = new WeakMap<Db | Tx, SqliteHandle>();
 
 /** Called by openDatabase for SQLite databases. */
 export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database, statements: StatementCache): void {
-  sqliteHandles.set(db, { sqlite, statements });
+  sqliteHandles.set(db, { sqlite, statements, transaction: false });
+}
+
+/**
+ * Lets the compiled statements of `tx`, a transaction of `db`, run straight on the SQLite handle.
+ * Safe because SQLite has one connection: while the transaction is open Kysely hands that connection
+ * to no one else (reads of other requests see `inTransaction` and queue behind it), so a statement
+ * run on the handle now runs inside this transaction and sees its writes. Saves Kysely's connection
+ * round (15-20 µs) on each of a write's reads; does nothing on PostgreSQL.
+ */
+export function registerSqliteTransaction(db: Db, tx: Tx): void {
+  const handle = sqliteHandles.get(db);
+  if (handle) sqliteHandles.set(tx, { ...handle, transaction: true });
 }
 
 /** A value no caller passes (NUL is refused at the edge), so that it can only be a placeholder. */
@@ -62,8 +77,9 @@ function shapeOf(params: Params): string {
  * given placeholders in place of the parameters, the compiled SQL remembers where each value goes,
  * and a run only fills the values in. Queries stay written (and typed) with Kysely, and the same
  * builder serves both engines. On SQLite a run outside a transaction goes straight to a prepared
- * statement; in a transaction, and on PostgreSQL, the compiled SQL goes through Kysely, where on
- * PostgreSQL it runs as a named prepared statement of each connection (pg-statements.ts).
+ * statement, and so does a run in a transaction of the write path; in other transactions, and on
+ * PostgreSQL, the compiled SQL goes through Kysely, where on PostgreSQL it runs as a named prepared
+ * statement of each connection (pg-statements.ts).
  *
  * The builder must use the parameters only as values (never to choose columns or the query's shape).
  */
@@ -113,7 +129,7 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
     const compiled = this.compile(db, params);
     const values = compiled.slots.map((slot) => slotValue(slot, params));
     const handle = sqliteHandles.get(db);
-    const statement = handle && !handle.sqlite.inTransaction ? handle.statements.prepare(compiled.sql) : null;
+    const statement = handle && handle.transaction === handle.sqlite.inTransaction ? handle.statements.prepare(compiled.sql) : null;
     return { compiled, values, statement };
   }
 

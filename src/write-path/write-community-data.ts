@@ -1,4 +1,5 @@
 import type { Database, Tx } from '../db/database.js';
+import { registerSqliteTransaction } from '../db/prepared-query.js';
 import { type Clock, storedNow } from '../shared/clock.js';
 import { type OutboxEntry, recordOutboxEntries } from './outbox.js';
 
@@ -49,6 +50,7 @@ export async function writeCommunityData<T>(
   change: (write: CommunityWrite) => Promise<T>,
 ): Promise<T> {
   return deps.database.db.transaction().execute(async (tx) => {
+    registerSqliteTransaction(deps.database.db, tx);
     const touched = new Set<DataView>();
     const outbox: OutboxEntry[] = [];
     const now = storedNow(deps.clock);
