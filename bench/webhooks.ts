@@ -24,6 +24,8 @@ import { systemClock } from '../src/shared/clock.js';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { createWebhookEndpoint, removeWebhookEndpoint } from '../src/webhooks/endpoints.service.js';
 import { writeCommunityData } from '../src/write-path/write-community-data.js';
+import { cpuPerRequest, readCpuTicks } from './proc-cpu.js';
+import { hasTaskset } from './server.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const rounds = Number(process.argv[3] ?? 2);
@@ -72,8 +74,10 @@ function startReceiver(): Promise<{ server: Server; url: string; count: () => nu
 
 async function startServer(env: Record<string, string>, variant: string | null): Promise<{ child: ChildProcess; base: string }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const args = variant ? ['--import', hooks, bin, 'serve'] : [bin, 'serve'];
-  const child = spawn(process.execPath, args, {
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
+  const args = [...profile, ...(variant ? ['--import', hooks, bin, 'serve'] : [bin, 'serve'])];
+  // Pinned to core 0 where taskset exists, so that the load generator (this process) keeps core 1.
+  const child = spawn(hasTaskset ? 'taskset' : process.execPath, hasTaskset ? ['-c', '0', process.execPath, ...args] : args, {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -154,6 +158,8 @@ async function main(): Promise<void> {
     'outbox, endpoint wants the type, sending': null,
   };
   const figures: Record<string, number[]> = Object.fromEntries(cases.map((name) => [name, []]));
+  // The server's CPU per request (user + system, /proc): steadier than req/s on a shared machine.
+  const cpuFigures: Record<string, number[]> = Object.fromEntries(cases.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const name of cases) {
       let endpointId: string | null = null;
@@ -166,17 +172,30 @@ async function main(): Promise<void> {
         ).id;
       }
       const server = await startServer(env, variantOf[name]);
+      const ticksBefore = readCpuTicks(server.child.pid);
       const result = await autocannon({
         url: `${server.base}/admin/v0/calendar_events/benchEvent01/attendees`,
         connections: 10,
         duration: seconds,
         ...request,
       });
+      const cpu = cpuPerRequest(ticksBefore, readCpuTicks(server.child.pid), result.requests.total);
       await stopServer(server.child);
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       figures[name]?.push(result.requests.average);
+      if (cpu) cpuFigures[name]?.push(cpu.userUs + cpu.sysUs);
       if (endpointId) await removeWebhookEndpoint({ database }, endpointId, null);
     }
+  }
+  const cpuBaseline = median(cpuFigures[cases[0]] as number[]);
+  process.stdout.write('attendee update, server CPU per request (user + system), median:\n');
+  for (const name of cases) {
+    const values = cpuFigures[name] as number[];
+    if (values.length === 0) continue;
+    const value = median(values);
+    process.stdout.write(
+      `  ${name.padEnd(46)} ${value.toFixed(0).padStart(5)} µs  (${(((value - cpuBaseline) / cpuBaseline) * 100).toFixed(1)}%)  runs: ${values.map((v) => v.toFixed(0)).join(', ')}\n`,
+    );
   }
   const baseline = median(figures[cases[0]] as number[]);
   process.stdout.write(`attendee update (${database.engine}, ${rounds} × ${seconds} s, 10 connections), median req/s:\n`);
