@@ -25,7 +25,9 @@ for (const page of [3, 51]) {
       const result = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${compiled.sql}`, [...compiled.parameters]);
       plan = result.rows.map((row) => row['QUERY PLAN']).join('\n');
     }
-    process.stdout.write(`### ${schema}, page ${page} of 20, ${deep ? 'ids first, then the page rows (after)' : 'plain OFFSET query (before)'}\n\n\`\`\`\n${plan}\n\`\`\`\n\n`);
+    process.stdout.write(
+      `### ${schema}, page ${page} of 20, ${deep ? 'ids first, then the page rows (after)' : 'plain OFFSET query (before)'}\n\n\`\`\`\n${plan}\n\`\`\`\n\n`,
+    );
   }
 }
 await client.end();
