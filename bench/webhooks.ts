@@ -29,6 +29,7 @@ import { hasTaskset } from './server.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const rounds = Number(process.argv[3] ?? 2);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = join(root, 'bin/community-admin.js');
 const hooks = join(root, 'bench/hooks/register-variant.mjs');
@@ -175,7 +176,7 @@ async function main(): Promise<void> {
       const ticksBefore = readCpuTicks(server.child.pid);
       const result = await autocannon({
         url: `${server.base}/admin/v0/calendar_events/benchEvent01/attendees`,
-        connections: 10,
+        connections,
         duration: seconds,
         ...request,
       });
@@ -198,7 +199,7 @@ async function main(): Promise<void> {
     );
   }
   const baseline = median(figures[cases[0]] as number[]);
-  process.stdout.write(`attendee update (${database.engine}, ${rounds} × ${seconds} s, 10 connections), median req/s:\n`);
+  process.stdout.write(`attendee update (${database.engine}, ${rounds} × ${seconds} s, ${connections} connections), median req/s:\n`);
   for (const name of cases) {
     const value = median(figures[name] as number[]);
     process.stdout.write(
