@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A focused A/B of two builds of the server, interleaved so that background load hits both alike:
 #   bench/ab-builds.sh BASE_CHECKOUT BASE_DB HEAD_CHECKOUT HEAD_DB PATH [ROUNDS] [WRK_SCRIPT]
+# (bench/member-add.lua: POST /admin/v0/members with a fresh e-mail and Idempotency-Key per request)
 # Each checkout must be built (npm run build) and each database hold the bench dataset as that
 # build's generator made it (npm run bench -- --build-only --sizes 10k, then copy
 # bench/.data/sqlite/10k.db); a key is created in each. Both servers run pinned to core 0, wrk to
