@@ -6,6 +6,7 @@ import type { Database } from './db/database.js';
 import type { Authenticator } from './modules/api-keys/authenticator.js';
 import type { Clock } from './shared/clock.js';
 import type { SecretBox } from './shared/secret-box.js';
+import type { Resolver } from './webhooks/target-address.js';
 
 /** What route modules are given: the configured outside world, injected by buildApp. */
 export interface AppServices {
@@ -21,6 +22,8 @@ export interface AppServices {
   counts: CountCache;
   /** Serialised answers of the hot reads, reused on the same terms as the counts. */
   responses: ResponseCache;
+  /** How webhook target hosts are resolved (the system's resolver unless a test gives one that never leaves the machine). */
+  webhookResolver?: Resolver;
 }
 
 /** Options every module's route plugin receives. */

@@ -16,7 +16,12 @@ import {
  * permission (`webhooks:write`) come from routeRules (src/modules/plan-requirements.ts).
  */
 export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
-  const deps = { database: services.database, clock: services.clock, allowPrivate: services.config.webhooks.allowPrivate };
+  const deps = {
+    database: services.database,
+    clock: services.clock,
+    allowPrivate: services.config.webhooks.allowPrivate,
+    ...(services.webhookResolver ? { resolver: services.webhookResolver } : {}),
+  };
 
   app.get(
     '/admin/v0/webhook_endpoints',

@@ -132,3 +132,32 @@ describeEachEngine(
   },
   { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
 );
+
+// Tests and the fuzz run give the app a resolver that never asks a DNS server (src/dependencies.ts).
+const resolved: string[] = [];
+describeEachEngine(
+  'webhook endpoints API with a resolver of its own',
+  (ctx) => {
+    it('resolves target hosts with it: a name it refuses is a 400, and no other resolver is asked', async () => {
+      const { auth } = await ctx().community();
+      resolved.length = 0;
+      const answer = await ctx().request({
+        method: 'POST',
+        url: '/admin/v0/webhook_endpoints',
+        headers: auth,
+        payload: { url: 'https://hooks.receiver.test/hook' },
+      });
+      assert.equal(answer.statusCode, 400, answer.body);
+      assert.match(answer.body, /could not be resolved/);
+      assert.deepEqual(resolved, ['hooks.receiver.test']);
+    });
+  },
+  {
+    services: {
+      webhookResolver: async (hostname) => {
+        resolved.push(hostname);
+        throw new Error('refused in this test');
+      },
+    },
+  },
+);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Resolver } from '../../../src/webhooks/target-address.js';
 import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';
 import { type FuzzContext, requestArb, summarise } from './fuzz-requests.js';
 import { fetchDocument, type Operation, operationsOf, ResponseValidator } from './openapi.js';
@@ -62,10 +63,15 @@ function assertNoPollution(): void {
 /*
  * The fuzz app accepts loopback webhook targets, so that POST /webhook_endpoints can succeed. Nothing
  * is sent there: buildApp starts no delivery worker (main.ts does), and the port (discard, 9) is
- * loopback in any case.
+ * loopback in any case. Fuzzed URLs name arbitrary hosts: its resolver answers `localhost` and
+ * refuses every other name without asking a DNS server, so no fuzzed name leaves the machine.
  */
 const webhookTarget = 'http://127.0.0.1:9/hook';
-const fuzzAppOptions: HarnessOptions = { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } };
+const resolveLocalhostOnly: Resolver = async (hostname) => {
+  if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  throw new Error(`${hostname} is not resolved in the fuzz run`);
+};
+const fuzzAppOptions: HarnessOptions = { env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, services: { webhookResolver: resolveLocalhostOnly } };
 
 /** Registers `count` webhook endpoints through the API: the ids DELETE /webhook_endpoints/{id} finds. */
 async function createWebhookEndpoints(t: TestApp, auth: { authorization: string }, count: number): Promise<string[]> {
