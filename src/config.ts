@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { dayMs, defaultRetentionDays } from './webhooks/retry-schedule.js';
 
 /** The environment the service reads; every variable of the operator interface is here. */
 const EnvironmentSchema = Type.Object({
@@ -23,7 +24,7 @@ const EnvironmentSchema = Type.Object({
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
-  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: defaultRetentionDays }),
   SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
   CHAT_EVENTS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
@@ -131,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
       timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
-      retentionMs: parsed.WEBHOOK_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+      retentionMs: parsed.WEBHOOK_RETENTION_DAYS * dayMs,
     },
     secrets: {
       key: parsed.SECRETS_KEY ?? null,

@@ -4,12 +4,10 @@ import type { Clock } from '../shared/clock.js';
 import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from './deliveries.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
 import { type AttemptResult, postWebhook } from './post-webhook.js';
-import { retryDelay, scheduleSpanMs } from './retry-schedule.js';
+import { dayMs, defaultRetentionDays, retryDelay, scheduleSpanMs } from './retry-schedule.js';
 import { signatureHeader } from './signing.js';
 import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
 
-const dayMs = 24 * 60 * 60 * 1000;
-const defaultRetentionMs = 30 * dayMs;
 const pruneIntervalMs = 60 * 60 * 1000;
 
 /** The log lines the worker writes (pino's signature, so the app's logger fits). */
@@ -134,7 +132,7 @@ export class DeliveryWorker {
     const now = this.options.clock.now();
     if (now < this.nextPruneAt) return;
     this.nextPruneAt = now + pruneIntervalMs;
-    const retentionMs = this.options.retentionMs ?? defaultRetentionMs;
+    const retentionMs = this.options.retentionMs ?? defaultRetentionDays * dayMs;
     const removed = await pruneSettledDeliveries(this.options.database, now - retentionMs);
     if (removed > 0) this.options.log.info({ removed, retention_days: retentionMs / dayMs }, 'webhook deliveries pruned');
   }

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { PreparedQuery } from '../db/prepared-query.js';
+import type { WebhookOutboxTable } from '../db/schema.js';
 import { toIso } from '../shared/clock.js';
 import { randomAlphanumericId } from '../shared/ids.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
@@ -36,20 +37,7 @@ function calendarEventOf(data: unknown): Record<string, unknown> | null {
 const newWebhookId = (): string => `msg_${randomAlphanumericId(24)}`;
 
 // Compiled once: a Kysely insert builder costs more than the insert itself.
-const insertOutboxRow = new PreparedQuery(
-  (
-    db,
-    p: {
-      community_id: string;
-      webhook_id: string;
-      type: string;
-      payload: string;
-      endpoint_ids: string;
-      created_at: number;
-      position: number;
-    },
-  ) => db.insertInto('webhook_outbox').values(p),
-);
+const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxTable>, 'id'>) => db.insertInto('webhook_outbox').values(p));
 
 /** Writes the outbox rows of a change's webhook events; called by the write path before commit. */
 export async function recordWebhookDeliveries(tx: Tx, communityId: string, entries: readonly OutboxEntry[], now: number): Promise<void> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
 import { listWebhookDeliveries, rotateWebhookSecret } from '../../src/webhooks/endpoints.service.js';
 import { webhookEventTypes } from '../../src/webhooks/event-types.js';
 import { retryDelaysMs } from '../../src/webhooks/retry-schedule.js';
@@ -24,8 +24,12 @@ describeEachEngine(
       // The reference library checks timestamps against the real time: start each test there.
       ctx().clock.set(Date.now());
       log = collectingLog();
-      worker = new DeliveryWorker({ database: ctx().database, clock: ctx().clock, log, allowPrivate: true, timeoutMs, random: () => 0.5 });
+      worker = workerWith({ random: () => 0.5 });
     });
+
+    /** A worker on the test's database and clock, sending to loopback, with `options` on top. */
+    const workerWith = (options: Partial<DeliveryWorkerOptions> = {}) =>
+      new DeliveryWorker({ database: ctx().database, clock: ctx().clock, log, allowPrivate: true, timeoutMs, ...options });
 
     /** A community with one endpoint at the receiver; the receiver knows its secret. */
     async function subscribe(app: TestApp, events?: string[]) {
@@ -214,15 +218,8 @@ describeEachEngine(
       const { auth, endpoint } = await subscribe(ctx());
       const events = Array.from({ length: 60 }, (_, i) => ({ type: 'member.updated', data: { id: `m${i}` } }));
       for (let i = 0; i < 60; i += 10) await emit(ctx(), auth, events.slice(i, i + 10));
-      const other = new DeliveryWorker({
-        database: ctx().database,
-        clock: ctx().clock,
-        log,
-        allowPrivate: true,
-        timeoutMs,
-        perEndpoint: 7,
-      });
-      const mine = new DeliveryWorker({ database: ctx().database, clock: ctx().clock, log, allowPrivate: true, timeoutMs, perEndpoint: 7 });
+      const other = workerWith({ perEndpoint: 7 });
+      const mine = workerWith({ perEndpoint: 7 });
       let sent = 0;
       for (let round = 0; round < 20 && sent < 60; round++)
         sent += (await Promise.all([mine.tick(), other.tick()])).reduce((a, b) => a + b, 0);
@@ -249,14 +246,7 @@ describeEachEngine(
 
     it('deletes delivered and failed deliveries once they are older than the retention; pending ones stay', async () => {
       const dayMs = 24 * 60 * 60 * 1000;
-      const keeper = new DeliveryWorker({
-        database: ctx().database,
-        clock: ctx().clock,
-        log,
-        allowPrivate: true,
-        timeoutMs,
-        retentionMs: dayMs,
-      });
+      const keeper = workerWith({ retentionMs: dayMs });
       const { auth, endpoint } = await subscribe(ctx());
       receiver.script.push(200, 500);
       await emit(ctx(), auth, [
