@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { andThen } from '../shared/maybe-async.js';
-import { type DataVersionColumn, readDataVersion } from './count-cache.js';
+import { type DataVersionColumn, readDataVersion } from './data-version.js';
 
 interface Entry {
   version: number;
