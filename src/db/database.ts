@@ -7,7 +7,7 @@ import type { DatabaseTarget } from '../config.js';
 import { lazyRequire } from '../shared/lazy-require.js';
 import type { Db } from './handles.js';
 import { namingPool } from './pg-statements.js';
-import { registerSqliteHandle } from './prepared-query.js';
+import { registerPostgresPool, registerSqliteHandle } from './prepared-query.js';
 import type { DB } from './schema.js';
 import { migratorOf } from './schema-migrator.js';
 import { SqliteCommitWatch } from './sqlite-commit-watch.js';
@@ -81,7 +81,9 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});
   // Parameterised texts run as named prepared statements, parsed once per connection (pg-statements.ts).
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
+  const naming = namingPool(pool);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: naming }) });
+  registerPostgresPool(db, naming);
   return {
     engine: 'postgres',
     db,

@@ -1,5 +1,13 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { type Compilable, type CompiledQuery, createQueryId, type DialectAdapter, type InferResult, PostgresAdapter } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  createQueryId,
+  type DialectAdapter,
+  type InferResult,
+  PostgresAdapter,
+  type PostgresPool,
+} from 'kysely';
 import { andThen } from '../shared/maybe-async.js';
 import type { Db, Tx } from './handles.js';
 import { statementNames } from './pg-statements.js';
@@ -22,6 +30,8 @@ interface BoundCall {
   compiled: Compiled;
   values: unknown[];
   statement: SqliteDatabase.Statement | null;
+  /** The pool to run it on directly (PostgreSQL, outside a transaction), else null. */
+  pool: PostgresPool | null;
 }
 
 interface SqliteHandle {
@@ -55,6 +65,20 @@ export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database, st
 export function registerSqliteTransaction(db: Db, tx: Tx): void {
   const handle = sqliteHandles.get(db);
   if (handle) sqliteHandles.set(tx, { ...handle, transaction: true });
+}
+
+/**
+ * The pool behind a Kysely instance opened by openDatabase on PostgreSQL. A compiled query outside
+ * a transaction runs on it directly: a pooled connection, the statement (named: pg-statements.ts)
+ * and the release, without Kysely's executor, connection provider and result transformation around
+ * it (docs/performance.md measured that layer at about a tenth of an uncached page's CPU). A
+ * transaction's queries go through Kysely: they must run on the transaction's connection.
+ */
+const postgresPools = new WeakMap<Db | Tx, PostgresPool>();
+
+/** Called by openDatabase for PostgreSQL databases, with the pool Kysely's dialect was given. */
+export function registerPostgresPool(db: Db, pool: PostgresPool): void {
+  postgresPools.set(db, pool);
 }
 
 /** A value no caller passes (NUL is refused at the edge), so that it can only be a placeholder. */
@@ -105,6 +129,7 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
   allNow(db: Db | Tx, params: P): InferResult<Q> | Promise<InferResult<Q>> {
     const call = this.bind(db, params);
     if (call.statement) return call.statement.all(...call.values) as InferResult<Q>;
+    if (call.pool) return onPool(call.pool, call).then((result) => result.rows as InferResult<Q>);
     return this.throughKysely(db, call).then((result) => result.rows as InferResult<Q>);
   }
 
@@ -121,6 +146,7 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
   async execute(db: Db | Tx, params: P): Promise<number> {
     const call = this.bind(db, params);
     if (call.statement) return call.statement.run(...call.values).changes;
+    if (call.pool) return Number((await onPool(call.pool, call)).rowCount ?? 0);
     return Number((await this.throughKysely(db, call)).numAffectedRows ?? 0);
   }
 
@@ -130,7 +156,7 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
     const values = compiled.slots.map((slot) => slotValue(slot, params));
     const handle = sqliteHandles.get(db);
     const statement = handle && handle.transaction === handle.sqlite.inTransaction ? handle.statements.prepare(compiled.sql) : null;
-    return { compiled, values, statement };
+    return { compiled, values, statement, pool: postgresPools.get(db) ?? null };
   }
 
   private throughKysely(db: Db | Tx, { compiled, values }: BoundCall) {
@@ -170,6 +196,16 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
       if (adapter instanceof PostgresAdapter) statementNames.register(compiled.sql);
     }
     return compiled;
+  }
+}
+
+/** Runs a compiled query on a connection of the pool, released (to the pool) whatever happens. */
+async function onPool(pool: PostgresPool, { compiled, values }: BoundCall) {
+  const client = await pool.connect();
+  try {
+    return await client.query(compiled.sql, values);
+  } finally {
+    client.release();
   }
 }
 

@@ -1,6 +1,5 @@
 import type { ChatPostResult } from '../../chat/index.js';
 import { ChatUnavailableError } from '../../chat/index.js';
-import type { Database } from '../../db/database.js';
 import { ApiError } from '../../errors.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';

@@ -1,6 +1,5 @@
-import type { Database, Db, Tx } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { notFound, UserInputError, validationFailed } from '../../errors.js';
-import type { Clock } from '../../shared/clock.js';
 import { randomAlphanumericId } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
