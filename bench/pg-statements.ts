@@ -20,12 +20,13 @@ if (process.env.UNNAMED) {
   statementNames.nameOf = () => undefined;
   statementNames.register = () => {};
 }
-// Usage: BENCH_DATABASE_URL=postgres://... node --import tsx bench/pg-statements.ts SCHEMA COMMUNITY_ID  (UNNAMED=1: as before named statements; CACHED=1: the cached reads)
+// Usage: BENCH_DATABASE_URL=postgres://... node --import tsx bench/pg-statements.ts SCHEMA COMMUNITY_ID
+//   (UNNAMED=1: as before named statements; CACHED=1: the cached reads; RUNS=n: requests measured, default 100)
 const [schema = 'pgplan', community = ''] = process.argv.slice(2);
-const database = openDatabase(
-  { engine: 'postgres', url: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench' },
-  { schema },
-);
+// A first argument ending in .db is a SQLite dataset (bench/.data/sqlite/100k.db): the same requests, for comparison.
+const database = schema.endsWith('.db')
+  ? openDatabase({ engine: 'sqlite', path: schema })
+  : openDatabase({ engine: 'postgres', url: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench' }, { schema });
 const app = await buildApp({
   config: testConfig(process.env.CACHED ? {} : { RESPONSE_CACHE_MB: '0' }),
   database,
@@ -36,6 +37,7 @@ await app.ready();
 const key = await createApiKey({ database, clock: systemClock }, community, 'parses');
 const headers = { authorization: `Bearer ${key.key}` };
 let n = 0;
+const runs = Number(process.env.RUNS ?? 100);
 const eventId = (
   JSON.parse((await app.inject({ url: '/admin/v0/calendar_events?per_page=1', headers })).body) as { data: { records: { id: string }[] } }
 ).data.records[0]?.id;
@@ -68,10 +70,10 @@ for (const [name, run] of process.env.CACHED ? cachedScenarios : uncachedScenari
   counts.parse = 0;
   counts.bind = 0;
   const t0 = process.cpuUsage();
-  for (let i = 0; i < 100; i++) await run();
+  for (let i = 0; i < runs; i++) await run();
   const cpu = process.cpuUsage(t0);
   console.log(
-    `${name}: ${(counts.parse / 100).toFixed(2)} Parse, ${(counts.bind / 100).toFixed(2)} statements per request; client CPU ${((cpu.user + cpu.system) / 100).toFixed(0)} µs/req (noisy)`,
+    `${name}: ${(counts.parse / runs).toFixed(2)} Parse, ${(counts.bind / runs).toFixed(2)} statements per request; client CPU ${((cpu.user + cpu.system) / runs).toFixed(0)} µs/req (noisy)`,
   );
 }
 await database.db

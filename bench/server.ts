@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { binPath, dataDir, sleep } from './util.js';
+import { binPath, dataDir, serverNodeOptions, sleep } from './util.js';
 
 /** taskset when the machine has it (Linux); without it the figures are unpinned, and say so. */
 export const hasTaskset = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset');
@@ -103,7 +103,7 @@ export interface ServerOptions {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
-  const node = [process.execPath, ...(options.variant ? ['--import', variantHooks] : []), binPath, 'serve'];
+  const node = [process.execPath, ...serverNodeOptions(), ...(options.variant ? ['--import', variantHooks] : []), binPath, 'serve'];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOST: '127.0.0.1',

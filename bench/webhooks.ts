@@ -26,6 +26,7 @@ import { createWebhookEndpoint, removeWebhookEndpoint } from '../src/webhooks/en
 import { writeCommunityData } from '../src/write-path/write-community-data.js';
 import { cpuPerRequest, readCpuTicks } from './proc-cpu.js';
 import { hasTaskset } from './server.js';
+import { serverNodeOptions } from './util.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const rounds = Number(process.argv[3] ?? 2);
@@ -76,7 +77,7 @@ function startReceiver(): Promise<{ server: Server; url: string; count: () => nu
 async function startServer(env: Record<string, string>, variant: string | null): Promise<{ child: ChildProcess; base: string }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
-  const args = [...profile, ...(variant ? ['--import', hooks, bin, 'serve'] : [bin, 'serve'])];
+  const args = [...serverNodeOptions(), ...profile, ...(variant ? ['--import', hooks, bin, 'serve'] : [bin, 'serve'])];
   // Pinned to core 0 where taskset exists, so that the load generator (this process) keeps core 1.
   const child = spawn(hasTaskset ? 'taskset' : process.execPath, hasTaskset ? ['-c', '0', process.execPath, ...args] : args, {
     cwd: root,
