@@ -8,6 +8,8 @@ import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
 const stopDeadlineMs = 9000;
+/** How often a stopping server closes the keep-alive connections that have become idle. */
+const idleCloseEveryMs = 50;
 
 /** The banner of the first start: the only time a default key is ever shown. */
 function firstStartBanner(key: string, communityId: string, config: Config): string {
@@ -55,8 +57,14 @@ export async function runServer(config: Config): Promise<void> {
       process.exit(1);
     }, stopDeadlineMs);
     deadline.unref();
+    // A keep-alive connection whose request finishes after the stop began would stay open, idle,
+    // for as long as its client (a load balancer's pool) keeps it, and hold the stop until the
+    // deadline: close each one as soon as it is idle. New requests meanwhile get a 503.
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), idleCloseEveryMs);
+    closeIdle.unref();
     try {
       await Promise.all([webhooks.stop(), app.close()]);
+      clearInterval(closeIdle);
       await database.close();
       process.exit(0);
     } catch (error) {

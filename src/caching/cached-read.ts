@@ -32,8 +32,8 @@ export interface CachedReadSpec<Args extends unknown[]> {
   render: (deps: CachedReadDeps, communityId: string, now: number, ...args: Args) => Promise<Answer>;
 }
 
-/** A cached read: the response body's bytes, synchronously on a hit where the engine allows it. */
-export type CachedRead<Args extends unknown[]> = (deps: CachedReadDeps, communityId: string, ...args: Args) => Buffer | Promise<Buffer>;
+/** A cached read: the response body's bytes, synchronously on a hit where the engine allows it (its text when the cache is off). */
+export type CachedRead<Args extends unknown[]> = (deps: CachedReadDeps, communityId: string, ...args: Args) => Buffer | Promise<Buffer | string>;
 
 /**
  * Makes a read of community data cached: the one place that knows the cache key (community, view,

@@ -38,6 +38,8 @@ export class ResponseCache {
   /**
    * The answer for `key`: the cached bytes while they still hold, else what `render` produces
    * (remembered). A hit on SQLite is synchronous; a miss, or any read on PostgreSQL, is a promise.
+   * With the cache off the rendered text is answered as it is: its UTF-8 copy would only be
+   * garbage (80 kB of a 700 kB page's allocations, docs/performance.md).
    */
   body(
     database: Database,
@@ -46,8 +48,8 @@ export class ResponseCache {
     key: string,
     now: number,
     render: () => Promise<Rendered>,
-  ): Buffer | Promise<Buffer> {
-    if (this.budgetBytes <= 0) return render().then((rendered) => Buffer.from(rendered.body));
+  ): Buffer | Promise<Buffer | string> {
+    if (this.budgetBytes <= 0) return render().then((rendered) => rendered.body);
     const cacheKey = `${communityId}\u0000${column}\u0000${key}`;
     return andThen(
       readDataVersion(database, communityId, column),

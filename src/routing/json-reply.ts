@@ -14,7 +14,7 @@ export function sendJsonText(reply: FastifyReply, body: string | Buffer): Fastif
  * Sends bytes that may still be coming (a cache miss): synchronously when they are already there,
  * so a handler returning this costs no promise on a hit.
  */
-export function sendJsonBytes(reply: FastifyReply, body: Buffer | Promise<Buffer>): void | Promise<void> {
+export function sendJsonBytes(reply: FastifyReply, body: Buffer | Promise<Buffer | string>): void | Promise<void> {
   if (Buffer.isBuffer(body)) {
     sendJsonText(reply, body);
     return;
