@@ -39,7 +39,15 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
 const key = (await createApiKey({ database, clock: systemClock }, dataset.target.communityId, 'alloc-profile')).key;
 const wrk = (seconds: number) => {
-  const [program, ...args] = pinned(1, ['wrk', '-t1', '-c50', `-d${seconds}s`, '-H', `authorization: Bearer ${key}`, `http://127.0.0.1:${port}${path}`]);
+  const [program, ...args] = pinned(1, [
+    'wrk',
+    '-t1',
+    '-c50',
+    `-d${seconds}s`,
+    '-H',
+    `authorization: Bearer ${key}`,
+    `http://127.0.0.1:${port}${path}`,
+  ]);
   return promisify(execFile)(program as string, args).then((out) => out.stdout);
 };
 await wrk(2);

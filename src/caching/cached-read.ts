@@ -33,7 +33,11 @@ export interface CachedReadSpec<Args extends unknown[]> {
 }
 
 /** A cached read: the response body's bytes, synchronously on a hit where the engine allows it (its text when the cache is off). */
-export type CachedRead<Args extends unknown[]> = (deps: CachedReadDeps, communityId: string, ...args: Args) => Buffer | Promise<Buffer | string>;
+export type CachedRead<Args extends unknown[]> = (
+  deps: CachedReadDeps,
+  communityId: string,
+  ...args: Args
+) => Buffer | Promise<Buffer | string>;
 
 /**
  * Makes a read of community data cached: the one place that knows the cache key (community, view,

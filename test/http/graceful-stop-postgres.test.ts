@@ -24,7 +24,10 @@ describe('SIGTERM with requests in flight on PostgreSQL', { skip }, () => {
     testDb = await createTestDatabase('postgres');
     const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Graceful stop', 'enterprise');
     key = (await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'stop')).key;
-    const seeded = await runCli(['seed', '--community', community.id, '--events', '300', '--posts', '0', '--profiles', '100', '--json'], testDb.env);
+    const seeded = await runCli(
+      ['seed', '--community', community.id, '--events', '300', '--posts', '0', '--profiles', '100', '--json'],
+      testDb.env,
+    );
     assert.equal(seeded.code, 0, seeded.stderr);
   });
 
