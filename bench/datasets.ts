@@ -9,8 +9,8 @@ import { type SeedCounts, SeedWorld } from '../src/cli/seed/world.js';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { createCommunity } from '../src/modules/communities/communities.service.js';
 import { systemClock } from '../src/shared/clock.js';
-import { dataDir, type Log } from './util.js';
 import { copySqliteToPostgres } from './copy-to-postgres.js';
+import { dataDir, type Log } from './util.js';
 
 /*
  * The datasets of the suite, built once through the seed code (that is, through the real import)

@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { binPath, dataDir, serverNodeOptions, sleep } from './util.js';
+import { serverNodeOptions } from '../src/cli/server-node-options.js';
+import { parseDatabaseUrl } from '../src/config.js';
+import { binPath, dataDir, sleep } from './util.js';
 
 /** taskset when the machine has it (Linux); without it the figures are unpinned, and say so. */
 export const hasTaskset = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset');
@@ -99,11 +101,18 @@ export interface ServerOptions {
 
 /**
  * The real server (`node bin/community-admin.js serve`, the built dist) pinned to core 0, with
- * warn-level logs and rate limits far above what the load generator can send.
+ * warn-level logs and rate limits far above what the load generator can send. The node options the
+ * server would relaunch itself with (PostgreSQL) are given at once: the measured process is the server.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
-  const node = [process.execPath, ...serverNodeOptions(), ...(options.variant ? ['--import', variantHooks] : []), binPath, 'serve'];
+  const node = [
+    process.execPath,
+    ...serverNodeOptions(parseDatabaseUrl(options.databaseUrl)),
+    ...(options.variant ? ['--import', variantHooks] : []),
+    binPath,
+    'serve',
+  ];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOST: '127.0.0.1',

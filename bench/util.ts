@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The project root, bench/.data (git-ignored caches) and bench/results. */
@@ -7,17 +6,6 @@ export const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 export const dataDir = fileURLToPath(new URL('./.data/', import.meta.url));
 export const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 export const binPath = fileURLToPath(new URL('../bin/community-admin.js', import.meta.url));
-
-/**
- * The node options `npm start` runs the server with (`node --max-semi-space-size=64 bin/...`): the
- * bench measures the server as operators start it.
- */
-export function serverNodeOptions(): string[] {
-  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const match = /^node((?: --\S+)*) bin\/community-admin\.js serve$/.exec(scripts.start);
-  if (!match) throw new Error(`package.json scripts.start is not "node [--options] bin/community-admin.js serve": ${scripts.start}`);
-  return (match[1] ?? '').split(' ').filter(Boolean);
-}
 
 /** Progress of the bench: stderr, stamped with the time since start. */
 export class Log {

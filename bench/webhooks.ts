@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { serverNodeOptions } from '../src/cli/server-node-options.js';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { runImport } from '../src/import/run-import.js';
@@ -26,7 +27,6 @@ import { createWebhookEndpoint, removeWebhookEndpoint } from '../src/webhooks/en
 import { writeCommunityData } from '../src/write-path/write-community-data.js';
 import { cpuPerRequest, readCpuTicks } from './proc-cpu.js';
 import { hasTaskset } from './server.js';
-import { serverNodeOptions } from './util.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const rounds = Number(process.argv[3] ?? 2);
@@ -74,10 +74,14 @@ function startReceiver(): Promise<{ server: Server; url: string; count: () => nu
   );
 }
 
-async function startServer(env: Record<string, string>, variant: string | null): Promise<{ child: ChildProcess; base: string }> {
+async function startServer(
+  env: Record<string, string> & { DATABASE_URL: string },
+  variant: string | null,
+): Promise<{ child: ChildProcess; base: string }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
-  const args = [...serverNodeOptions(), ...profile, ...(variant ? ['--import', hooks, bin, 'serve'] : [bin, 'serve'])];
+  const nodeOptions = serverNodeOptions(parseDatabaseUrl(env.DATABASE_URL));
+  const args = [...nodeOptions, ...profile, ...(variant ? ['--import', hooks, bin, 'serve'] : [bin, 'serve'])];
   // Pinned to core 0 where taskset exists, so that the load generator (this process) keeps core 1.
   const child = spawn(hasTaskset ? 'taskset' : process.execPath, hasTaskset ? ['-c', '0', process.execPath, ...args] : args, {
     cwd: root,

@@ -6,6 +6,7 @@ import { registerCommunityCommands } from './community.commands.js';
 import { registerDataCommands } from './data.commands.js';
 import { extraCommands } from './extra-commands.js';
 import { registerKeyCommands } from './key.commands.js';
+import { missingNodeOptions, relaunchWith, serverNodeOptions } from './server-node-options.js';
 
 /** Exit statuses of the operator interface. */
 const exitUserError = 1;
@@ -23,9 +24,12 @@ export async function runCli(argv: string[]): Promise<void> {
     .command('serve')
     .description('run the API server')
     .action(async () => {
+      const config = loadConfig();
+      const missing = missingNodeOptions(serverNodeOptions(config.database));
+      if (missing.length > 0) await relaunchWith(missing);
       // Loaded on demand: the operator commands start faster without the HTTP stack.
       const { runServer } = await import('../main.js');
-      await runServer(loadConfig());
+      await runServer(config);
     });
   registerDataCommands(program);
   registerCommunityCommands(program);
