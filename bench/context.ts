@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import type { BenchDataset } from './datasets.js';
+import { benchEventStart } from './scenarios.js';
 import { startServer } from './server.js';
 import { binPath, dataDir } from './util.js';
 
@@ -56,6 +57,13 @@ export function removeBenchWrites(dataset: BenchDataset): Promise<number> {
       .where('community_id', '=', dataset.target.communityId)
       .where('email_norm', 'like', 'bench-%@bench.example.com')
       .executeTakeFirst();
+    // Events created by events.create start at benchEventStart (no generated event does) and have no
+    // hosts, speakers, tags or attendees: the row is all there is.
+    await database.db
+      .deleteFrom('calendar_events')
+      .where('community_id', '=', dataset.target.communityId)
+      .where('start_at', '=', Date.parse(benchEventStart) * 1000)
+      .execute();
     await database.db.deleteFrom('idempotency_keys').where('community_id', '=', dataset.target.communityId).execute();
     if (database.sqlite) database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     return Number(members.numDeletedRows);

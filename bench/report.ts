@@ -183,7 +183,7 @@ export function evaluateTargets(
   // PostgreSQL against SQLite on the same dataset (the scale-out path must not be the slow path).
   // The engines run one after the other, not interleaved: CPU per request is the steadier figure.
   for (const dataset of ['10k', '100k', '1m']) {
-    for (const scenario of ['events.list.uncached', 'posts.home.uncached', 'members.add']) {
+    for (const scenario of ['events.list.uncached', 'posts.home.uncached', 'members.add', 'feeds.list', 'events.create']) {
       const pg = find('postgres', dataset, scenario);
       const lite = find('sqlite', dataset, scenario);
       if (!pg || !lite) continue;

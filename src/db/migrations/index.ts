@@ -9,6 +9,7 @@ import * as fidelityMicroseconds from './007-fidelity-microseconds.js';
 import * as fidelityEventNulls from './008-fidelity-event-nulls.js';
 import * as fidelityPostNulls from './009-fidelity-post-nulls.js';
 import * as webhookOutbox from './010-webhook-outbox.js';
+import * as eventSlugIndex from './011-event-slug-index.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008-fidelity-event-nulls': fidelityEventNulls,
   '009-fidelity-post-nulls': fidelityPostNulls,
   '010-webhook-outbox': webhookOutbox,
+  '011-event-slug-index': eventSlugIndex,
 };

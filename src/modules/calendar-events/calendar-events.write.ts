@@ -19,7 +19,7 @@ import {
   insertEventRow,
   selectEventPeopleIds,
   selectKnownTags,
-  selectSlugsStartingWith,
+  selectTakenSlugs,
   updateEventRow,
 } from './calendar-events.write-queries.js';
 import type { CreateEventBody, EventPerson, UpdateEventBody } from './calendar-events.write-schemas.js';
@@ -122,17 +122,26 @@ export function slugOfTitle(title: string): string {
   return slug === '' ? 'event' : slug;
 }
 
+/** Suffixed candidates looked up per statement when the title's slug is taken. */
+const slugCandidatesPerLookup = 50;
+
 /** The given slug when free (400 otherwise), or the title's slug made unique with -2, -3, ... */
 async function settleSlug(db: Db | Tx, communityId: string, eventId: string, given: string | undefined, title: string): Promise<string> {
-  const base = given ?? slugOfTitle(title);
-  const taken = await selectSlugsStartingWith(db, communityId, base);
-  const free = (slug: string) => taken.get(slug) === undefined || taken.get(slug) === eventId;
+  const holderOf = async (slugs: string[]) => selectTakenSlugs(db, communityId, slugs);
   if (given !== undefined) {
-    if (!free(given)) throw validationFailed('body.slug', `"${given}" is already the slug of another event of this community`);
+    const holder = (await holderOf([given])).get(given);
+    if (holder !== undefined && holder !== eventId) {
+      throw validationFailed('body.slug', `"${given}" is already the slug of another event of this community`);
+    }
     return given;
   }
-  if (free(base)) return base;
-  for (let n = 2; ; n++) if (free(`${base}-${n}`)) return `${base}-${n}`;
+  const base = slugOfTitle(title);
+  for (let from = 1; ; from += slugCandidatesPerLookup) {
+    const candidates = Array.from({ length: slugCandidatesPerLookup }, (_, i) => (from + i === 1 ? base : `${base}-${from + i}`));
+    const taken = await holderOf(candidates);
+    const free = candidates.find((slug) => taken.get(slug) === undefined || taken.get(slug) === eventId);
+    if (free !== undefined) return free;
+  }
 }
 
 /** The import parser's verdict as the API's 400, naming the body field (host_profile_ids[1] is hosts[1]). */

@@ -4,6 +4,7 @@ import { type Compilable, CompiledQuery, sql } from 'kysely';
 import { calendarEventsCountQuery, calendarEventsPageQuery } from '../../../src/modules/calendar-events/calendar-events.queries.js';
 import type { ListQuery } from '../../../src/modules/calendar-events/calendar-events.schemas.js';
 import { filterFromQuery } from '../../../src/modules/calendar-events/calendar-events.service.js';
+import { takenSlugsQuery } from '../../../src/modules/calendar-events/calendar-events.write-queries.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { event, feed, hour, importInto, listEvents, uuid } from './fixtures.js';
 
@@ -125,4 +126,16 @@ describeEachEngine('calendar events: list over 10,000 events uses the indexes', 
       else assert.doesNotMatch(text, /Seq Scan on calendar_events\b/, text);
     });
   }
+
+  it('finds the slugs taken (event create, title change) through calendar_events_slug, not by reading every event', async () => {
+    const slugs = ['event-1', 'event-1-2', 'event-1-3'];
+    const plan = (await planOf(ctx(), takenSlugsQuery(ctx().database.db, communityId, slugs))).join('\n');
+    if (ctx().engine === 'sqlite') assert.match(plan, /SEARCH calendar_events USING INDEX calendar_events_slug\b/, plan);
+    else
+      assert.match(
+        plan,
+        /(Index Scan|Bitmap Index Scan) using calendar_events_slug on calendar_events\b|Bitmap Index Scan on calendar_events_slug\b/,
+        plan,
+      );
+  });
 });
