@@ -6,7 +6,7 @@ import { registerCommunityCommands } from './community.commands.js';
 import { registerDataCommands } from './data.commands.js';
 import { extraCommands } from './extra-commands.js';
 import { registerKeyCommands } from './key.commands.js';
-import { missingNodeOptions, relaunchWith, serverNodeOptions } from './server-node-options.js';
+import { missingNodeOptions, serverNodeOptions } from './server-node-options.js';
 
 /** Exit statuses of the operator interface. */
 const exitUserError = 1;
@@ -26,7 +26,12 @@ export async function runCli(argv: string[]): Promise<void> {
     .action(async () => {
       const config = loadConfig();
       const missing = missingNodeOptions(serverNodeOptions(config.database));
-      if (missing.length > 0) await relaunchWith(missing);
+      if (missing.length > 0) {
+        process.stderr.write(
+          `warning: on PostgreSQL start node with ${missing.join(' ')} (e.g. NODE_OPTIONS=${missing.join(' ')} npm start): ` +
+            'without it garbage collection takes about a third of an uncached page (README, "Scaling out")\n',
+        );
+      }
       // Loaded on demand: the operator commands start faster without the HTTP stack.
       const { runServer } = await import('../main.js');
       await runServer(config);
