@@ -67,7 +67,7 @@ export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids:
 }
 
 /** The `feed` summary of a stored feed. */
-export function feedSummaryOf(row: FeedRow): FeedSummary {
+export function feedSummaryOf(row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary {
   const doc = JSON.parse(row.doc) as Partial<FeedDoc>;
   return { id: row.id, label: doc.label ?? '', slug: doc.slug ?? '' };
 }

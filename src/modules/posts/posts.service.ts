@@ -9,7 +9,7 @@ import { feedSummaryOf, selectFeedSummaries } from '../feeds/feeds.queries.js';
 import type { FeedSummary } from '../feeds/feeds.schemas.js';
 import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.service.js';
 import { selectProfileJsonByIds } from '../profiles/profiles.queries.js';
-import { countPosts, type FeedScope, type PostRow, selectPostRows, selectPostsPage } from './posts.queries.js';
+import { countPosts, type FeedScope, type PostPageRow, type PostRow, selectPostRows, selectPostsPage } from './posts.queries.js';
 import { renderPost } from './posts.records.js';
 import type { ListPostsQuery } from './posts.schemas.js';
 
@@ -32,11 +32,9 @@ async function listPosts(
 ): Promise<PostsPage> {
   const { db } = database;
   let scope: FeedScope = { kind: 'home' };
-  let knownFeeds = new Map<string, FeedSummary>();
   if (feedIdOrHome !== 'home') {
     const feed = await requireFeedRow({ database }, communityId, feedIdFromPath(feedIdOrHome, 'must be a UUID or "home"'));
     scope = { kind: 'feed', feedId: feed.id };
-    knownFeeds = new Map([[feed.id, feedSummaryOf(feed)]]);
   }
   // Post totals do not depend on time: they hold until the community's posts change (posts_version).
   const total = counts
@@ -48,7 +46,7 @@ async function listPosts(
   const offset = query.page * query.per_page;
   // Past the end there is nothing to read: skip the page query (and any huge OFFSET).
   const rows = offset < total ? await selectPostsPage(db, communityId, scope, query.sort, query.per_page, offset) : [];
-  return pageOf(query.page, query.per_page, total, await renderPosts(database, communityId, rows, knownFeeds));
+  return pageOf(query.page, query.per_page, total, await renderPosts(database, communityId, rows, partsOfPage(rows)));
 }
 
 /** `GET /feeds/{feed_id}/posts`, cached. Posts do not depend on time: an answer holds until the community's posts change. */
@@ -62,34 +60,54 @@ export const readPostsList = cachedRead({
   },
 });
 
-/** API records (JSON text) of rows, with authors, feeds and references loaded for all of them at once. */
-async function renderPosts(
-  database: Database,
-  communityId: string,
-  rows: PostRow[],
-  knownFeeds: Map<string, FeedSummary>,
-): Promise<string[]> {
-  if (rows.length === 0) return [];
+/** What a post record shows besides its row: authors' stored profiles by id, feed summaries by id. */
+interface PostParts {
+  authors: Map<string, string>;
+  feeds: Map<string, FeedSummary>;
+}
+
+/** The parts of a page's rows, which its query joined (selectPostsPage). */
+function partsOfPage(rows: readonly PostPageRow[]): PostParts {
+  const parts: PostParts = { authors: new Map(), feeds: new Map() };
+  for (const row of rows) {
+    if (row.author_profile_id && row.author_doc !== null) parts.authors.set(row.author_profile_id, row.author_doc);
+    if (row.feed_doc !== null && !parts.feeds.has(row.feed_id))
+      parts.feeds.set(row.feed_id, feedSummaryOf({ id: row.feed_id, doc: row.feed_doc }));
+  }
+  return parts;
+}
+
+/** The parts of rows read on their own (a single post), with one batched read per kind. */
+async function loadParts(database: Database, communityId: string, rows: readonly PostRow[]): Promise<PostParts> {
   const { db } = database;
-  const missingFeeds = rows.map((row) => row.feed_id).filter((id) => !knownFeeds.has(id));
-  const [authors, feeds, references] = await Promise.all([
+  const [authors, feeds] = await Promise.all([
     selectProfileJsonByIds(
       db,
       communityId,
       rows.flatMap((row) => (row.author_profile_id ? [row.author_profile_id] : [])),
     ),
-    missingFeeds.length ? selectFeedSummaries(db, communityId, missingFeeds) : Promise.resolve(new Map<string, FeedSummary>()),
-    resolveReferences(
+    selectFeedSummaries(
       db,
       communityId,
-      rows.map((row) => JSON.parse(row.mentions) as Mentions),
+      rows.map((row) => row.feed_id),
     ),
   ]);
+  return { authors, feeds };
+}
+
+/** API records (JSON text) of rows, with their references resolved for all of them at once. */
+async function renderPosts(database: Database, communityId: string, rows: readonly PostRow[], parts: PostParts): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const references = await resolveReferences(
+    database.db,
+    communityId,
+    rows.map((row) => JSON.parse(row.mentions) as Mentions),
+  );
   return rows.map((row, i) =>
     renderPost(
       row,
-      authors.get(row.author_profile_id ?? ''),
-      knownFeeds.get(row.feed_id) ?? feeds.get(row.feed_id) ?? { id: row.feed_id, label: '', slug: '' },
+      parts.authors.get(row.author_profile_id ?? ''),
+      parts.feeds.get(row.feed_id) ?? { id: row.feed_id, label: '', slug: '' },
       references[i] ?? emptyReferences(),
     ),
   );
@@ -103,7 +121,7 @@ export const readPost = cachedRead({
   render: async (deps, communityId, _now, postId: string) => {
     const row = (await selectPostRows(deps.database.db, communityId, [postId])).get(postId);
     if (!row) throw notFound('Post');
-    const [record] = await renderPosts(deps.database, communityId, [row], new Map());
+    const [record] = await renderPosts(deps.database, communityId, [row], await loadParts(deps.database, communityId, [row]));
     if (record === undefined) throw notFound('Post');
     return { body: dataEnvelope(record) };
   },
