@@ -6,7 +6,7 @@ import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectProfileIdBy } from '../groups/groups.queries.js';
 import { userIdentifier } from '../groups/groups.service.js';
-import { announceEvent } from './calendar-events.announce.js';
+import { type Announcement, announceEvent } from './calendar-events.announce.js';
 import { docOf } from './calendar-events.import.js';
 import { type ParsedEvent, parseEventRecord } from './calendar-events.import-parse.js';
 import { insertEventChildren } from './calendar-events.import-queries.js';
@@ -262,8 +262,19 @@ async function renderOne(db: Db | Tx, communityId: string, id: string): Promise<
 export async function createCalendarEvent(deps: EventWriteDeps, communityId: string, body: CreateEventBody): Promise<WrittenEvent> {
   const id = randomAlphanumericId(12);
   const { db } = deps.database;
-  const draft = parseAsApi(await applyBody(db, communityId, id, { status: 'published' }, body));
-  const announced = await announceEvent(deps, communityId, body.publish_to_chat_channels ?? [], [], draft);
+  const channels = body.publish_to_chat_channels ?? [];
+  // Checked before announcing, so that an event the transaction would refuse is never announced.
+  // Without channels the transaction's own check is the only one needed (one statement less).
+  const announced =
+    channels.length === 0
+      ? noAnnouncement
+      : await announceEvent(
+          deps,
+          communityId,
+          channels,
+          [],
+          parseAsApi(await applyBody(db, communityId, id, { status: 'published' }, body)),
+        );
   await writeCommunityData(deps, communityId, async (w) => {
     // Again inside the transaction, so that references and the slug are checked against what commits.
     const parsed = parseAsApi(await applyBody(w.tx, communityId, id, { status: 'published' }, body));
@@ -276,6 +287,19 @@ export async function createCalendarEvent(deps: EventWriteDeps, communityId: str
   return { id, event: await getCalendarEvent({ database: deps.database }, communityId, id), ...announced.message };
 }
 
+const noAnnouncement: Announcement = { publishedTo: [], message: {} };
+
+/** The announcement of an update in the chat channels it asks for (none asked: nothing read). */
+async function announceUpdate(deps: EventWriteDeps, communityId: string, id: string, body: UpdateEventBody): Promise<Announcement> {
+  const channels = body.publish_to_chat_channels ?? [];
+  if (channels.length === 0) return noAnnouncement;
+  const { db } = deps.database;
+  const before = await storedRecord(db, communityId, id);
+  if (!before) throw notFound('Calendar event');
+  const draft = parseAsApi(await applyBody(db, communityId, id, before.record, body));
+  return announceEvent(deps, communityId, channels, before.publishedTo, draft);
+}
+
 /** `PATCH /calendar_events/{id}`: the same fields, each optional; the event as it is afterwards. */
 export async function updateCalendarEvent(
   deps: EventWriteDeps,
@@ -283,11 +307,7 @@ export async function updateCalendarEvent(
   id: string,
   body: UpdateEventBody,
 ): Promise<WrittenEvent> {
-  const { db } = deps.database;
-  const before = await storedRecord(db, communityId, id);
-  if (!before) throw notFound('Calendar event');
-  const draft = parseAsApi(await applyBody(db, communityId, id, before.record, body));
-  const announced = await announceEvent(deps, communityId, body.publish_to_chat_channels ?? [], before.publishedTo, draft);
+  const announced = await announceUpdate(deps, communityId, id, body);
   await writeCommunityData(deps, communityId, async (w) => {
     const stored = await storedRecord(w.tx, communityId, id);
     if (!stored) throw notFound('Calendar event');
