@@ -6,6 +6,7 @@ import { statementNames } from '../src/db/pg-statements.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
 import { systemClock } from '../src/shared/clock.js';
 import { testConfig } from '../test/support/harness.js';
+import { benchEventStart } from './scenarios.js';
 
 const counts = { parse: 0, bind: 0 };
 const proto = (pg as unknown as { Connection: { prototype: Record<string, (...a: unknown[]) => unknown> } }).Connection.prototype;
@@ -48,6 +49,17 @@ const cachedScenarios: [string, () => Promise<unknown>][] = [
 const uncachedScenarios: [string, () => Promise<unknown>][] = [
   ['events.list.uncached', () => app.inject({ url: '/admin/v0/calendar_events?page=3&per_page=20', headers })],
   ['posts.home.uncached', () => app.inject({ url: '/admin/v0/feeds/home/posts?page=3&per_page=20', headers })],
+  ['feeds.list', () => app.inject({ url: '/admin/v0/feeds?per_page=20', headers })],
+  [
+    'events.create',
+    () =>
+      app.inject({
+        method: 'POST',
+        url: '/admin/v0/calendar_events',
+        headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+        payload: { title: `Bench created ${++n}`, start_date: benchEventStart },
+      }),
+  ],
   [
     'members.add',
     () =>
@@ -67,6 +79,12 @@ for (const [name, run] of process.env.CACHED ? cachedScenarios : uncachedScenari
       break;
     }
   }
+  if (process.env.SQL_LOG) {
+    (globalThis as { __sqlon?: boolean }).__sqlon = true;
+    console.log(`-- ${name}`);
+    await run();
+    (globalThis as { __sqlon?: boolean }).__sqlon = false;
+  }
   counts.parse = 0;
   counts.bind = 0;
   const t0 = process.cpuUsage();
@@ -76,6 +94,11 @@ for (const [name, run] of process.env.CACHED ? cachedScenarios : uncachedScenari
     `${name}: ${(counts.parse / runs).toFixed(2)} Parse, ${(counts.bind / runs).toFixed(2)} statements per request; client CPU ${((cpu.user + cpu.system) / runs).toFixed(0)} µs/req (noisy)`,
   );
 }
+await database.db
+  .deleteFrom('calendar_events')
+  .where('start_at', '=', Date.parse(benchEventStart) * 1000)
+  .execute()
+  .catch(() => {});
 await database.db
   .deleteFrom('members')
   .where('email', 'like', 'bench-p%')
