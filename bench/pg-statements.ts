@@ -17,6 +17,15 @@ for (const k of ['parse', 'bind'] as const) {
     return orig.apply(this, a);
   };
 }
+// SQL_LOG=1: print the statements of one request of each scenario.
+let logSql = false;
+const clientProto = (pg as unknown as { Client: { prototype: { query: (...a: unknown[]) => unknown } } }).Client.prototype;
+const originalQuery = clientProto.query;
+clientProto.query = function (this: unknown, ...a: unknown[]) {
+  const text = typeof a[0] === 'string' ? a[0] : (a[0] as { text?: string } | undefined)?.text;
+  if (logSql) console.log('SQL>', String(text).replace(/\s+/g, ' ').slice(0, 260));
+  return originalQuery.apply(this, a);
+};
 if (process.env.UNNAMED) {
   statementNames.nameOf = () => undefined;
   statementNames.register = () => {};
@@ -80,10 +89,10 @@ for (const [name, run] of process.env.CACHED ? cachedScenarios : uncachedScenari
     }
   }
   if (process.env.SQL_LOG) {
-    (globalThis as { __sqlon?: boolean }).__sqlon = true;
+    logSql = true;
     console.log(`-- ${name}`);
     await run();
-    (globalThis as { __sqlon?: boolean }).__sqlon = false;
+    logSql = false;
   }
   counts.parse = 0;
   counts.bind = 0;

@@ -25,7 +25,14 @@ import {
   selectNextEndingAt,
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
-import { type CalendarEventRow, eventPersonJson, isHttpUrl, mentionsOf, renderCalendarEvent } from './calendar-events.records.js';
+import {
+  type CalendarEventRow,
+  type EventPeople,
+  eventPersonJson,
+  isHttpUrl,
+  mentionsOf,
+  renderCalendarEvent,
+} from './calendar-events.records.js';
 import { type AttendeeBody, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
 /** One page of events: the paged list envelope, with each record as its JSON text. */
@@ -66,16 +73,27 @@ export function filterFromQuery(query: ListQuery, now: number): CalendarEventFil
   };
 }
 
-/** API records (JSON text) of rows, with hosts, speakers and references loaded for all of them at once. */
-export async function renderCalendarEvents(db: Db | Tx, communityId: string, rows: CalendarEventRow[]): Promise<string[]> {
+/**
+ * API records (JSON text) of rows, with hosts, speakers and references loaded for all of them at
+ * once. `withoutPeople`: the caller knows that none of the rows has hosts or speakers (an event it
+ * has just written), so they are not read.
+ */
+export async function renderCalendarEvents(
+  db: Db | Tx,
+  communityId: string,
+  rows: CalendarEventRow[],
+  options: { withoutPeople?: boolean } = {},
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const mentions = rows.map(mentionsOf);
   const [people, references] = await Promise.all([
-    selectEventPeople(
-      db,
-      communityId,
-      rows.map((row) => row.id),
-    ),
+    options.withoutPeople
+      ? new Map<string, EventPeople>()
+      : selectEventPeople(
+          db,
+          communityId,
+          rows.map((row) => row.id),
+        ),
     resolveReferences(
       db,
       communityId,

@@ -11,7 +11,7 @@ import { docOf } from './calendar-events.import.js';
 import { type ParsedEvent, parseEventRecord } from './calendar-events.import-parse.js';
 import { insertEventChildren } from './calendar-events.import-queries.js';
 import { selectCalendarEventRow } from './calendar-events.queries.js';
-import type { CalendarEventDoc } from './calendar-events.records.js';
+import type { CalendarEventDoc, CalendarEventRow } from './calendar-events.records.js';
 import type { PublishedTo } from './calendar-events.schemas.js';
 import { getCalendarEvent, renderCalendarEvents } from './calendar-events.service.js';
 import {
@@ -275,16 +275,23 @@ export async function createCalendarEvent(deps: EventWriteDeps, communityId: str
           [],
           parseAsApi(await applyBody(db, communityId, id, { status: 'published' }, body)),
         );
-  await writeCommunityData(deps, communityId, async (w) => {
+  const written = await writeCommunityData(deps, communityId, async (w) => {
     // Again inside the transaction, so that references and the slug are checked against what commits.
     const parsed = parseAsApi(await applyBody(w.tx, communityId, id, { status: 'published' }, body));
     const { row, children } = rowsOf(communityId, parsed, announced.publishedTo, w.now, w.now);
-    await insertEventRow(w.tx, { community_id: communityId, id, ...row, attendees_count: 0, created_at: w.now });
+    const inserted = { id, ...row, attendees_count: 0, created_at: w.now };
+    await insertEventRow(w.tx, { community_id: communityId, ...inserted });
+    const stored: CalendarEventRow = inserted;
     await insertEventChildren(w.tx, children);
     w.touch('events');
     w.emit('calendar_event.created', () => renderOne(w.tx, communityId, id));
+    return { stored, withoutPeople: children.people.length === 0 };
   });
-  return { id, event: await getCalendarEvent({ database: deps.database }, communityId, id), ...announced.message };
+  // Rendered from the row it wrote rather than read back: the answer is this request's event (a
+  // later writer's change is not), and it saves a statement, two without hosts or speakers.
+  const [event] = await renderCalendarEvents(db, communityId, [written.stored], { withoutPeople: written.withoutPeople });
+  if (event === undefined) throw new Error(`event ${id} was written but could not be rendered`);
+  return { id, event, ...announced.message };
 }
 
 const noAnnouncement: Announcement = { publishedTo: [], message: {} };

@@ -112,6 +112,41 @@ describeEachEngine(
       refusal(await post({ ...base, start_date: 'tomorrow' }), /start_date/);
     });
 
+    it('answers a create with hosts, speakers, tags and mentions exactly as GET shows the event afterwards', async () => {
+      // The answer is rendered from the row the create wrote, not read back: it must not differ.
+      const blocks = [
+        {
+          type: 'rich_text',
+          block_id: 'b',
+          elements: [
+            {
+              type: 'rich_text_section',
+              elements: [
+                { type: 'user', user_id: 'U00000002' },
+                { type: 'channel', channel_id: 'C00000001' },
+              ],
+            },
+          ],
+        },
+      ];
+      const res = await post({
+        ...base,
+        end_date: '2026-12-01T20:00:00Z',
+        hosts: [{ chat_user_id: 'U00000001' }],
+        speakers: [{ email: 'person3@example.org' }],
+        tags: ['tag-ai'],
+        description_chat_blocks: blocks,
+        recap_text: 'Recap',
+        location: 'Berlin',
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const body = res.json<Answer>();
+      assert.equal(body.data.hosts.length, 1);
+      assert.equal(body.data.speakers.length, 1);
+      assert.equal(body.data.tags.length, 1);
+      assert.deepEqual(body, (await get(body.data.id)).json());
+    });
+
     it('takes description as blocks or as text, never both; text becomes one rich text block', async () => {
       const fromText = await created({ ...base, description_text: 'Line one\nLine two', recap_text: 'Recap' });
       assert.deepEqual(fromText.description_chat_blocks, [
