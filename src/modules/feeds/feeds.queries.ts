@@ -22,24 +22,29 @@ export async function selectFeedRow(db: Db | Tx, communityId: string, id: string
   return feedRow.first(db, { communityId, id });
 }
 
-/** Number of feeds of the community. */
-export async function countFeeds(db: Db | Tx, communityId: string): Promise<number> {
-  const row = await db
+const feedCount = preparedQuery((db, p: { communityId: string }) =>
+  db
     .selectFrom('feeds')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('community_id', '=', communityId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('community_id', '=', p.communityId),
+);
+
+/** Number of feeds of the community. */
+export async function countFeeds(db: Db | Tx, communityId: string): Promise<number> {
+  const row = await feedCount.first(db, { communityId });
+  return Number(row?.n ?? 0);
 }
 
 // Oldest first, ties by id: a feed keeps its place when it is renamed or re-imported, and a
 // new feed goes to the end, so a client walking the pages neither repeats nor skips one.
 // A community has tens of feeds, not thousands: the primary key (community_id, id) narrows
-// the scan and the sort is of that community's rows only.
+// the scan and the sort is of that community's rows only. Each row carries the community's
+// total (a window count over the same rows), so a page and its total are one statement.
 const feedsPage = preparedQuery((db, p: { communityId: string; limit: number; offset: number }) =>
   db
     .selectFrom('feeds')
     .select(feedColumns)
+    .select((eb) => eb.fn.countAll<number>().over().as('total'))
     .where('community_id', '=', p.communityId)
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
@@ -47,9 +52,18 @@ const feedsPage = preparedQuery((db, p: { communityId: string; limit: number; of
     .offset(p.offset),
 );
 
-/** One page of the community's feeds, oldest first (created_at, then id). */
-export async function selectFeedsPage(db: Db | Tx, communityId: string, limit: number, offset: number): Promise<FeedRow[]> {
-  return feedsPage.all(db, { communityId, limit, offset });
+/** One page of the community's feeds, oldest first (created_at, then id), and how many feeds there are in all. */
+export async function selectFeedsPage(
+  db: Db | Tx,
+  communityId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: FeedRow[]; total: number }> {
+  const page = await feedsPage.all(db, { communityId, limit, offset });
+  const first = page[0];
+  // A page past the end has no row to carry the total: only then is it counted on its own.
+  if (first === undefined) return { rows: [], total: offset === 0 ? 0 : await countFeeds(db, communityId) };
+  return { rows: page.map(({ total: _total, ...row }) => row), total: Number(first.total) };
 }
 
 /** Stored feeds by id (unknown ids are absent), in batches. */

@@ -2,7 +2,7 @@ import { notFound, validationFailed } from '../../errors.js';
 import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { isUuid } from '../../shared/ids.js';
 import type { DatabaseDeps } from '../../shared/service-deps.js';
-import { countFeeds, type FeedRow, selectFeedRow, selectFeedsPage } from './feeds.queries.js';
+import { type FeedRow, selectFeedRow, selectFeedsPage } from './feeds.queries.js';
 import type { Feed, FeedDoc, ListFeedsQuery } from './feeds.schemas.js';
 
 /**
@@ -32,11 +32,7 @@ export async function listFeeds(
   communityId: string,
   query: ListFeedsQuery,
 ): Promise<PageMeta & { records: Feed[] }> {
-  const { db } = database;
-  const total = await countFeeds(db, communityId);
-  const offset = query.page * query.per_page;
-  // Past the end there is nothing to read: skip the page query (and any huge OFFSET).
-  const rows = offset < total ? await selectFeedsPage(db, communityId, query.per_page, offset) : [];
+  const { rows, total } = await selectFeedsPage(database.db, communityId, query.per_page, query.page * query.per_page);
   return pageOf(query.page, query.per_page, total, rows.map(feedFromRow));
 }
 
