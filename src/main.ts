@@ -46,7 +46,7 @@ export async function runServer(config: Config): Promise<void> {
   const bootstrap = await bootstrapDefaultCommunity({ database, clock: systemClock });
   const app: FastifyInstance = await buildApp({ config, database });
   // Webhook deliveries are sent from every instance; leases keep each one with one sender at a time.
-  const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, ...config.webhooks });
+  const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, wireNames: config.wireNames, ...config.webhooks });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
+import { slackKeysInJson } from '../wire-names/json-text-keys.js';
+import type { WireNames } from '../wire-names/wire-names.js';
 import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from './deliveries.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
 import { type AttemptResult, postWebhook } from './post-webhook.js';
@@ -35,6 +37,8 @@ export interface DeliveryWorkerOptions {
   pollIntervalMs?: number;
   resolver?: Resolver;
   random?: () => number;
+  /** The spelling the API answers in (WIRE_NAMES): payloads are stored in the spec's and sent in this one. */
+  wireNames?: WireNames;
 }
 
 /**
@@ -195,6 +199,8 @@ export class DeliveryWorker {
       throw error;
     }
     const timestamp = Math.floor(sentAt / 1000);
+    // `data` is the resource as the API answers it, so in the API's spelling; it is signed as sent.
+    const body = this.options.wireNames === 'slack' ? slackKeysInJson(delivery.payload) : delivery.payload;
     const secrets = [delivery.secret];
     if (delivery.previous_secret !== null && delivery.previous_secret_expires_at !== null && delivery.previous_secret_expires_at > sentAt)
       secrets.push(delivery.previous_secret);
@@ -203,8 +209,8 @@ export class DeliveryWorker {
       'user-agent': 'community-admin-webhooks',
       'webhook-id': delivery.webhook_id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(secrets, delivery.webhook_id, timestamp, delivery.payload),
+      'webhook-signature': signatureHeader(secrets, delivery.webhook_id, timestamp, body),
     };
-    return postWebhook(target, headers, delivery.payload, timeoutMs);
+    return postWebhook(target, headers, body, timeoutMs);
   }
 }

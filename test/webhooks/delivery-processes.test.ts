@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { createCommunity } from '../../src/modules/communities/communities.service.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { createWebhookEndpoint, listWebhookDeliveries } from '../../src/webhooks/endpoints.service.js';
@@ -106,6 +107,32 @@ for (const { engine, skip } of engines) {
         true,
         servers.map((s) => s.output()).join('\n'),
       );
+    });
+
+    it('with WIRE_NAMES=slack the payload is the resource as the API answers it, in that spelling, and signed as sent', async () => {
+      // Alone: any other server on this database would send deliveries in its own spelling.
+      await Promise.all(servers.splice(0).map((server) => server.stop()));
+      receiver.reset();
+      const { communityId, endpoint } = await subscribe();
+      const key = await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'hooks');
+      const server = await startServerProcess({ ...env, WIRE_NAMES: 'slack' });
+      try {
+        const res = await fetch(`${server.baseUrl}/admin/v0/members`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'ada@example.org', full_name: 'Ada Lovelace' }),
+        });
+        assert.equal(res.status, 201);
+        const member = ((await res.json()) as { data: { member: Record<string, unknown> } }).data.member;
+        assert.ok('slack_profile_id' in member, 'the API answers in the slack spelling');
+        await receiver.waitFor(1, 10_000);
+        const [got] = receiver.received;
+        assert.equal(got?.payload.type, 'member.created');
+        assert.deepEqual(got?.payload.data, member);
+        assert.deepEqual(got?.verifiedWith, [endpoint.secret]);
+      } finally {
+        await server.stop();
+      }
     });
   });
 }
