@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A focused A/B of two builds of the server, interleaved so that background load hits both alike:
 #   bench/ab-builds.sh BASE_CHECKOUT BASE_DB HEAD_CHECKOUT HEAD_DB PATH [ROUNDS] [WRK_SCRIPT]
-# (bench/member-add.lua: POST /admin/v0/members with a fresh e-mail and Idempotency-Key per request)
+# (bench/member-add.lua: POST /admin/v0/members with a fresh e-mail and Idempotency-Key per request;
+# bench/event-create.lua: POST /admin/v0/calendar_events with a fresh Idempotency-Key)
 # Each checkout must be built (npm run build) and each database hold the bench dataset as that
 # build's generator made it (npm run bench -- --build-only --sizes 10k, then copy
 # bench/.data/sqlite/10k.db); a key is created in each. Both servers run pinned to core 0, wrk to
@@ -32,7 +33,9 @@ measure() { # label pid url key
   local rps requests
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   requests=$(awk '/requests in/ {print $1}' <<<"$out")
-  echo "$1 req/s $rps, CPU µs/req $(( (after - before) * 1000000 / $(getconf CLK_TCK) / requests ))"
+  local failed
+  failed=$(awk '/Non-2xx or 3xx responses/ {print $NF}' <<<"$out")
+  echo "$1 req/s $rps, CPU µs/req $(( (after - before) * 1000000 / $(getconf CLK_TCK) / requests ))${failed:+, NON-2XX $failed}"
 }
 
 base_key=$(key_for "$base_dir" "$base_db")

@@ -1,5 +1,8 @@
 -- member add with a fresh email and a fresh Idempotency-Key per request (the -H headers kept)
 local counter = 0
+-- Seeded per run: LuaJIT's sequence is otherwise the same in every wrk run, and a key sent again
+-- with another body is refused (422) instead of creating.
+math.randomseed(os.time())
 local seed = tostring(os.time()) .. tostring(math.random(1000000))
 request = function()
   counter = counter + 1
