@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A focused A/B of two builds of the server, interleaved so that background load hits both alike:
 #   bench/ab-builds.sh BASE_CHECKOUT BASE_DB HEAD_CHECKOUT HEAD_DB PATH [ROUNDS] [WRK_SCRIPT]
+# (a DB is a SQLite file or a postgres:// URL: one checkout on both compares the engines)
 # (bench/member-add.lua: POST /admin/v0/members with a fresh e-mail and Idempotency-Key per request;
 # bench/event-create.lua: POST /admin/v0/calendar_events with a fresh Idempotency-Key)
 # Each checkout must be built (npm run build) and each database hold the bench dataset as that
@@ -13,13 +14,19 @@ base_dir=$1 base_db=$2 head_dir=$3 head_db=$4 path=$5 rounds=${6:-3} script=${7:
 wrk_args=()
 [[ -n "$script" ]] && wrk_args=(-s "$script")
 
+# A database is a SQLite file or a postgres:// URL (a bench dataset's, with its search_path): the
+# same build on both compares the engines, alternately, so that the machine's drift hits both alike.
+# A PostgreSQL server gets the node option the README asks for (serverNodeOptions).
+url_of() { if [[ $1 == postgres* ]]; then echo "$1"; else echo "sqlite:$1"; fi; }
+node_options_of() { if [[ $1 == postgres* ]]; then echo "--max-semi-space-size=64"; fi; }
+
 key_for() { # checkout db -> a new key of the first community
-  (cd "$1" && export DATABASE_URL="sqlite:$2" &&
+  (cd "$1" && export DATABASE_URL="$(url_of "$2")" &&
     community=$(node bin/community-admin.js community list --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const j=JSON.parse(s);console.log((j.data??j)[0].id)})') &&
     node bin/community-admin.js key create --community "$community" --label ab --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const j=JSON.parse(s);console.log((j.data??j).key)})')
 }
 start() { # checkout db port -> pid
-  (cd "$1" && DATABASE_URL="sqlite:$2" PORT=$3 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMIT_PER_SECOND=1000000000 \
+  (cd "$1" && DATABASE_URL="$(url_of "$2")" NODE_OPTIONS="$(node_options_of "$2")" PORT=$3 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMIT_PER_SECOND=1000000000 \
     RATE_LIMIT_UNAUTHENTICATED_PER_SECOND=1000000000 exec taskset -c 0 node bin/community-admin.js serve >/dev/null 2>&1) &
   echo $!
 }
