@@ -13,6 +13,8 @@ import { isCalendarEventType } from './event-types.js';
  * endpoint after the commit (fan-out.ts). The community's active endpoints are read in that same
  * transaction with one indexed read, so an endpoint added through any instance is seen by the next
  * write everywhere; with none (the usual case) that read is all a write pays, and nothing is rendered.
+ * A write that bumps a view's version learns the count of active endpoints from the bump itself
+ * (write-community-data.ts) and calls this only when there are some.
  */
 
 interface ActiveEndpoint {

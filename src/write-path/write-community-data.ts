@@ -1,5 +1,5 @@
-import type { Database, Tx } from '../db/database.js';
-import { registerSqliteTransaction } from '../db/prepared-query.js';
+import type { Database, Db, Tx } from '../db/database.js';
+import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
 import { type Clock, storedNow } from '../shared/clock.js';
 import { type OutboxEntry, recordOutboxEntries } from './outbox.js';
 
@@ -61,17 +61,59 @@ export async function writeCommunityData<T>(
       touch: (view) => touched.add(view),
       emit: (type, data) => outbox.push({ type, render: data }),
     });
-    await bumpVersions(tx, communityId, touched);
-    if (outbox.length > 0) await recordOutboxEntries(tx, communityId, outbox, now);
+    const activeEndpoints = await bumpVersions(tx, communityId, touched, outbox.length > 0);
+    if (outbox.length > 0 && activeEndpoints !== 0) await recordOutboxEntries(tx, communityId, outbox, now);
     return result;
   });
 }
 
-async function bumpVersions(tx: Tx, communityId: string, touched: ReadonlySet<DataView>): Promise<void> {
-  if (touched.size === 0) return;
-  await tx
+/**
+ * The version bump of a set of views, compiled once per set, in two forms. The second also answers
+ * how many active webhook endpoints the community has: a change that touches a view and emits
+ * webhook events, with no endpoint to send them to (the usual case), learns that without a
+ * statement of its own. On PostgreSQL every statement is a round trip (docs/performance.md).
+ */
+const bumps = new Map<string, { alone: ReturnType<typeof bumpOf>; counting: ReturnType<typeof bumpCountingEndpointsOf> }>();
+
+const updateOf = (db: Db | Tx, views: readonly DataView[], communityId: string) =>
+  db
     .updateTable('communities')
-    .set((eb) => Object.fromEntries([...touched].map((view) => [dataVersionColumn[view], eb(dataVersionColumn[view], '+', 1)])))
-    .where('id', '=', communityId)
-    .execute();
+    .set((eb) => Object.fromEntries(views.map((view) => [dataVersionColumn[view], eb(dataVersionColumn[view], '+', 1)])))
+    .where('id', '=', communityId);
+
+const bumpOf = (views: readonly DataView[]) => preparedQuery((db, p: { communityId: string }) => updateOf(db, views, p.communityId));
+
+const bumpCountingEndpointsOf = (views: readonly DataView[]) =>
+  preparedQuery((db, p: { communityId: string }) =>
+    updateOf(db, views, p.communityId).returning((eb) =>
+      eb
+        .selectFrom('webhook_endpoints')
+        .select((count) => count.fn.countAll<number>().as('n'))
+        .where('community_id', '=', p.communityId)
+        .where('disabled_at', 'is', null)
+        .as('active_endpoints'),
+    ),
+  );
+
+/** Bumps the touched views' versions; with `countEndpoints`, answers the community's active webhook endpoints (undefined: not known). */
+async function bumpVersions(
+  tx: Tx,
+  communityId: string,
+  touched: ReadonlySet<DataView>,
+  countEndpoints: boolean,
+): Promise<number | undefined> {
+  if (touched.size === 0) return undefined;
+  const views = [...touched].sort();
+  const key = views.join(',');
+  let queries = bumps.get(key);
+  if (!queries) {
+    queries = { alone: bumpOf(views), counting: bumpCountingEndpointsOf(views) };
+    bumps.set(key, queries);
+  }
+  if (!countEndpoints) {
+    await queries.alone.execute(tx, { communityId });
+    return undefined;
+  }
+  const row = await queries.counting.first(tx, { communityId });
+  return row ? Number(row.active_endpoints) : undefined;
 }
