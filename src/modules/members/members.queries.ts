@@ -52,13 +52,16 @@ export async function selectMemberById(db: Db | Tx, communityId: string, id: str
  * won the race), which the caller turns into the update path.
  */
 export async function insertMemberIfEmailFree(tx: Tx, communityId: string, row: MemberRow): Promise<boolean> {
-  const result = await tx
-    .insertInto('members')
-    .values({ community_id: communityId, ...row })
-    .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  return (await insertMemberUnlessEmailTaken.execute(tx, { community_id: communityId, ...row })) > 0;
 }
+
+// Compiled once: a member add runs it on every request, and building it costs more than SQLite's insert.
+const insertMemberUnlessEmailTaken = preparedQuery((db, p: MemberRow & { community_id: string }) =>
+  db
+    .insertInto('members')
+    .values(p)
+    .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing()),
+);
 
 /** Rewrites the changeable fields of a member. */
 export async function updateMember(
