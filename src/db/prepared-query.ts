@@ -216,6 +216,18 @@ function slotValue(slot: Slot, params: Params): unknown {
   return (value as readonly unknown[])[slot.index];
 }
 
+/**
+ * A compiled write of community data: built on, and run only with, a transaction of the write path
+ * (`tx: Tx`, which is what test/architecture/write-path.test.ts checks writes are run on).
+ */
+export function preparedWrite<P extends Params, Q extends Compilable<unknown>>(
+  build: (tx: Tx, params: P) => Q,
+): { execute: (tx: Tx, params: P) => Promise<number> } {
+  // Sound: execute takes only a Tx, and the builder is called with the handle it is run on.
+  const query = new PreparedQuery(build as (db: Db | Tx, params: P) => Q);
+  return { execute: (tx, params) => query.execute(tx, params) };
+}
+
 /** Defines a prepared query (see PreparedQuery). */
 export const preparedQuery = <P extends Params, Q extends Compilable<unknown>>(build: (db: Db | Tx, params: P) => Q): PreparedQuery<P, Q> =>
   new PreparedQuery(build);

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared-query.js';
+import { preparedQuery, preparedWrite } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member, MemberState } from './members.schemas.js';
 
@@ -56,8 +56,8 @@ export async function insertMemberIfEmailFree(tx: Tx, communityId: string, row: 
 }
 
 // Compiled once: a member add runs it on every request, and building it costs more than SQLite's insert.
-const insertMemberUnlessEmailTaken = preparedQuery((db, p: MemberRow & { community_id: string }) =>
-  db
+const insertMemberUnlessEmailTaken = preparedWrite((tx: Tx, p: MemberRow & { community_id: string }) =>
+  tx
     .insertInto('members')
     .values(p)
     .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing()),
