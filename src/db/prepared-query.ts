@@ -84,8 +84,19 @@ export function registerPostgresPool(db: Db, pool: PostgresPool): void {
 /** A value no caller passes (NUL is refused at the edge), so that it can only be a placeholder. */
 const placeholder = (name: string, index?: number): string => `\u0000prepared:${name}${index === undefined ? '' : `[${index}]`}\u0000`;
 
+/** How a prepared query binds its array parameters. */
+export interface PreparedQueryOptions {
+  /**
+   * Each array is bound as one value (a PostgreSQL array, for `= any(${ids}::text[])`) instead of
+   * one parameter per element: one SQL text, hence one named statement, for every length. For
+   * PostgreSQL-only SQL: better-sqlite3 binds no arrays.
+   */
+  arraysAsValues?: boolean;
+}
+
 /** The shape of a call: arrays compile to one `?` per element, so their lengths are part of the SQL. */
-function shapeOf(params: Params): string {
+function shapeOf(params: Params, options: PreparedQueryOptions): string {
+  if (options.arraysAsValues) return '';
   let shape = '';
   for (const name in params) {
     const value = params[name];
@@ -110,7 +121,10 @@ function shapeOf(params: Params): string {
 export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
   private readonly compiled = new WeakMap<DialectAdapter, Map<string, Compiled>>();
 
-  constructor(private readonly build: (db: Db | Tx, params: P) => Q) {}
+  constructor(
+    private readonly build: (db: Db | Tx, params: P) => Q,
+    private readonly options: PreparedQueryOptions = {},
+  ) {}
 
   /** Every row, as Kysely's execute() would return them. */
   async all(db: Db | Tx, params: P): Promise<InferResult<Q>> {
@@ -170,14 +184,14 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
       byShape = new Map();
       this.compiled.set(adapter, byShape);
     }
-    const shape = shapeOf(params);
+    const shape = shapeOf(params, this.options);
     let compiled = byShape.get(shape);
     if (!compiled) {
       const placeholders: Params = {};
       const slots = new Map<unknown, Slot>();
       for (const name in params) {
         const value = params[name];
-        if (Array.isArray(value)) {
+        if (Array.isArray(value) && !this.options.arraysAsValues) {
           placeholders[name] = value.map((_, index) => {
             const text = placeholder(name, index);
             slots.set(text, { name, index });
@@ -229,8 +243,10 @@ export function preparedWrite<P extends Params, Q extends Compilable<unknown>>(
 }
 
 /** Defines a prepared query (see PreparedQuery). */
-export const preparedQuery = <P extends Params, Q extends Compilable<unknown>>(build: (db: Db | Tx, params: P) => Q): PreparedQuery<P, Q> =>
-  new PreparedQuery(build);
+export const preparedQuery = <P extends Params, Q extends Compilable<unknown>>(
+  build: (db: Db | Tx, params: P) => Q,
+  options?: PreparedQueryOptions,
+): PreparedQuery<P, Q> => new PreparedQuery(build, options);
 
 /**
  * Whether a page query should read its ids first and then fetch only the page's rows. On PostgreSQL

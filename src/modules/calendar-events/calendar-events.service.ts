@@ -3,7 +3,8 @@ import type { CountCache } from '../../caching/count-cache.js';
 import type { Database, Db, Tx } from '../../db/database.js';
 import type { Flag } from '../../db/schema.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
-import { resolveReferences } from '../../references/resolve-references.js';
+import { selectRelatedRows } from '../../references/related-rows.js';
+import { mentionKeys, referencesOf } from '../../references/resolve-references.js';
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
@@ -21,18 +22,10 @@ import {
   countCalendarEvents,
   selectCalendarEventRow,
   selectCalendarEventsPage,
-  selectEventPeople,
   selectNextEndingAt,
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
-import {
-  type CalendarEventRow,
-  type EventPeople,
-  eventPersonJson,
-  isHttpUrl,
-  mentionsOf,
-  renderCalendarEvent,
-} from './calendar-events.records.js';
+import { type CalendarEventRow, eventPersonJson, isHttpUrl, mentionsOf, renderCalendarEvent } from './calendar-events.records.js';
 import { type AttendeeBody, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
 /** One page of events: the paged list envelope, with each record as its JSON text. */
@@ -86,20 +79,13 @@ export async function renderCalendarEvents(
 ): Promise<string[]> {
   if (rows.length === 0) return [];
   const mentions = rows.map(mentionsOf);
-  const [people, references] = await Promise.all([
-    options.withoutPeople
-      ? new Map<string, EventPeople>()
-      : selectEventPeople(
-          db,
-          communityId,
-          rows.map((row) => row.id),
-        ),
-    resolveReferences(
-      db,
-      communityId,
-      mentions.flatMap((m) => [m.description, m.recap]),
-    ),
-  ]);
+  const mentionsList = mentions.flatMap((m) => [m.description, m.recap]);
+  const related = await selectRelatedRows(db, communityId, {
+    eventIds: options.withoutPeople ? [] : rows.map((row) => row.id),
+    ...mentionKeys(mentionsList),
+  });
+  const people = related.people;
+  const references = referencesOf(mentionsList, related);
   // One rendering per profile, however many of the page's events it hosts or speaks at.
   const persons = new Map<string, string>();
   const personOf = (profileJson: string): string => {

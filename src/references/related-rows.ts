@@ -1,0 +1,152 @@
+import { type Compilable, PostgresAdapter, sql } from 'kysely';
+import { selectInBatches } from '../db/batches.js';
+import type { Db, Tx } from '../db/database.js';
+import { preparedQuery } from '../db/prepared-query.js';
+import { selectEventPeople } from '../modules/calendar-events/calendar-events.queries.js';
+import { selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
+import type { Profile } from '../modules/profiles/profiles.schemas.js';
+
+/** A feed as a channel mention shows it. */
+export interface FeedSummary {
+  id: string;
+  label: string;
+  slug: string;
+  public_id: string;
+  chat_channel_name: string;
+}
+
+/** Hosts and speakers of one event: their stored profile JSON, in stored order. */
+export interface People {
+  hosts: string[];
+  speakers: string[];
+}
+
+/** What a page of records shows beside its own rows, by what names it. */
+export interface RelatedKeys {
+  /** Events whose hosts and speakers are wanted (none for posts). */
+  eventIds: readonly string[];
+  /** Mentioned chat users and channels. */
+  chatUserIds: readonly string[];
+  channelIds: readonly string[];
+}
+
+export interface RelatedRows {
+  people: Map<string, People>;
+  profilesByChatUserId: Map<string, Profile>;
+  feedsByChannelId: Map<string, FeedSummary>;
+}
+
+/**
+ * The hosts, speakers, mentioned profiles and mentioned feeds of one page, for all its records at
+ * once. On SQLite each is its own statement (synchronous, no round trip). On PostgreSQL, where every
+ * statement is a round trip with its pool checkout and wire parsing, they are one statement
+ * (docs/performance.md, "One statement for what a page refers to").
+ */
+export async function selectRelatedRows(db: Db | Tx, communityId: string, keys: RelatedKeys): Promise<RelatedRows> {
+  const eventIds = [...new Set(keys.eventIds)];
+  const chatUserIds = [...new Set(keys.chatUserIds)];
+  const channelIds = [...new Set(keys.channelIds)];
+  if (eventIds.length + chatUserIds.length + channelIds.length === 0) {
+    return { people: new Map(), profilesByChatUserId: new Map(), feedsByChannelId: new Map() };
+  }
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    return relatedRowsOf(await relatedRowsQuery.all(db, { communityId, eventIds, chatUserIds, channelIds }));
+  }
+  const [people, profilesByChatUserId, feedsByChannelId] = await Promise.all([
+    eventIds.length ? selectEventPeople(db, communityId, eventIds) : new Map<string, People>(),
+    chatUserIds.length ? selectProfilesByChatUserIds(db, communityId, chatUserIds) : new Map<string, Profile>(),
+    channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : new Map<string, FeedSummary>(),
+  ]);
+  return { people, profilesByChatUserId, feedsByChannelId };
+}
+
+/** One row of the PostgreSQL statement: `part` says which of the three lookups it answers. */
+interface RelatedRow {
+  part: 0 | 1 | 2;
+  /** The event id (people), chat user id (profiles) or chat channel id (feeds). */
+  key: string;
+  role: 'host' | 'speaker' | null;
+  rank: string;
+  doc: string;
+  /** The feed's id (feeds only). */
+  id: string | null;
+}
+
+const [personPart, profilePart, feedPart] = [0, 1, 2] as const;
+
+/**
+ * PostgreSQL only: the three lookups as one statement. The keys are array parameters (`= any`), so
+ * one text, one named statement, serves every page whatever its lengths (an `in` list is a text
+ * per length). Ordered as the separate lookups are: people by role and position, the feeds of a
+ * channel oldest first (the first one wins).
+ */
+const relatedRowsQuery = preparedQuery(
+  (db, p: { communityId: string; eventIds: readonly string[]; chatUserIds: readonly string[]; channelIds: readonly string[] }) => {
+    const query = sql<RelatedRow>`select ${sql.lit(personPart)} as part, p.event_id as key, p.role as role, p.position::bigint as rank, pr.doc as doc, null::text as id
+      from calendar_event_people p
+      join profiles pr on pr.community_id = p.community_id and pr.id = p.profile_id
+      where p.community_id = ${p.communityId} and p.event_id = any(${p.eventIds}::text[])
+    union all
+    select ${sql.lit(profilePart)}, pr.chat_user_id, null, 0, pr.doc, null
+      from profiles pr
+      where pr.community_id = ${p.communityId} and pr.chat_user_id = any(${p.chatUserIds}::text[])
+    union all
+    select ${sql.lit(feedPart)}, f.chat_channel_id, null, f.created_at, f.doc, f.id
+      from feeds f
+      where f.community_id = ${p.communityId} and f.chat_channel_id = any(${p.channelIds}::text[])
+    order by part, key, role, rank`;
+    // Compilable as the query builders are: compiled for the handle it is run on.
+    return { compile: () => query.compile(db) } satisfies Compilable<RelatedRow>;
+  },
+  { arraysAsValues: true },
+);
+
+function relatedRowsOf(rows: readonly RelatedRow[]): RelatedRows {
+  const related: RelatedRows = { people: new Map(), profilesByChatUserId: new Map(), feedsByChannelId: new Map() };
+  for (const row of rows) {
+    if (row.part === personPart) {
+      let entry = related.people.get(row.key);
+      if (!entry) {
+        entry = { hosts: [], speakers: [] };
+        related.people.set(row.key, entry);
+      }
+      (row.role === 'host' ? entry.hosts : entry.speakers).push(row.doc);
+    } else if (row.part === profilePart) {
+      related.profilesByChatUserId.set(row.key, JSON.parse(row.doc) as Profile);
+    } else if (row.id !== null && !related.feedsByChannelId.has(row.key)) {
+      related.feedsByChannelId.set(row.key, feedSummaryOf(row.id, row.doc));
+    }
+  }
+  return related;
+}
+
+function feedSummaryOf(id: string, doc: string): FeedSummary {
+  const feed = JSON.parse(doc) as Partial<FeedSummary>;
+  return {
+    id,
+    label: feed.label ?? '',
+    slug: feed.slug ?? '',
+    public_id: feed.public_id ?? '',
+    chat_channel_name: feed.chat_channel_name ?? '',
+  };
+}
+
+const feedsByChannelIds = preparedQuery((db, p: { communityId: string; channelIds: readonly string[] }) =>
+  db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id', 'doc'])
+    .where('community_id', '=', p.communityId)
+    .where('chat_channel_id', 'in', p.channelIds)
+    .orderBy('created_at'),
+);
+
+/** Feeds by chat channel id, the oldest of a channel where several share it (SQLite's lookup). */
+async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channelIds: string[]): Promise<Map<string, FeedSummary>> {
+  const feeds = new Map<string, FeedSummary>();
+  const rows = await selectInBatches(channelIds, (batch) => feedsByChannelIds.all(db, { communityId, channelIds: batch }));
+  for (const row of rows) {
+    if (!row.chat_channel_id || feeds.has(row.chat_channel_id)) continue;
+    feeds.set(row.chat_channel_id, feedSummaryOf(row.id, row.doc));
+  }
+  return feeds;
+}
