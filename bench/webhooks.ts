@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon, { type AutocannonRequest } from 'autocannon';
 import { serverNodeOptions } from '../src/cli/server-node-options.js';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
@@ -142,10 +142,19 @@ async function main(): Promise<void> {
   });
   const receiver = await startReceiver();
   const env = { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE: 'true' };
+  // A new link on every request: the same link again is no change, and sends nothing.
+  let linkNumber = 0;
   const request = {
     method: 'PATCH',
     headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ user: { chat_user_id: 'UBENCH0001' }, personal_join_link: 'https://meet.example.org/j/bench' }),
+    requests: [
+      {
+        setupRequest: (req: AutocannonRequest) => ({
+          ...req,
+          body: JSON.stringify({ user: { chat_user_id: 'UBENCH0001' }, personal_join_link: `https://meet.example.org/j/${++linkNumber}` }),
+        }),
+      },
+    ],
   };
 
   // With an endpoint, the outbox alone (rendering the event and writing its delivery row in the

@@ -1,6 +1,6 @@
-import { type Insertable, sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Tx } from '../db/database.js';
-import { PreparedQuery } from '../db/prepared-query.js';
+import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
 import type { WebhookOutboxTable } from '../db/schema.js';
 import { toIso } from '../shared/clock.js';
 import { randomAlphanumericId } from '../shared/ids.js';
@@ -38,16 +38,19 @@ function calendarEventOf(data: unknown): Record<string, unknown> | null {
 /** A Standard Webhooks message id: `msg_` and 24 random characters, the same for every endpoint and attempt. */
 const newWebhookId = (): string => `msg_${randomAlphanumericId(24)}`;
 
+// Compiled once, as the insert below: this read is on every emitting write, and a Kysely builder
+// costs more than the read (on SQLite it then runs on the transaction's handle, on PostgreSQL as a
+// named statement).
+const activeEndpoints = preparedQuery((db, p: { communityId: string }) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('community_id', '=', p.communityId).where('disabled_at', 'is', null),
+);
+
 // Compiled once: a Kysely insert builder costs more than the insert itself.
 const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxTable>, 'id'>) => db.insertInto('webhook_outbox').values(p));
 
 /** Writes the outbox rows of a change's webhook events; called by the write path before commit. */
 export async function recordWebhookDeliveries(tx: Tx, communityId: string, entries: readonly OutboxEntry[], now: number): Promise<void> {
-  // Raw SQL: this read is on every emitting write, and a Kysely builder costs more than the read.
-  const { rows: endpoints } =
-    await sql<ActiveEndpoint>`select id, events from webhook_endpoints where community_id = ${communityId} and disabled_at is null`.execute(
-      tx,
-    );
+  const endpoints: ActiveEndpoint[] = await activeEndpoints.all(tx, { communityId });
   if (endpoints.length === 0) return;
   let position = 0;
   for (const entry of entries) {

@@ -129,6 +129,9 @@ describeEachEngine(
       const [linkChanged] = await sent();
       assert.equal(linkChanged?.type, 'calendar_event.registration.updated');
       assert.equal((linkChanged?.data.attendee as Record<string, unknown>).personal_join_link, 'https://meet.example.org/j/1');
+      assert.equal((linkChanged?.data.calendar_event as Record<string, unknown>).webhook_custom_metadata, 'crm=fall-2026');
+      await attend(1, { user: { chat_user_id: 'U00000001' }, personal_join_link: 'https://meet.example.org/j/1' });
+      assert.deepEqual(await sent(), [], 'the same link again changes nothing and sends nothing');
       await attend(2, { user: { chat_user_id: 'U00000001' } });
       assert.equal(
         (await ctx().request({ method: 'DELETE', url: `/admin/v0/calendar_events/${eventId(2)}`, headers: auth })).statusCode,

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 
 /** Tables holding an event's child rows, keyed by (community_id, event_id, ...). */
 export const eventChildTables = [
@@ -22,17 +22,6 @@ export async function deleteEventRow(tx: Tx, communityId: string, id: string): P
   return Number(result.numDeletedRows) > 0;
 }
 
-/** True when the community has this event. */
-export async function eventExists(db: Db | Tx, communityId: string, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('calendar_events')
-    .select('id')
-    .where('community_id', '=', communityId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Adds the attendee unless already there; true when a row was added. */
 export async function insertAttendeeIfAbsent(
   tx: Tx,
@@ -48,20 +37,22 @@ export async function insertAttendeeIfAbsent(
   return inserted !== undefined;
 }
 
-/** Sets an existing attendee's personal join link. */
+/** Sets an existing attendee's personal join link; false when it already was that link (nothing written). */
 export async function updateAttendeeLink(
   tx: Tx,
   key: { communityId: string; eventId: string; profileId: string },
   link: string | null,
   now: number,
-): Promise<void> {
-  await tx
+): Promise<boolean> {
+  const result = await tx
     .updateTable('calendar_event_attendees')
     .set({ personal_join_link: link, updated_at: now })
     .where('community_id', '=', key.communityId)
     .where('event_id', '=', key.eventId)
     .where('profile_id', '=', key.profileId)
-    .execute();
+    .where('personal_join_link', 'is distinct from', link)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Adds one to an event's attendees_count; false when the event is gone. */

@@ -13,7 +13,6 @@ import { type CalendarEventFilter, utcDayOf } from './calendar-events.filter.js'
 import {
   deleteEventChildren,
   deleteEventRow,
-  eventExists,
   incrementAttendeesCount,
   insertAttendeeIfAbsent,
   updateAttendeeLink,
@@ -199,7 +198,12 @@ export async function getCalendarEvent({ database }: DatabaseDeps, communityId: 
 /** One event as the API shows it, parsed, read in a write's transaction (webhook data); null when gone. */
 async function eventRecordIn(tx: Tx, communityId: string, id: string): Promise<Record<string, unknown> | null> {
   const row = await selectCalendarEventRow(tx, communityId, id);
-  const [event] = row ? await renderCalendarEvents(tx, communityId, [row]) : [];
+  return row ? eventRecordOf(tx, communityId, row) : null;
+}
+
+/** The event of a row as the API shows it, parsed, its hosts, speakers and references read in the write's transaction. */
+async function eventRecordOf(tx: Tx, communityId: string, row: CalendarEventRow): Promise<Record<string, unknown> | null> {
+  const [event] = await renderCalendarEvents(tx, communityId, [row]);
   return event === undefined ? null : (JSON.parse(event) as Record<string, unknown>);
 }
 
@@ -252,6 +256,8 @@ function joinLinkOf(value: string | null | undefined): string | null | undefined
 /**
  * Makes the community's profile with `user.chat_user_id` an attendee of the event (attendees_count
  * grows by one) or, when it already is one, updates its personal join link. All in one transaction.
+ * `calendar_event.registration.updated` is emitted only when the link changed: the same link again
+ * writes nothing and sends nothing.
  */
 export async function upsertAttendee(
   deps: CalendarEventWriteDeps,
@@ -262,7 +268,8 @@ export async function upsertAttendee(
   const link = joinLinkOf(body.personal_join_link);
   await writeCommunityData(deps, communityId, async (w) => {
     const { tx, now } = w;
-    if (!(await eventExists(tx, communityId, eventId))) throw eventNotFound();
+    const event = await selectCalendarEventRow(tx, communityId, eventId);
+    if (!event) throw eventNotFound();
     const profileId = await selectProfileIdByChatUserId(tx, communityId, body.user.chat_user_id);
     if (!profileId) throw new ApiError('not_found', `No profile with chat_user_id "${body.user.chat_user_id}" in this community.`);
     const added = await insertAttendeeIfAbsent(tx, {
@@ -272,18 +279,20 @@ export async function upsertAttendee(
       personal_join_link: link ?? null,
       now,
     });
+    const attendee = { profile_id: profileId, chat_user_id: body.user.chat_user_id, personal_join_link: link ?? null };
     if (added) {
       // The event may have been deleted since it was checked (PostgreSQL): then nothing is kept.
       if (!(await incrementAttendeesCount(tx, communityId, eventId))) throw eventNotFound();
       // attendees_count is part of the event record: cached answers of it must go.
       w.touch('events');
-    } else if (link !== undefined) {
-      await updateAttendeeLink(tx, { communityId, eventId, profileId }, link, now);
-    }
-    if (added || link !== undefined) {
-      const attendee = { profile_id: profileId, chat_user_id: body.user.chat_user_id, personal_join_link: link ?? null };
-      w.emit(added ? 'calendar_event.registration.created' : 'calendar_event.registration.updated', async () => ({
+      w.emit('calendar_event.registration.created', async () => ({
         calendar_event: await eventRecordIn(tx, communityId, eventId),
+        attendee,
+      }));
+    } else if (link !== undefined && (await updateAttendeeLink(tx, { communityId, eventId, profileId }, link, now))) {
+      // A link changes nothing of the event record: it is rendered from the row read above.
+      w.emit('calendar_event.registration.updated', async () => ({
+        calendar_event: await eventRecordOf(tx, communityId, event),
         attendee,
       }));
     }
