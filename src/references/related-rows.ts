@@ -3,6 +3,7 @@ import { selectInBatches } from '../db/batches.js';
 import type { Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import { selectEventPeople } from '../modules/calendar-events/calendar-events.queries.js';
+import type { EventPeople } from '../modules/calendar-events/calendar-events.records.js';
 import { selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';
 
@@ -15,12 +16,6 @@ export interface FeedSummary {
   chat_channel_name: string;
 }
 
-/** Hosts and speakers of one event: their stored profile JSON, in stored order. */
-export interface People {
-  hosts: string[];
-  speakers: string[];
-}
-
 /** What a page of records shows beside its own rows, by what names it. */
 export interface RelatedKeys {
   /** Events whose hosts and speakers are wanted (none for posts). */
@@ -31,7 +26,7 @@ export interface RelatedKeys {
 }
 
 export interface RelatedRows {
-  people: Map<string, People>;
+  people: Map<string, EventPeople>;
   profilesByChatUserId: Map<string, Profile>;
   feedsByChannelId: Map<string, FeedSummary>;
 }
@@ -43,17 +38,24 @@ export interface RelatedRows {
  * (docs/performance.md, "One statement for what a page refers to").
  */
 export async function selectRelatedRows(db: Db | Tx, communityId: string, keys: RelatedKeys): Promise<RelatedRows> {
-  const eventIds = [...new Set(keys.eventIds)];
-  const chatUserIds = [...new Set(keys.chatUserIds)];
-  const channelIds = [...new Set(keys.channelIds)];
+  const { eventIds, chatUserIds, channelIds } = keys;
   if (eventIds.length + chatUserIds.length + channelIds.length === 0) {
     return { people: new Map(), profilesByChatUserId: new Map(), feedsByChannelId: new Map() };
   }
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    return relatedRowsOf(await relatedRowsQuery.all(db, { communityId, eventIds, chatUserIds, channelIds }));
+    const distinct = (values: readonly string[]) => [...new Set(values)];
+    return relatedRowsOf(
+      await relatedRowsQuery.all(db, {
+        communityId,
+        eventIds: distinct(eventIds),
+        chatUserIds: distinct(chatUserIds),
+        channelIds: distinct(channelIds),
+      }),
+    );
   }
+  // Each of these lookups takes the distinct values of its keys itself.
   const [people, profilesByChatUserId, feedsByChannelId] = await Promise.all([
-    eventIds.length ? selectEventPeople(db, communityId, eventIds) : new Map<string, People>(),
+    eventIds.length ? selectEventPeople(db, communityId, eventIds) : new Map<string, EventPeople>(),
     chatUserIds.length ? selectProfilesByChatUserIds(db, communityId, chatUserIds) : new Map<string, Profile>(),
     channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : new Map<string, FeedSummary>(),
   ]);
@@ -141,7 +143,7 @@ const feedsByChannelIds = preparedQuery((db, p: { communityId: string; channelId
 );
 
 /** Feeds by chat channel id, the oldest of a channel where several share it (SQLite's lookup). */
-async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channelIds: string[]): Promise<Map<string, FeedSummary>> {
+async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channelIds: readonly string[]): Promise<Map<string, FeedSummary>> {
   const feeds = new Map<string, FeedSummary>();
   const rows = await selectInBatches(channelIds, (batch) => feedsByChannelIds.all(db, { communityId, channelIds: batch }));
   for (const row of rows) {
