@@ -7,7 +7,8 @@
 //                            guard only sets BENCH_PRINCIPAL. The standard headers and the plan guard stay
 //                            (they are the answer and authorisation, not overhead).
 //   BENCH_VARIANT=no-outbox  the write path records no webhook deliveries (not even the endpoints
-//                            read): the baseline of the outbox's cost (bench/webhooks.ts).
+//                            read, on PostgreSQL the one with each write's begin): the baseline of
+//                            the outbox's cost (bench/webhooks.ts).
 //   BENCH_VARIANT=no-worker  the server sends no webhooks (the delivery worker is not started): the
 //                            outbox's cost without the cost of sending (bench/webhooks.ts).
 //
@@ -48,8 +49,14 @@ const rewrites = {
   'no-outbox': [
     {
       file: '/dist/write-path/outbox.js',
-      find: 'await recordWebhookDeliveries(tx, communityId, entries, millisFromMicros(now));',
+      find: 'await recordWebhookDeliveries(tx, communityId, entries, millisFromMicros(now), endpoints);',
       replace: '',
+    },
+    {
+      // PostgreSQL reads the endpoints with each write's begin: none read, and none found.
+      file: '/dist/write-path/write-community-data.js',
+      find: "deps.database.engine === 'postgres' ? await readActiveEndpointsAtBegin(tx, communityId) : undefined;",
+      replace: "deps.database.engine === 'postgres' ? [] : undefined;",
     },
   ],
 };

@@ -68,9 +68,22 @@ type PgPoolClient = PgModule.PoolClient & {
   _txStatus?: string | null;
 };
 
-/** One pooled connection as Kysely sees it, running parameterised texts as named statements. */
+/** What Kysely is answered for a `begin` held back, and for the `commit` or `rollback` of a transaction that sent nothing. */
+const unsent = (command: string): PostgresQueryResult<never> => ({ command: command as 'UPDATE', rowCount: 0, rows: [] });
+
+/**
+ * One pooled connection as Kysely sees it, running parameterised texts as named statements.
+ *
+ * It also holds a transaction's `begin` back until the transaction's first statement, and when that
+ * statement has no parameters (the simple protocol, which takes several statements in one message)
+ * sends both in one round trip: the write path opens every write with such a read (the community's
+ * webhook endpoints, src/write-path/write-community-data.ts), which then costs no round trip of its
+ * own. Any other first statement is sent after the `begin`, as before; a transaction that sends
+ * nothing sends no `begin` and no `commit` either.
+ */
 class NamingClient implements PostgresPoolClient {
   private broken = false;
+  private beginHeld = false;
 
   constructor(
     private readonly client: PgPoolClient,
@@ -86,12 +99,40 @@ class NamingClient implements PostgresPoolClient {
     const client = this.client as unknown as {
       query(config: unknown, values?: unknown): Promise<PostgresQueryResult<R>> & PostgresCursor<R>;
     };
-    if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor);
+    if (typeof sqlOrCursor !== 'string') {
+      // A cursor is returned at once: the held `begin` is queued before it (node-postgres runs a
+      // client's queries in order).
+      if (this.beginHeld) this.sendHeldBegin().catch(() => {});
+      return client.query(sqlOrCursor);
+    }
     const values = parameters as unknown[];
+    if (this.beginHeld) return this.afterBegin(sqlOrCursor, values);
+    if (sqlOrCursor === 'begin' && values.length === 0) {
+      this.beginHeld = true;
+      return Promise.resolve(unsent('BEGIN'));
+    }
     const name = values.length > 0 ? this.names.nameOf(sqlOrCursor) : undefined;
     if (name === undefined) return client.query(sqlOrCursor, values);
     const config = { name, text: sqlOrCursor, values };
     return client.query(config).catch((error: unknown) => this.recover(error, config));
+  }
+
+  /** The first statement of a transaction whose `begin` was held: with it in one message when it has no parameters. */
+  private async afterBegin<R>(sql: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
+    this.beginHeld = false;
+    if (sql === 'commit' || sql === 'rollback') return unsent(sql.toUpperCase());
+    if (values.length > 0) {
+      await this.sendHeldBegin();
+      return this.query<R>(sql, values);
+    }
+    const results = (await this.client.query(`begin;\n${sql}`)) as unknown as PostgresQueryResult<R>[] | PostgresQueryResult<R>;
+    // One result per statement: the last is this statement's.
+    return Array.isArray(results) ? (results[results.length - 1] as PostgresQueryResult<R>) : results;
+  }
+
+  private async sendHeldBegin(): Promise<void> {
+    this.beginHeld = false;
+    await this.client.query('begin');
   }
 
   /** A statement whose result type changed under it: re-prepared when that is safe, else the connection goes. */
@@ -109,6 +150,7 @@ class NamingClient implements PostgresPoolClient {
   }
 
   release(): void {
+    this.beginHeld = false;
     // A truthy argument makes node-postgres close the connection instead of returning it to the pool.
     this.client.release(this.broken ? new Error('named statement out of date on this connection') : undefined);
   }

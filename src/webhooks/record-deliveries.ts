@@ -1,9 +1,9 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
 import type { WebhookOutboxTable } from '../db/schema.js';
 import { toIso } from '../shared/clock.js';
-import { randomAlphanumericId } from '../shared/ids.js';
+import { isUuid, randomAlphanumericId } from '../shared/ids.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import { isCalendarEventType } from './event-types.js';
 
@@ -13,11 +13,14 @@ import { isCalendarEventType } from './event-types.js';
  * endpoint after the commit (fan-out.ts). The community's active endpoints are read in that same
  * transaction with one indexed read, so an endpoint added through any instance is seen by the next
  * write everywhere; with none (the usual case) that read is all a write pays, and nothing is rendered.
- * A write that bumps a view's version learns the count of active endpoints from the bump itself
- * (write-community-data.ts) and calls this only when there are some.
+ * On SQLite a write that bumps a view's version learns the count of active endpoints from the bump
+ * itself (write-community-data.ts) and calls this only when there are some. On PostgreSQL, where a
+ * statement is a round trip, every write reads them with its `begin`, in the same message
+ * (readActiveEndpointsAtBegin): they are then as of the write's start, which under READ COMMITTED is
+ * what a read just before the commit would mostly see too (docs/webhooks.md).
  */
 
-interface ActiveEndpoint {
+export interface ActiveEndpoint {
   id: string;
   events: string | null;
 }
@@ -48,9 +51,30 @@ const activeEndpoints = preparedQuery((db, p: { communityId: string }) =>
 // Compiled once: a Kysely insert builder costs more than the insert itself.
 const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxTable>, 'id'>) => db.insertInto('webhook_outbox').values(p));
 
-/** Writes the outbox rows of a change's webhook events; called by the write path before commit. */
-export async function recordWebhookDeliveries(tx: Tx, communityId: string, entries: readonly OutboxEntry[], now: number): Promise<void> {
-  const endpoints: ActiveEndpoint[] = await activeEndpoints.all(tx, { communityId });
+/**
+ * On PostgreSQL, the community's active endpoints read as the first statement of a write's
+ * transaction: a text without parameters, which the connection sends in one message with the
+ * transaction's `begin` (src/db/pg-statements.ts), so that knowing them costs a write no round trip
+ * of its own. Community ids are UUIDs, inlined as such; any other id is read with a parameter.
+ */
+export async function readActiveEndpointsAtBegin(tx: Tx, communityId: string): Promise<ActiveEndpoint[]> {
+  if (!isUuid(communityId)) return activeEndpoints.all(tx, { communityId });
+  const read = sql<ActiveEndpoint>`select "id", "events" from "webhook_endpoints" where "community_id" = ${sql.lit(communityId)} and "disabled_at" is null`;
+  return (await read.execute(tx)).rows;
+}
+
+/**
+ * Writes the outbox rows of a change's webhook events; called by the write path before commit.
+ * `endpoints`: the community's active endpoints when the write path read them already.
+ */
+export async function recordWebhookDeliveries(
+  tx: Tx,
+  communityId: string,
+  entries: readonly OutboxEntry[],
+  now: number,
+  endpoints?: readonly ActiveEndpoint[],
+): Promise<void> {
+  endpoints ??= await activeEndpoints.all(tx, { communityId });
   if (endpoints.length === 0) return;
   let position = 0;
   for (const entry of entries) {

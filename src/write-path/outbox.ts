@@ -1,16 +1,23 @@
 import type { Tx } from '../db/database.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import { millisFromMicros } from '../shared/timestamps.js';
-import { recordWebhookDeliveries } from '../webhooks/record-deliveries.js';
+import { type ActiveEndpoint, readActiveEndpointsAtBegin, recordWebhookDeliveries } from '../webhooks/record-deliveries.js';
 
-export type { OutboxEntry };
+export type { ActiveEndpoint, OutboxEntry };
+export { readActiveEndpointsAtBegin };
 
 /**
  * Writes the outbox entries of a change in its transaction: one webhook delivery per event and
  * endpoint that wants it (src/webhooks/record-deliveries.ts, docs/webhooks.md). `now` is the
  * change's instant in epoch microseconds (w.now), the unit of stored instants.
  */
-export async function recordOutboxEntries(tx: Tx, communityId: string, entries: OutboxEntry[], now: number): Promise<void> {
+export async function recordOutboxEntries(
+  tx: Tx,
+  communityId: string,
+  entries: OutboxEntry[],
+  now: number,
+  endpoints?: readonly ActiveEndpoint[],
+): Promise<void> {
   // Deliveries are operational rows scheduled against the clock (epoch ms), not community data.
-  await recordWebhookDeliveries(tx, communityId, entries, millisFromMicros(now));
+  await recordWebhookDeliveries(tx, communityId, entries, millisFromMicros(now), endpoints);
 }

@@ -1,7 +1,7 @@
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
 import { type Clock, storedNow } from '../shared/clock.js';
-import { type OutboxEntry, recordOutboxEntries } from './outbox.js';
+import { type OutboxEntry, readActiveEndpointsAtBegin, recordOutboxEntries } from './outbox.js';
 
 /**
  * The cached views of a community that a change can make stale. Each has a version column on
@@ -54,6 +54,8 @@ export async function writeCommunityData<T>(
     const touched = new Set<DataView>();
     const outbox: OutboxEntry[] = [];
     const now = storedNow(deps.clock);
+    // PostgreSQL: read with the transaction's begin, in the same round trip (outbox.ts).
+    const endpoints = deps.database.engine === 'postgres' ? await readActiveEndpointsAtBegin(tx, communityId) : undefined;
     const result = await change({
       tx,
       communityId,
@@ -61,6 +63,11 @@ export async function writeCommunityData<T>(
       touch: (view) => touched.add(view),
       emit: (type, data) => outbox.push({ type, render: data }),
     });
+    if (endpoints) {
+      await bumpVersions(tx, communityId, touched, false);
+      if (outbox.length > 0 && endpoints.length > 0) await recordOutboxEntries(tx, communityId, outbox, now, endpoints);
+      return result;
+    }
     const activeEndpoints = await bumpVersions(tx, communityId, touched, outbox.length > 0);
     if (outbox.length > 0 && activeEndpoints !== 0) await recordOutboxEntries(tx, communityId, outbox, now);
     return result;

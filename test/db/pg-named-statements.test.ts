@@ -14,6 +14,16 @@ connectionPrototype.parse = function (this: unknown, ...args: unknown[]) {
   return originalParse.apply(this, args);
 };
 
+// Messages sent: every query handed to a node-postgres client is one round trip.
+const sent: string[] = [];
+const clientPrototype = pg.Client.prototype as unknown as { query(...args: unknown[]): unknown };
+const originalQuery = clientPrototype.query;
+clientPrototype.query = function (this: unknown, ...args: unknown[]) {
+  const first = args[0];
+  sent.push(typeof first === 'string' ? first : String((first as { text?: unknown })?.text ?? 'cursor'));
+  return originalQuery.apply(this, args);
+};
+
 const nameOf = (db: TestDatabase, id: string) =>
   sql<{ name: string }>`select name from communities where id = ${id}`.execute(db.database.db).then((r) => r.rows[0]?.name);
 
@@ -102,6 +112,63 @@ describe('named prepared statements on PostgreSQL', { skip: postgresSkipReason }
     }
     assert.ok(failures <= 5, `at most one failure per pooled connection (${failures})`);
     for (let i = 0; i < 10; i++) assert.deepEqual(await db.transaction().execute((tx) => read(tx)), { id: 'k', x: 1, y: 2 });
+  });
+
+  describe("a transaction's begin", () => {
+    const names = (db: TestDatabase) => sql<{ name: string }>`select name from communities order by name`.execute(db.database.db);
+    const sentDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
+      const from = sent.length;
+      await run().catch(() => {});
+      return sent.slice(from);
+    };
+
+    it('goes in one message with a first statement without parameters, which runs inside the transaction', async () => {
+      const messages = await sentDuring(() =>
+        a.database.db.transaction().execute(async (tx) => {
+          await sql`insert into communities (id, name, plan, created_at) values ('tx-literal', 'literal', 'free', 0)`.execute(tx);
+          throw new Error('undo');
+        }),
+      );
+      assert.deepEqual(messages, [
+        "begin;\ninsert into communities (id, name, plan, created_at) values ('tx-literal', 'literal', 'free', 0)",
+        'rollback',
+      ]);
+      assert.ok(!(await names(a)).rows.some((row) => row.name === 'literal'), 'rolled back');
+    });
+
+    it('answers the first statement its own rows', async () => {
+      const rows = await a.database.db.transaction().execute(async (tx) => (await sql<{ n: number }>`select 41 + 1 as n`.execute(tx)).rows);
+      assert.deepEqual(rows, [{ n: 42 }]);
+    });
+
+    it('goes before a first statement with parameters, which runs inside the transaction', async () => {
+      const messages = await sentDuring(() =>
+        a.database.db.transaction().execute(async (tx) => {
+          await sql`insert into communities (id, name, plan, created_at) values ('tx-param', ${'param'}, 'free', 0)`.execute(tx);
+          throw new Error('undo');
+        }),
+      );
+      assert.equal(messages[0], 'begin');
+      assert.equal(messages.at(-1), 'rollback');
+      assert.ok(!(await names(a)).rows.some((row) => row.name === 'param'), 'rolled back');
+    });
+
+    it('is not sent by a transaction that sends nothing, and neither is its commit', async () => {
+      assert.deepEqual(await sentDuring(() => a.database.db.transaction().execute(async () => 'nothing')), []);
+    });
+
+    it('a failing first statement fails the transaction, and the connection serves the next one', async () => {
+      await assert.rejects(
+        a.database.db.transaction().execute((tx) => sql`select * from no_such_table`.execute(tx)),
+        /no_such_table/,
+      );
+      for (let i = 0; i < 6; i++) assert.equal(await nameOf(a, 'same-id'), 'in schema a');
+      const committed = await a.database.db.transaction().execute(async (tx) => {
+        await sql`insert into communities (id, name, plan, created_at) values ('tx-kept', 'kept', 'free', 0)`.execute(tx);
+        return true;
+      });
+      assert.ok(committed && (await names(a)).rows.some((row) => row.name === 'kept'));
+    });
   });
 
   it('the same pool keeps working for a raw pg client beside it (names are per connection)', async () => {
