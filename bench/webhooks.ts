@@ -6,6 +6,7 @@
 //      the worker sending to a local receiver); runs alternate so background load hits all alike;
 //   2. deliveries per second from one worker to a local receiver.
 // Usage: npm run build && node --import tsx bench/webhooks.ts [seconds per run, default 3] [rounds, default 2]
+// BENCH_CASES=1,2 runs only those of the four attendee-update cases; BENCH_NO_DELIVERIES=1 skips part 2.
 // SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -160,13 +161,16 @@ async function main(): Promise<void> {
   // With an endpoint, the outbox alone (rendering the event and writing its delivery row in the
   // transaction: the worker not started) and the whole feature (the worker sending each delivery
   // from the same process, on the same core).
-  const cases = [
+  const allCases = [
     'no outbox (variant)',
     'outbox, no endpoint',
     'outbox, endpoint wants the type, not sending',
     'outbox, endpoint wants the type, sending',
   ] as const;
-  const variantOf: Record<(typeof cases)[number], string | null> = {
+  // BENCH_CASES=1,2: only those cases (numbered as above; the first is the baseline of the others).
+  const picked = process.env.BENCH_CASES?.split(',').map((n) => Number(n) - 1);
+  const cases = picked ? allCases.filter((_, i) => picked.includes(i)) : [...allCases];
+  const variantOf: Record<(typeof allCases)[number], string | null> = {
     'no outbox (variant)': 'no-outbox',
     'outbox, no endpoint': null,
     'outbox, endpoint wants the type, not sending': 'no-worker',
@@ -221,6 +225,11 @@ async function main(): Promise<void> {
     );
   }
 
+  if (process.env.BENCH_NO_DELIVERIES) {
+    receiver.server.close();
+    await cleanup();
+    return;
+  }
   // Deliveries per second: 5,000 events, one endpoint, one worker, a local receiver answering 204.
   const endpoint = await createWebhookEndpoint({ database, clock: systemClock, allowPrivate: true }, community.id, { url: receiver.url });
   const total = 5000;
