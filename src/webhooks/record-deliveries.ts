@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Tx } from '../db/database.js';
+import { sessionStatement } from '../db/pg-statements.js';
 import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
 import type { WebhookOutboxTable } from '../db/schema.js';
 import { toIso } from '../shared/clock.js';
@@ -53,15 +54,22 @@ const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxT
 
 /**
  * On PostgreSQL, the community's active endpoints read as the first statement of a write's
- * transaction: a text without parameters, which the connection sends in one message with the
- * transaction's `begin` (src/db/pg-statements.ts), so that knowing them costs a write no round trip
- * of its own. Community ids are UUIDs, inlined as such; any other id is read with a parameter.
+ * transaction: a text without parameters (a session statement executed with the id inlined), which
+ * the connection sends in one message with the transaction's `begin` (src/db/pg-statements.ts), so
+ * that knowing them costs a write no round trip of its own. Community ids are UUIDs, inlined only
+ * once checked to be one; any other id is read with a parameter.
  */
 export async function readActiveEndpointsAtBegin(tx: Tx, communityId: string): Promise<ActiveEndpoint[]> {
   if (!isUuid(communityId)) return activeEndpoints.all(tx, { communityId });
-  const read = sql<ActiveEndpoint>`select "id", "events" from "webhook_endpoints" where "community_id" = ${sql.lit(communityId)} and "disabled_at" is null`;
-  return (await read.execute(tx)).rows;
+  return (await sql.raw<ActiveEndpoint>(executeActiveEndpoints(`'${communityId}'`)).execute(tx)).rows;
 }
+
+// A session statement (pg-statements.ts): a literal SELECT here would be planned on every write.
+const executeActiveEndpoints = sessionStatement(
+  'ca_s_active_webhook_endpoints',
+  ['text'],
+  'select "id", "events" from "webhook_endpoints" where "community_id" = $1 and "disabled_at" is null',
+);
 
 /**
  * Writes the outbox rows of a change's webhook events; called by the write path before commit.

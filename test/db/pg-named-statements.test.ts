@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { sessionStatement } from '../../src/db/pg-statements.js';
 import { createTestDatabase, postgresSkipReason, postgresUrl, type TestDatabase } from '../support/harness.js';
 
 // Parse messages sent by every node-postgres connection of this process: a named statement is
@@ -168,6 +169,37 @@ describe('named prepared statements on PostgreSQL', { skip: postgresSkipReason }
         return true;
       });
       assert.ok(committed && (await names(a)).rows.some((row) => row.name === 'kept'));
+    });
+  });
+
+  describe('a session statement', () => {
+    const executeName = sessionStatement('ca_s_test_community_name', ['text'], 'select name from communities where id = $1');
+    const run = (db: TestDatabase, id: string) =>
+      db.database.db.transaction().execute(async (tx) => (await sql.raw<{ name: string }>(executeName(`'${id}'`)).execute(tx)).rows);
+
+    it('is prepared once per connection, in the message that first executes it, and answers its rows', async () => {
+      const from = sent.length;
+      for (let i = 0; i < 12; i++) assert.deepEqual(await run(a, 'same-id'), [{ name: 'in schema a' }]);
+      const messages = sent.slice(from).filter((text) => text.includes('ca_s_test_community_name'));
+      const preparing = messages.filter((text) => text.includes('prepare ca_s_test_community_name'));
+      // Pool of 5: at most one PREPARE per connection, in the same message as its begin and execute.
+      assert.ok(preparing.length >= 1 && preparing.length <= 5, `${preparing.length} prepares`);
+      for (const text of preparing)
+        assert.match(text, /^begin;\nprepare ca_s_test_community_name \(text\) as .*;\nexecute ca_s_test_community_name\('same-id'\)$/s);
+      assert.equal(messages.length, 12);
+    });
+
+    it('reads the schema of its own pool', async () => {
+      for (let i = 0; i < 6; i++) assert.deepEqual(await run(b, 'same-id'), [{ name: 'in schema b' }]);
+    });
+
+    it('a message that fails after its PREPARE took leaves no connection that would prepare it twice', async () => {
+      const plusOne = sessionStatement('ca_s_test_plus_one', ['int'], 'select $1 + 1 as n');
+      const runPlusOne = (literal: string) =>
+        a.database.db.transaction().execute(async (tx) => (await sql.raw<{ n: number }>(plusOne(literal)).execute(tx)).rows);
+      // The PREPARE succeeds, the execute fails: whether it was prepared, the connection cannot tell.
+      for (let i = 0; i < 8; i++) await assert.rejects(runPlusOne("'not a number'"), /invalid input syntax/);
+      for (let i = 0; i < 8; i++) assert.deepEqual(await runPlusOne("'41'"), [{ n: 42 }]);
     });
   });
 
