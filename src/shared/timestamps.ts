@@ -70,13 +70,42 @@ export function parseTimestamp(text: string): EpochMicros | undefined {
   return micros < minInstant || micros > maxInstant ? undefined : micros;
 }
 
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `YYYY-MM-DD` of a day counted from 1970-01-01 (Howard Hinnant's civil_from_days, integers only).
+ * Every record's instants are formatted on every render: a `Date` and its toISOString per field were
+ * a sixth of a calendar event's rendering (docs/performance.md, 2026-11-24 evening).
+ */
+function civilDate(days: number): string {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${two(month)}-${two(day)}`;
+}
+
 /** `YYYY-MM-DDTHH:MM:SS` and the fraction (`.552988`, trailing zeros dropped, '' when zero). */
 function split(us: EpochMicros): { seconds: string; fraction: string } {
   const wholeSeconds = Math.floor(us / microsPerSecond);
   const micros = us - wholeSeconds * microsPerSecond;
-  const seconds = new Date(wholeSeconds * 1000).toISOString().slice(0, 19);
-  const fraction = micros === 0 ? '' : `.${String(micros).padStart(6, '0').replace(/0+$/, '')}`;
-  return { seconds, fraction };
+  const days = Math.floor(wholeSeconds / 86_400);
+  const secondOfDay = wholeSeconds - days * 86_400;
+  const hour = Math.floor(secondOfDay / 3600);
+  const minute = Math.floor((secondOfDay - hour * 3600) / 60);
+  const second = secondOfDay - hour * 3600 - minute * 60;
+  const seconds = `${civilDate(days)}T${two(hour)}:${two(minute)}:${two(second)}`;
+  if (micros === 0) return { seconds, fraction: '' };
+  let digits = 6;
+  for (let rest = micros; rest % 10 === 0; rest /= 10) digits--;
+  return { seconds, fraction: `.${String(micros).padStart(6, '0').slice(0, digits)}` };
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import {
   formatJsonTimestamp,
   formatTextTimestamp,
@@ -85,5 +86,45 @@ describe('timestamps: spell', () => {
       assert.equal(parseTimestamp(formatJsonTimestamp(instant)), instant);
       assert.equal(parseTimestamp(formatTextTimestamp(instant)), instant);
     }
+  });
+});
+
+describe('timestamps: format, against Date#toISOString', () => {
+  const reference = (us: number): string => {
+    const seconds = Math.floor(us / 1_000_000);
+    const micros = us - seconds * 1_000_000;
+    const fraction = micros === 0 ? '' : `.${String(micros).padStart(6, '0').replace(/0+$/, '')}`;
+    return `${new Date(seconds * 1000).toISOString().slice(0, 19)}${fraction}+00:00`;
+  };
+
+  it('spells every instant of the accepted range as the reference does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: minInstant, max: maxInstant }), (instant) => formatJsonTimestamp(instant) === reference(instant)),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('spells the edges: the range, leap days, century years, the epoch and whole seconds', () => {
+    for (const iso of [
+      '1700-01-01T00:00:00Z',
+      '1700-02-28T23:59:59Z',
+      '1700-03-01T00:00:00Z',
+      '1800-12-31T23:59:59Z',
+      '1900-03-01T00:00:00Z',
+      '1969-12-31T23:59:59Z',
+      '1970-01-01T00:00:00Z',
+      '2000-02-29T12:00:00Z',
+      '2024-02-29T00:00:00Z',
+      '2100-02-28T23:59:59Z',
+      '2100-03-01T00:00:00Z',
+      '2250-12-31T23:59:59Z',
+    ]) {
+      for (const micros of [0, 1, 10, 120, 500_000, 999_999]) {
+        const instant = us(iso, micros);
+        assert.equal(formatJsonTimestamp(instant), reference(instant), iso);
+      }
+    }
+    assert.equal(formatJsonTimestamp(maxInstant), '2250-12-31T23:59:59.999999+00:00');
+    assert.equal(formatTextTimestamp(us('1969-12-31T23:59:59Z', 120)), '1969-12-31 23:59:59.00012+00');
   });
 });
