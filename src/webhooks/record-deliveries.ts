@@ -5,6 +5,7 @@ import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
 import type { WebhookOutboxTable } from '../db/schema.js';
 import { toIso } from '../shared/clock.js';
 import { isUuid, randomAlphanumericId } from '../shared/ids.js';
+import { JsonText, stringifyWithJsonText } from '../shared/json-text.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import { isCalendarEventType } from './event-types.js';
 
@@ -30,13 +31,15 @@ export interface ActiveEndpoint {
 const wants = (endpoint: ActiveEndpoint, type: string): boolean =>
   endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(type);
 
+/** The fields of a record, or of a JSON text those its renderer exposed. */
+const fieldsOf = (value: unknown): Readonly<Record<string, unknown>> | null =>
+  value instanceof JsonText ? value.fields : typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+
 /** The calendar event a calendar_event.* payload is about: the record itself, or its `calendar_event`. */
-function calendarEventOf(data: unknown): Record<string, unknown> | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const record = data as Record<string, unknown>;
-  if ('triggers_webhooks' in record) return record;
-  const nested = record.calendar_event;
-  return typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : null;
+function calendarEventOf(data: unknown): Readonly<Record<string, unknown>> | null {
+  const record = fieldsOf(data);
+  if (record === null || 'triggers_webhooks' in record) return record;
+  return fieldsOf(record.calendar_event);
 }
 
 /** A Standard Webhooks message id: `msg_` and 24 random characters, the same for every endpoint and attempt. */
@@ -89,13 +92,16 @@ export async function recordWebhookDeliveries(
     const targets = endpoints.filter((endpoint) => wants(endpoint, entry.type));
     if (targets.length === 0) continue;
     const data = await entry.render();
+    // undefined: the emitter found nothing to send (an event that does not trigger webhooks).
+    if (data === undefined) continue;
     if (isCalendarEventType(entry.type) && calendarEventOf(data)?.triggers_webhooks !== true) continue;
     position++;
     await insertOutboxRow.execute(tx, {
       community_id: communityId,
       webhook_id: newWebhookId(),
       type: entry.type,
-      payload: JSON.stringify({ type: entry.type, timestamp: toIso(now), data }),
+      // As JSON.stringify({type, timestamp, data}) would write it, with a rendered record's text kept as is.
+      payload: `{"type":${JSON.stringify(entry.type)},"timestamp":"${toIso(now)}","data":${stringifyWithJsonText(data)}}`,
       endpoint_ids: JSON.stringify(targets.map((endpoint) => endpoint.id)),
       created_at: now,
       position,

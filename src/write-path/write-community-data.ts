@@ -25,10 +25,12 @@ export interface CommunityWrite {
   touch(view: DataView): void;
   /**
    * Records a webhook event of this change, written to the outbox in the same transaction.
-   * `data` renders the resource as the API answers it (a plain object); it is called before commit,
-   * after the change, and only when some endpoint of the community wants `type`, so a write with
-   * no subscriber pays nothing for it. A resource that the change deletes is rendered before the
-   * delete and its `data` returns that rendering.
+   * `data` renders the resource as the API answers it (a plain object, or the record's JSON text as
+   * a JsonText, which is written into the payload as is); it is called before commit, after the
+   * change, and only when some endpoint of the community wants `type`, so a write with no
+   * subscriber pays nothing for it. It answers undefined when there is nothing to send after all (a
+   * calendar event that does not trigger webhooks). A resource that the change deletes is rendered
+   * before the delete and its `data` returns that rendering.
    */
   emit(type: string, data: () => unknown | Promise<unknown>): void;
 }

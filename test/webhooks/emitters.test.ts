@@ -126,7 +126,13 @@ describeEachEngine(
       assert.equal(calendarEvent.attendees_count, 1);
       assert.deepEqual(registered?.data.attendee, { profile_id: uuid(1, 1), chat_user_id: 'U00000001', personal_join_link: null });
       await attend(1, { user: { chat_user_id: 'U00000001' }, personal_join_link: 'https://meet.example.org/j/1' });
+      await worker.tick();
+      const linkChangedBody = receiver.received[0]?.body;
       const [linkChanged] = await sent();
+      // The event's record is the API's own answer, byte for byte (written into the payload as is).
+      const answered = (await ctx().request({ method: 'GET', url: `/admin/v0/calendar_events/${eventId(1)}`, headers: auth })).body;
+      const recordText = answered.slice('{"success":true,"data":'.length, -1);
+      assert.ok(linkChangedBody?.includes(`"calendar_event":${recordText},"attendee":`), 'the event record as GET answers it');
       assert.equal(linkChanged?.type, 'calendar_event.registration.updated');
       assert.equal((linkChanged?.data.attendee as Record<string, unknown>).personal_join_link, 'https://meet.example.org/j/1');
       assert.equal((linkChanged?.data.calendar_event as Record<string, unknown>).webhook_custom_metadata, 'crm=fall-2026');

@@ -151,6 +151,11 @@ export function renderCalendarEvent(
   return `{${members(columns)},${members(row.doc)},"hosts":[${people?.hosts.join(',') ?? ''}],"speakers":[${people?.speakers.join(',') ?? ''}],"description_chat_blocks_references":${description},"recap_chat_blocks_references":${recap}}`;
 }
 
+/** Whether the event sends calendar_event.* webhooks (its doc's `triggers_webhooks`). */
+export function triggersWebhooks(row: Pick<CalendarEventRow, 'doc'>): boolean {
+  return (JSON.parse(row.doc) as { triggers_webhooks?: unknown }).triggers_webhooks === true;
+}
+
 /** True for an absolute http(s) URL with a host and no whitespace (personal join links). */
 export function isHttpUrl(value: string): boolean {
   if (/\s/.test(value)) return false;

@@ -6,6 +6,7 @@ import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { selectRelatedRows } from '../../references/related-rows.js';
 import { mentionKeys, referencesOf } from '../../references/resolve-references.js';
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
+import { JsonText } from '../../shared/json-text.js';
 import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
@@ -24,7 +25,14 @@ import {
   selectNextEndingAt,
   selectProfileIdByChatUserId,
 } from './calendar-events.queries.js';
-import { type CalendarEventRow, eventPersonJson, isHttpUrl, mentionsOf, renderCalendarEvent } from './calendar-events.records.js';
+import {
+  type CalendarEventRow,
+  eventPersonJson,
+  isHttpUrl,
+  mentionsOf,
+  renderCalendarEvent,
+  triggersWebhooks,
+} from './calendar-events.records.js';
 import { type AttendeeBody, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
 
 /** One page of events: the paged list envelope, with each record as its JSON text. */
@@ -195,16 +203,26 @@ export async function getCalendarEvent({ database }: DatabaseDeps, communityId: 
   return event;
 }
 
-/** One event as the API shows it, parsed, read in a write's transaction (webhook data); null when gone. */
-async function eventRecordIn(tx: Tx, communityId: string, id: string): Promise<Record<string, unknown> | null> {
-  const row = await selectCalendarEventRow(tx, communityId, id);
-  return row ? eventRecordOf(tx, communityId, row) : null;
+/**
+ * The webhook data of an event's row: its record's JSON text as the API answers it, its hosts,
+ * speakers and references read in the write's transaction; undefined when the event does not
+ * trigger webhooks (nothing is rendered then) or is gone.
+ */
+export async function eventWebhookData(tx: Tx, communityId: string, row: CalendarEventRow | undefined): Promise<JsonText | undefined> {
+  if (!row || !triggersWebhooks(row)) return undefined;
+  const [event] = await renderCalendarEvents(tx, communityId, [row]);
+  return event === undefined ? undefined : new JsonText(event, { triggers_webhooks: true });
 }
 
-/** The event of a row as the API shows it, parsed, its hosts, speakers and references read in the write's transaction. */
-async function eventRecordOf(tx: Tx, communityId: string, row: CalendarEventRow): Promise<Record<string, unknown> | null> {
-  const [event] = await renderCalendarEvents(tx, communityId, [row]);
-  return event === undefined ? null : (JSON.parse(event) as Record<string, unknown>);
+/** A registration's webhook data: the event and the attendee; undefined when the event sends none. */
+async function registrationWebhookData(
+  tx: Tx,
+  communityId: string,
+  row: CalendarEventRow | undefined,
+  attendee: { profile_id: string; chat_user_id: string; personal_join_link: string | null },
+): Promise<{ calendar_event: JsonText; attendee: typeof attendee } | undefined> {
+  const event = await eventWebhookData(tx, communityId, row);
+  return event && { calendar_event: event, attendee };
 }
 
 /** What the event writers need. */
@@ -236,7 +254,7 @@ export const readCalendarEvent = cachedRead({
 export async function deleteCalendarEvent(deps: CalendarEventWriteDeps, communityId: string, id: string): Promise<{ id: string }> {
   await writeCommunityData(deps, communityId, async (w) => {
     // Rendered before the delete: afterwards there is nothing left to show.
-    const deleted = await eventRecordIn(w.tx, communityId, id);
+    const deleted = await eventWebhookData(w.tx, communityId, await selectCalendarEventRow(w.tx, communityId, id));
     if (!(await deleteEventRow(w.tx, communityId, id))) throw eventNotFound();
     w.emit('calendar_event.deleted', () => deleted);
     await deleteEventChildren(w.tx, communityId, [id]);
@@ -285,16 +303,12 @@ export async function upsertAttendee(
       if (!(await incrementAttendeesCount(tx, communityId, eventId))) throw eventNotFound();
       // attendees_count is part of the event record: cached answers of it must go.
       w.touch('events');
-      w.emit('calendar_event.registration.created', async () => ({
-        calendar_event: await eventRecordIn(tx, communityId, eventId),
-        attendee,
-      }));
+      w.emit('calendar_event.registration.created', async () =>
+        registrationWebhookData(tx, communityId, await selectCalendarEventRow(tx, communityId, eventId), attendee),
+      );
     } else if (link !== undefined && (await updateAttendeeLink(tx, { communityId, eventId, profileId }, link, now))) {
       // A link changes nothing of the event record: it is rendered from the row read above.
-      w.emit('calendar_event.registration.updated', async () => ({
-        calendar_event: await eventRecordOf(tx, communityId, event),
-        attendee,
-      }));
+      w.emit('calendar_event.registration.updated', () => registrationWebhookData(tx, communityId, event, attendee));
     }
   });
 }

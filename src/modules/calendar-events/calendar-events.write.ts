@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../../db/database.js';
 import { notFound, UserInputError, validationFailed } from '../../errors.js';
 import { randomAlphanumericId } from '../../shared/ids.js';
+import type { JsonText } from '../../shared/json-text.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
@@ -13,7 +14,7 @@ import { insertEventChildren } from './calendar-events.import-queries.js';
 import { selectCalendarEventRow } from './calendar-events.queries.js';
 import type { CalendarEventDoc, CalendarEventRow } from './calendar-events.records.js';
 import type { PublishedTo } from './calendar-events.schemas.js';
-import { getCalendarEvent, renderCalendarEvents } from './calendar-events.service.js';
+import { eventWebhookData, getCalendarEvent, renderCalendarEvents } from './calendar-events.service.js';
 import {
   deleteEventDescriptors,
   insertEventRow,
@@ -248,10 +249,8 @@ function rowsOf(communityId: string, parsed: ParsedEvent, publishedTo: Published
   };
 }
 
-async function renderOne(db: Db | Tx, communityId: string, id: string): Promise<unknown> {
-  const row = await selectCalendarEventRow(db, communityId, id);
-  const [json] = row ? await renderCalendarEvents(db, communityId, [row]) : [];
-  return json === undefined ? null : JSON.parse(json);
+async function renderOne(tx: Tx, communityId: string, id: string): Promise<JsonText | undefined> {
+  return eventWebhookData(tx, communityId, await selectCalendarEventRow(tx, communityId, id));
 }
 
 /**
