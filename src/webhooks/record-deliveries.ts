@@ -27,9 +27,20 @@ export interface ActiveEndpoint {
   events: string | null;
 }
 
+// The parsed `events` of the endpoints seen, by their text: it is parsed on every emitting write otherwise.
+const typeLists = new Map<string, ReadonlySet<string>>();
+
 /** The types an endpoint wants; null is every type. */
-const wants = (endpoint: ActiveEndpoint, type: string): boolean =>
-  endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(type);
+function wants(endpoint: ActiveEndpoint, type: string): boolean {
+  if (endpoint.events === null) return true;
+  let types = typeLists.get(endpoint.events);
+  if (types === undefined) {
+    if (typeLists.size >= 1000) typeLists.clear();
+    types = new Set(JSON.parse(endpoint.events) as string[]);
+    typeLists.set(endpoint.events, types);
+  }
+  return types.has(type);
+}
 
 /** The fields of a record, or of a JSON text those its renderer exposed. */
 const fieldsOf = (value: unknown): Readonly<Record<string, unknown>> | null =>
