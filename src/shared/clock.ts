@@ -1,4 +1,4 @@
-import { type EpochMicros, microsFromMillis } from './timestamps.js';
+import { type EpochMicros, formatIsoMillis, microsFromMillis } from './timestamps.js';
 
 /**
  * The source of time; injected so tests control it and never sleep. It counts epoch milliseconds:
@@ -16,4 +16,4 @@ export const systemClock: Clock = { now: () => Date.now() };
 export const storedNow = (clock: Clock): EpochMicros => microsFromMillis(clock.now());
 
 /** Formats an epoch-millisecond instant as an ISO 8601 UTC timestamp (operational records: API keys). */
-export const toIso = (ms: number): string => new Date(ms).toISOString();
+export const toIso = (ms: number): string => formatIsoMillis(ms);

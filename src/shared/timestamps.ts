@@ -109,6 +109,18 @@ function split(us: EpochMicros): { seconds: string; fraction: string } {
 }
 
 /**
+ * `Date#toISOString` of an epoch-millisecond instant (`2026-11-24T16:57:33.120Z`), without the
+ * Date: a webhook payload's timestamp is formatted on every emitting write.
+ */
+export function formatIsoMillis(ms: number): string {
+  const us = ms * microsPerMilli;
+  if (!Number.isSafeInteger(us) || us < minInstant || us > maxInstant) return new Date(ms).toISOString();
+  const { seconds } = split(us);
+  const millis = ms - Math.floor(ms / 1000) * 1000;
+  return `${seconds}.${millis < 10 ? `00${millis}` : millis < 100 ? `0${millis}` : millis}Z`;
+}
+
+/**
  * PostgreSQL's JSON spelling of a timestamptz in UTC (events, profiles, feeds):
  * `2025-03-11T13:06:35.552988+00:00`, `2025-04-01T11:53:07.78104+00:00`, `2025-03-20T18:00:00+00:00`.
  */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
+  formatIsoMillis,
   formatJsonTimestamp,
   formatTextTimestamp,
   maxInstant,
@@ -126,5 +127,21 @@ describe('timestamps: format, against Date#toISOString', () => {
     }
     assert.equal(formatJsonTimestamp(maxInstant), '2250-12-31T23:59:59.999999+00:00');
     assert.equal(formatTextTimestamp(us('1969-12-31T23:59:59Z', 120)), '1969-12-31 23:59:59.00012+00');
+  });
+});
+
+describe('timestamps: ISO milliseconds, against Date#toISOString', () => {
+  it('spells every millisecond instant as Date#toISOString does, in the range and outside it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Math.floor(minInstant / 1000) - 10_000_000, max: Math.floor(maxInstant / 1000) + 10_000_000 }),
+        (ms) => {
+          return formatIsoMillis(ms) === new Date(ms).toISOString();
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    for (const ms of [0, -1, 1, 999, 1000, Date.UTC(2000, 1, 29, 23, 59, 59, 9), 8.64e15, -8.64e15])
+      assert.equal(formatIsoMillis(ms), new Date(ms).toISOString(), String(ms));
   });
 });
