@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/database.js';
+import { preparedWrite } from '../../db/prepared-query.js';
 
 /** Tables holding an event's child rows, keyed by (community_id, event_id, ...). */
 export const eventChildTables = [
@@ -22,20 +23,41 @@ export async function deleteEventRow(tx: Tx, communityId: string, id: string): P
   return Number(result.numDeletedRows) > 0;
 }
 
+// The attendee update's writes are compiled once (preparedWrite): it is the registrations' hot path
+// (the API and the chat sync), and a Kysely builder per call costs more than SQLite's statement.
+const insertAttendee = preparedWrite(
+  (tx: Tx, p: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: number }) =>
+    tx
+      .insertInto('calendar_event_attendees')
+      .values({
+        community_id: p.community_id,
+        event_id: p.event_id,
+        profile_id: p.profile_id,
+        personal_join_link: p.personal_join_link,
+        created_at: p.now,
+        updated_at: p.now,
+      })
+      .onConflict((oc) => oc.columns(['community_id', 'event_id', 'profile_id']).doNothing()),
+);
+
 /** Adds the attendee unless already there; true when a row was added. */
 export async function insertAttendeeIfAbsent(
   tx: Tx,
   row: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: number },
 ): Promise<boolean> {
-  const { now, ...attendee } = row;
-  const inserted = await tx
-    .insertInto('calendar_event_attendees')
-    .values({ ...attendee, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['community_id', 'event_id', 'profile_id']).doNothing())
-    .returning('profile_id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return (await insertAttendee.execute(tx, row)) > 0;
 }
+
+const updateLink = preparedWrite(
+  (tx: Tx, p: { communityId: string; eventId: string; profileId: string; link: string | null; now: number }) =>
+    tx
+      .updateTable('calendar_event_attendees')
+      .set({ personal_join_link: p.link, updated_at: p.now })
+      .where('community_id', '=', p.communityId)
+      .where('event_id', '=', p.eventId)
+      .where('profile_id', '=', p.profileId)
+      .where('personal_join_link', 'is distinct from', p.link),
+);
 
 /** Sets an existing attendee's personal join link; false when it already was that link (nothing written). */
 export async function updateAttendeeLink(
@@ -44,15 +66,7 @@ export async function updateAttendeeLink(
   link: string | null,
   now: number,
 ): Promise<boolean> {
-  const result = await tx
-    .updateTable('calendar_event_attendees')
-    .set({ personal_join_link: link, updated_at: now })
-    .where('community_id', '=', key.communityId)
-    .where('event_id', '=', key.eventId)
-    .where('profile_id', '=', key.profileId)
-    .where('personal_join_link', 'is distinct from', link)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await updateLink.execute(tx, { ...key, link, now })) > 0;
 }
 
 /** Adds one to an event's attendees_count; false when the event is gone. */

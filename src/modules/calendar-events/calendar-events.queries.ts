@@ -191,16 +191,18 @@ export async function selectEventPeople(db: Db | Tx, communityId: string, eventI
   return people;
 }
 
-/** The profile id of the community's profile with this chat user id (the oldest, if several). */
-export async function selectProfileIdByChatUserId(db: Db | Tx, communityId: string, chatUserId: string): Promise<string | undefined> {
-  const row = await db
+const profileIdByChatUserId = preparedQuery((db, p: { communityId: string; chatUserId: string }) =>
+  db
     .selectFrom('profiles')
     .select('id')
-    .where('community_id', '=', communityId)
-    .where('chat_user_id', '=', chatUserId)
+    .where('community_id', '=', p.communityId)
+    .where('chat_user_id', '=', p.chatUserId)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id;
+    .limit(1),
+);
+
+/** The profile id of the community's profile with this chat user id (the oldest, if several). */
+export async function selectProfileIdByChatUserId(db: Db | Tx, communityId: string, chatUserId: string): Promise<string | undefined> {
+  return (await profileIdByChatUserId.first(db, { communityId, chatUserId }))?.id;
 }
