@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely';
+import { CompiledQuery, type Insertable } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { sessionStatement } from '../db/pg-statements.js';
 import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
@@ -75,7 +75,8 @@ const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxT
  */
 export async function readActiveEndpointsAtBegin(tx: Tx, communityId: string): Promise<ActiveEndpoint[]> {
   if (!isUuid(communityId)) return activeEndpoints.all(tx, { communityId });
-  return (await sql.raw<ActiveEndpoint>(executeActiveEndpoints(`'${communityId}'`)).execute(tx)).rows;
+  // Already SQL: handed to the transaction's connection as is, with nothing to compile.
+  return (await tx.executeQuery<ActiveEndpoint>(CompiledQuery.raw(executeActiveEndpoints(`'${communityId}'`)))).rows;
 }
 
 // A session statement (pg-statements.ts): a literal SELECT here would be planned on every write.
