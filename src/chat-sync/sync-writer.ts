@@ -234,8 +234,10 @@ async function lockFeedRow(tx: Tx, communityId: string, id: string): Promise<voi
     .execute();
 }
 
-async function deletePostRow(tx: Tx, communityId: string, id: string): Promise<void> {
-  await tx.deleteFrom('posts').where('community_id', '=', communityId).where('id', '=', id).execute();
+/** Deletes a post's row; false when there was none. */
+async function deletePostRow(tx: Tx, communityId: string, id: string): Promise<boolean> {
+  const result = await tx.deleteFrom('posts').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** The same lock for a feed row (member counts, renames). */
@@ -244,13 +246,12 @@ export async function lockFeed(w: CommunityWrite, feedId: string): Promise<FeedR
   return (await selectFeedRows(w.tx, w.communityId, [feedId])).get(feedId);
 }
 
-/** Deletes a post (message_deleted), rendering it for the webhook before it goes. */
+/** Deletes a post (message_deleted), rendering it for the webhook before it goes when an endpoint wants it. */
 export async function deletePost(w: CommunityWrite, postId: string): Promise<boolean> {
-  const rendered = await renderPostObject(w.tx, w.communityId, postId);
-  if (rendered === null) return false;
-  await deletePostRow(w.tx, w.communityId, postId);
+  const rendered = (await w.wanted('post.deleted')) ? await renderPostObject(w.tx, w.communityId, postId) : undefined;
+  if (rendered === null || !(await deletePostRow(w.tx, w.communityId, postId))) return false;
   w.touch('posts');
-  w.emit('post.deleted', () => rendered);
+  if (rendered !== undefined) w.emit('post.deleted', () => rendered);
   return true;
 }
 

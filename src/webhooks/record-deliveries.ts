@@ -42,6 +42,10 @@ function wants(endpoint: ActiveEndpoint, type: string): boolean {
   return types.has(type);
 }
 
+/** Whether some of the endpoints wants the type. */
+export const someEndpointWants = (endpoints: readonly ActiveEndpoint[], type: string): boolean =>
+  endpoints.some((endpoint) => wants(endpoint, type));
+
 /** The fields of a record, or of a JSON text those its renderer exposed. */
 const fieldsOf = (value: unknown): Readonly<Record<string, unknown>> | null =>
   value instanceof JsonText ? value.fields : typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
@@ -66,6 +70,9 @@ const activeEndpoints = preparedQuery((db, p: { communityId: string }) =>
 // Compiled once: a Kysely insert builder costs more than the insert itself.
 const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxTable>, 'id'>) => db.insertInto('webhook_outbox').values(p));
 
+/** The community's active endpoints, read in the write's transaction. */
+export const readActiveEndpoints = (tx: Tx, communityId: string): Promise<ActiveEndpoint[]> => activeEndpoints.all(tx, { communityId });
+
 /**
  * On PostgreSQL, the community's active endpoints read as the first statement of a write's
  * transaction: a text without parameters (a session statement executed with the id inlined), which
@@ -74,7 +81,7 @@ const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxT
  * once checked to be one; any other id is read with a parameter.
  */
 export async function readActiveEndpointsAtBegin(tx: Tx, communityId: string): Promise<ActiveEndpoint[]> {
-  if (!isUuid(communityId)) return activeEndpoints.all(tx, { communityId });
+  if (!isUuid(communityId)) return readActiveEndpoints(tx, communityId);
   // Already SQL: handed to the transaction's connection as is, with nothing to compile.
   return (await tx.executeQuery<ActiveEndpoint>(CompiledQuery.raw(executeActiveEndpoints(`'${communityId}'`)))).rows;
 }
@@ -97,7 +104,7 @@ export async function recordWebhookDeliveries(
   now: number,
   endpoints?: readonly ActiveEndpoint[],
 ): Promise<void> {
-  endpoints ??= await activeEndpoints.all(tx, { communityId });
+  endpoints ??= await readActiveEndpoints(tx, communityId);
   if (endpoints.length === 0) return;
   let position = 0;
   for (const entry of entries) {

@@ -1,10 +1,16 @@
 import type { Tx } from '../db/database.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import { millisFromMicros } from '../shared/timestamps.js';
-import { type ActiveEndpoint, readActiveEndpointsAtBegin, recordWebhookDeliveries } from '../webhooks/record-deliveries.js';
+import {
+  type ActiveEndpoint,
+  readActiveEndpoints,
+  readActiveEndpointsAtBegin,
+  recordWebhookDeliveries,
+  someEndpointWants,
+} from '../webhooks/record-deliveries.js';
 
 export type { ActiveEndpoint, OutboxEntry };
-export { readActiveEndpointsAtBegin };
+export { readActiveEndpoints, readActiveEndpointsAtBegin, someEndpointWants };
 
 /**
  * Writes the outbox entries of a change in its transaction: one webhook delivery per event and

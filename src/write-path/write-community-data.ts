@@ -1,7 +1,14 @@
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
 import { type Clock, storedNow } from '../shared/clock.js';
-import { type OutboxEntry, readActiveEndpointsAtBegin, recordOutboxEntries } from './outbox.js';
+import {
+  type ActiveEndpoint,
+  type OutboxEntry,
+  readActiveEndpoints,
+  readActiveEndpointsAtBegin,
+  recordOutboxEntries,
+  someEndpointWants,
+} from './outbox.js';
 
 /**
  * The cached views of a community that a change can make stale. Each has a version column on
@@ -30,9 +37,15 @@ export interface CommunityWrite {
    * change, and only when some endpoint of the community wants `type`, so a write with no
    * subscriber pays nothing for it. It answers undefined when there is nothing to send after all (a
    * calendar event that does not trigger webhooks). A resource that the change deletes is rendered
-   * before the delete and its `data` returns that rendering.
+   * before the delete, when `wanted` says someone wants it, and its `data` returns that rendering.
    */
   emit(type: string, data: () => unknown | Promise<unknown>): void;
+  /**
+   * Whether some active webhook endpoint of the community wants `type`. A change that must render a
+   * resource before deleting it (its `emit` could not render it afterwards) asks this first, so that
+   * a delete nobody subscribed to renders nothing. The endpoints are read once per write.
+   */
+  wanted(type: string): Promise<boolean>;
 }
 
 export interface WriteDeps {
@@ -56,14 +69,20 @@ export async function writeCommunityData<T>(
     const touched = new Set<DataView>();
     const outbox: OutboxEntry[] = [];
     const now = storedNow(deps.clock);
-    // PostgreSQL: read with the transaction's begin, in the same round trip (outbox.ts).
-    const endpoints = deps.database.engine === 'postgres' ? await readActiveEndpointsAtBegin(tx, communityId) : undefined;
+    // PostgreSQL: read with the transaction's begin, in the same round trip (outbox.ts). SQLite:
+    // only if the change asks (wanted), else counted by the version bump at the end.
+    let endpoints: readonly ActiveEndpoint[] | undefined =
+      deps.database.engine === 'postgres' ? await readActiveEndpointsAtBegin(tx, communityId) : undefined;
     const result = await change({
       tx,
       communityId,
       now,
       touch: (view) => touched.add(view),
       emit: (type, data) => outbox.push({ type, render: data }),
+      wanted: async (type) => {
+        endpoints ??= await readActiveEndpoints(tx, communityId);
+        return someEndpointWants(endpoints, type);
+      },
     });
     if (endpoints) {
       await bumpVersions(tx, communityId, touched, false);

@@ -253,10 +253,12 @@ export const readCalendarEvent = cachedRead({
 /** Deletes an event and its child rows in one transaction; 404 when there is none. */
 export async function deleteCalendarEvent(deps: CalendarEventWriteDeps, communityId: string, id: string): Promise<{ id: string }> {
   await writeCommunityData(deps, communityId, async (w) => {
-    // Rendered before the delete: afterwards there is nothing left to show.
-    const deleted = await eventWebhookData(w.tx, communityId, await selectCalendarEventRow(w.tx, communityId, id));
+    // Rendered before the delete (afterwards there is nothing left to show), and only for a subscriber.
+    const deleted = (await w.wanted('calendar_event.deleted'))
+      ? await eventWebhookData(w.tx, communityId, await selectCalendarEventRow(w.tx, communityId, id))
+      : undefined;
     if (!(await deleteEventRow(w.tx, communityId, id))) throw eventNotFound();
-    w.emit('calendar_event.deleted', () => deleted);
+    if (deleted) w.emit('calendar_event.deleted', () => deleted);
     await deleteEventChildren(w.tx, communityId, [id]);
     w.touch('events');
   });
