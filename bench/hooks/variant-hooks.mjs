@@ -49,7 +49,7 @@ const rewrites = {
   'no-outbox': [
     {
       file: '/dist/write-path/outbox.js',
-      find: 'await recordWebhookDeliveries(tx, communityId, entries, millisFromMicros(now), endpoints);',
+      find: 'await recordWebhookDeliveries(tx, communityId, entries, millisFromMicros(now), endpoints, withCommit);',
       replace: '',
     },
     {

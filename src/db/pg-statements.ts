@@ -1,5 +1,5 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import type PgModule from 'pg';
+import PgModule from 'pg';
 
 /**
  * Named prepared statements on PostgreSQL. Kysely's driver sends every query unnamed, so the server
@@ -77,6 +77,29 @@ export function sessionStatement(name: `ca_s_${string}`, types: readonly string[
   return (...literals) => `execute ${name}(${literals.join(', ')})`;
 }
 
+/**
+ * A value as an SQL literal for a session statement's arguments: strings quoted by node-postgres'
+ * escapeLiteral (quotes doubled; with a backslash, an E'' string with backslashes doubled, whatever
+ * standard_conforming_strings says), integers as digits. Anything else is refused.
+ */
+export function sqlLiteral(value: string | number): string {
+  if (typeof value === 'string') return PgModule.escapeLiteral(value);
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer literal: ${value}`);
+  return String(value);
+}
+
+/** Marks a held text: see holdUntilNextStatement. */
+const heldMarker = '/* ca:held */ ';
+
+/**
+ * A text without parameters that a transaction's connection holds back and sends with the
+ * transaction's next statement, normally its `commit`: a write whose result nobody reads (the
+ * webhook outbox row) then costs no round trip of its own. It is answered at once with no rows and
+ * no row count; if it fails, the statement it went with fails (a `commit` then is not run, and the
+ * transaction is rolled back). Outside a transaction it is sent as usual.
+ */
+export const holdUntilNextStatement = (text: string): string => `${heldMarker}${text}`;
+
 /** PostgreSQL's SQLSTATE for "cached plan must not change result type" (feature_not_supported). */
 const featureNotSupported = '0A000';
 
@@ -102,6 +125,8 @@ const unsent = (command: string): PostgresQueryResult<never> => ({ command: comm
 class NamingClient implements PostgresPoolClient {
   private broken = false;
   private beginHeld = false;
+  /** Texts held for the transaction's next statement (holdUntilNextStatement), `begin` first if it was held too. */
+  private readonly held: string[] = [];
   /** The session statements this connection has prepared (PREPARE outlives transactions, not connections). */
   private readonly prepared = new Set<string>();
 
@@ -120,14 +145,14 @@ class NamingClient implements PostgresPoolClient {
       query(config: unknown, values?: unknown): Promise<PostgresQueryResult<R>> & PostgresCursor<R>;
     };
     if (typeof sqlOrCursor !== 'string') {
-      // A cursor is returned at once: the held `begin` is queued before it (node-postgres runs a
+      // A cursor is returned at once: what is held is queued before it (node-postgres runs a
       // client's queries in order).
-      if (this.beginHeld) this.sendHeldBegin().catch(() => {});
+      if (this.beginHeld || this.held.length > 0) this.sendHeld().catch(() => {});
       return client.query(sqlOrCursor);
     }
     const values = parameters as unknown[];
     if (values.length === 0) return this.withoutParameters(sqlOrCursor);
-    if (this.beginHeld) return this.sendHeldBegin().then(() => this.query<R>(sqlOrCursor, values));
+    if (this.beginHeld || this.held.length > 0) return this.sendHeld().then(() => this.query<R>(sqlOrCursor, values));
     const name = this.names.nameOf(sqlOrCursor);
     if (name === undefined) return client.query(sqlOrCursor, values);
     const config = { name, text: sqlOrCursor, values };
@@ -135,54 +160,89 @@ class NamingClient implements PostgresPoolClient {
   }
 
   /**
-   * A text without parameters (the simple protocol): `begin` is held; a held `begin` goes in the
-   * same message; so does the PREPARE of a session statement it executes that this connection has
-   * not prepared yet.
+   * A text without parameters (the simple protocol): `begin` is held, and so is a text marked
+   * held inside a transaction; what is held goes in the same message, before the text; so does the
+   * PREPARE of each session statement in it that this connection has not prepared yet.
    */
   private withoutParameters<R>(sql: string): Promise<PostgresQueryResult<R>> {
-    if (sql === 'begin' && !this.beginHeld) {
+    if (sql === 'begin' && !this.beginHeld && this.held.length === 0) {
       this.beginHeld = true;
       return Promise.resolve(unsent('BEGIN'));
     }
-    const parts: string[] = [];
-    if (this.beginHeld) {
-      this.beginHeld = false;
-      if (sql === 'commit' || sql === 'rollback') return Promise.resolve(unsent(sql.toUpperCase()));
-      parts.push('begin');
+    if (sql.startsWith(heldMarker) && (this.beginHeld || this.held.length > 0 || this.client._txStatus === 'T')) {
+      this.takeHeldBegin();
+      this.held.push(sql.slice(heldMarker.length));
+      return Promise.resolve(unsent('EXECUTE'));
     }
-    const preparation = this.preparationFor(sql);
-    if (preparation) parts.push(preparation.prepare);
-    if (parts.length === 0) return this.client.query(sql) as unknown as Promise<PostgresQueryResult<R>>;
-    parts.push(sql);
-    return this.sendTogether<R>(parts, preparation?.name);
+    if (sql === 'commit' || sql === 'rollback') {
+      // Nothing of the transaction reached the server: nothing to end there either.
+      if (this.beginHeld || this.held[0] === 'begin') {
+        const held = this.held.splice(0);
+        this.beginHeld = false;
+        if (sql === 'rollback' || held.length === 0) return Promise.resolve(unsent(sql.toUpperCase()));
+        return this.sendTogether<R>([...held, sql]);
+      }
+      // A rollback drops what is held: it would be undone anyway.
+      if (sql === 'rollback') this.held.length = 0;
+    }
+    this.takeHeldBegin();
+    const texts = [...this.held.splice(0), sql.startsWith(heldMarker) ? sql.slice(heldMarker.length) : sql];
+    if (texts.length === 1 && this.preparationsFor(texts).length === 0)
+      return this.client.query(texts[0] as string) as unknown as Promise<PostgresQueryResult<R>>;
+    return this.sendTogether<R>(texts);
   }
 
-  /** Several statements in one message; answers the last one's result. */
-  private async sendTogether<R>(parts: string[], preparing: string | undefined): Promise<PostgresQueryResult<R>> {
+  /** A held `begin` becomes the first of the held texts. */
+  private takeHeldBegin(): void {
+    if (!this.beginHeld) return;
+    this.beginHeld = false;
+    this.held.unshift('begin');
+  }
+
+  /**
+   * Several statements in one message, each session statement's PREPARE before its first execute
+   * where this connection has not prepared it yet; answers the last statement's result.
+   */
+  private async sendTogether<R>(texts: string[]): Promise<PostgresQueryResult<R>> {
+    const preparations = this.preparationsFor(texts);
+    const parts: string[] = [];
+    texts.forEach((text, index) => {
+      const preparation = preparations.find((p) => p.before === index);
+      if (preparation) parts.push(preparation.prepare);
+      parts.push(text);
+    });
     let results: PostgresQueryResult<R>[] | PostgresQueryResult<R>;
     try {
       results = (await this.client.query(parts.join(';\n'))) as unknown as PostgresQueryResult<R>[] | PostgresQueryResult<R>;
     } catch (error) {
-      // Whether the PREPARE took is unknown (it outlives a rollback, and a second one fails): this
+      // Whether a PREPARE took is unknown (it outlives a rollback, and a second one fails): this
       // connection must not serve again.
-      if (preparing !== undefined) this.broken = true;
+      if (preparations.length > 0) this.broken = true;
       throw error;
     }
-    if (preparing !== undefined) this.prepared.add(preparing);
+    for (const preparation of preparations) this.prepared.add(preparation.name);
     return Array.isArray(results) ? (results[results.length - 1] as PostgresQueryResult<R>) : results;
   }
 
-  /** The PREPARE a text needs first: `execute <session statement>(...)` on a connection that has not prepared it. */
-  private preparationFor(sql: string): { name: string; prepare: string } | undefined {
-    if (!sql.startsWith('execute ')) return undefined;
-    const name = sql.slice(8, sql.indexOf('('));
-    const prepare = sessionStatements.get(name);
-    return prepare === undefined || this.prepared.has(name) ? undefined : { name, prepare };
+  /** The PREPAREs the texts need first: one per session statement they execute that this connection has not prepared. */
+  private preparationsFor(texts: readonly string[]): { name: string; prepare: string; before: number }[] {
+    const preparations: { name: string; prepare: string; before: number }[] = [];
+    texts.forEach((text, index) => {
+      if (!text.startsWith('execute ')) return;
+      const name = text.slice(8, text.indexOf('('));
+      const prepare = sessionStatements.get(name);
+      if (prepare !== undefined && !this.prepared.has(name) && !preparations.some((p) => p.name === name))
+        preparations.push({ name, prepare, before: index });
+    });
+    return preparations;
   }
 
-  private async sendHeldBegin(): Promise<void> {
-    this.beginHeld = false;
-    await this.client.query('begin');
+  /** Sends what is held (a `begin`, held texts) on its own, before a statement that cannot go with it. */
+  private async sendHeld(): Promise<void> {
+    this.takeHeldBegin();
+    const texts = this.held.splice(0);
+    if (texts.length === 1 && texts[0] === 'begin') await this.client.query('begin');
+    else await this.sendTogether(texts);
   }
 
   /** A statement whose result type changed under it: re-prepared when that is safe, else the connection goes. */
@@ -201,6 +261,7 @@ class NamingClient implements PostgresPoolClient {
 
   release(): void {
     this.beginHeld = false;
+    this.held.length = 0;
     // A truthy argument makes node-postgres close the connection instead of returning it to the pool.
     this.client.release(this.broken ? new Error('named statement out of date on this connection') : undefined);
   }

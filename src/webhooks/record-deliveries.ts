@@ -1,6 +1,6 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { Tx } from '../db/database.js';
-import { sessionStatement } from '../db/pg-statements.js';
+import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../db/pg-statements.js';
 import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
 import type { WebhookOutboxTable } from '../db/schema.js';
 import { toIso } from '../shared/clock.js';
@@ -93,16 +93,37 @@ const executeActiveEndpoints = sessionStatement(
   'select "id", "events" from "webhook_endpoints" where "community_id" = $1 and "disabled_at" is null',
 );
 
+// On PostgreSQL the outbox row goes with the transaction's commit, in the same message (a held
+// session statement, pg-statements.ts): nothing reads its result, and a round trip of its own
+// would be most of what an emitting write pays for its webhook.
+const executeInsertOutboxRow = sessionStatement(
+  'ca_s_insert_webhook_outbox',
+  ['text', 'text', 'text', 'text', 'text', 'bigint', 'integer'],
+  'insert into "webhook_outbox" ("community_id", "webhook_id", "type", "payload", "endpoint_ids", "created_at", "position") values ($1, $2, $3, $4, $5, $6, $7)',
+);
+
+async function insertOutbox(tx: Tx, withCommit: boolean, row: Omit<Insertable<WebhookOutboxTable>, 'id'>): Promise<void> {
+  if (!withCommit) {
+    await insertOutboxRow.execute(tx, row);
+    return;
+  }
+  const { community_id, webhook_id, type, payload, endpoint_ids, created_at, position } = row;
+  const literals = [community_id, webhook_id, type, payload, endpoint_ids, Number(created_at), Number(position)].map(sqlLiteral);
+  await tx.executeQuery(CompiledQuery.raw(holdUntilNextStatement(executeInsertOutboxRow(...literals))));
+}
+
 /**
  * Writes the outbox rows of a change's webhook events; called by the write path before commit.
  * `endpoints`: the community's active endpoints when the write path read them already.
+ * `withCommit` (PostgreSQL): the rows go with the commit, which must be the transaction's next statement.
  */
 export async function recordWebhookDeliveries(
   tx: Tx,
   communityId: string,
   entries: readonly OutboxEntry[],
   now: number,
-  endpoints?: readonly ActiveEndpoint[],
+  endpoints: readonly ActiveEndpoint[] | undefined,
+  withCommit: boolean,
 ): Promise<void> {
   endpoints ??= await readActiveEndpoints(tx, communityId);
   if (endpoints.length === 0) return;
@@ -115,7 +136,7 @@ export async function recordWebhookDeliveries(
     if (data === undefined) continue;
     if (isCalendarEventType(entry.type) && calendarEventOf(data)?.triggers_webhooks !== true) continue;
     position++;
-    await insertOutboxRow.execute(tx, {
+    await insertOutbox(tx, withCommit, {
       community_id: communityId,
       webhook_id: newWebhookId(),
       type: entry.type,

@@ -86,11 +86,13 @@ export async function writeCommunityData<T>(
     });
     if (endpoints) {
       await bumpVersions(tx, communityId, touched, false);
-      if (outbox.length > 0 && endpoints.length > 0) await recordOutboxEntries(tx, communityId, outbox, now, endpoints);
+      // The last statement before the commit: on PostgreSQL its rows go with it, in one message.
+      if (outbox.length > 0 && endpoints.length > 0)
+        await recordOutboxEntries(tx, communityId, outbox, now, endpoints, deps.database.engine === 'postgres');
       return result;
     }
     const activeEndpoints = await bumpVersions(tx, communityId, touched, outbox.length > 0);
-    if (outbox.length > 0 && activeEndpoints !== 0) await recordOutboxEntries(tx, communityId, outbox, now);
+    if (outbox.length > 0 && activeEndpoints !== 0) await recordOutboxEntries(tx, communityId, outbox, now, undefined, false);
     return result;
   });
 }

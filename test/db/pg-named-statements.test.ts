@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { sessionStatement } from '../../src/db/pg-statements.js';
+import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../../src/db/pg-statements.js';
 import { createTestDatabase, postgresSkipReason, postgresUrl, type TestDatabase } from '../support/harness.js';
 
 // Parse messages sent by every node-postgres connection of this process: a named statement is
@@ -169,6 +169,97 @@ describe('named prepared statements on PostgreSQL', { skip: postgresSkipReason }
         return true;
       });
       assert.ok(committed && (await names(a)).rows.some((row) => row.name === 'kept'));
+    });
+  });
+
+  describe('a held text', () => {
+    const names = (db: TestDatabase) => sql<{ name: string }>`select name from communities order by name`.execute(db.database.db);
+    const has = async (db: TestDatabase, name: string) => (await names(db)).rows.some((row) => row.name === name);
+    const insert = (id: string, name: string) =>
+      `insert into communities (id, name, plan, created_at) values (${sqlLiteral(id)}, ${sqlLiteral(name)}, 'free', 0)`;
+    const held = (id: string, name: string) => sql.raw(holdUntilNextStatement(insert(id, name)));
+    const sentDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
+      const from = sent.length;
+      await run().catch(() => {});
+      return sent.slice(from);
+    };
+
+    it('goes with the commit, in one message, and is committed', async () => {
+      const messages = await sentDuring(() =>
+        a.database.db.transaction().execute(async (tx) => {
+          await sql`select 1`.execute(tx);
+          await held('held-1', 'held one').execute(tx);
+        }),
+      );
+      assert.deepEqual(messages, ['begin;\nselect 1', `${insert('held-1', 'held one')};\ncommit`]);
+      assert.ok(await has(a, 'held one'));
+    });
+
+    it('that fails fails the commit, and nothing of the transaction stays', async () => {
+      await assert.rejects(
+        a.database.db.transaction().execute(async (tx) => {
+          await sql.raw(insert('held-2a', 'kept before')).execute(tx);
+          await sql.raw(holdUntilNextStatement('insert into no_such_table values (1)')).execute(tx);
+        }),
+        /no_such_table/,
+      );
+      assert.ok(!(await has(a, 'kept before')), 'rolled back');
+      for (let i = 0; i < 6; i++) assert.equal(await nameOf(a, 'same-id'), 'in schema a');
+    });
+
+    it('goes first, on its own, before a statement with parameters, which sees it', async () => {
+      let seen: string | undefined;
+      const messages = await sentDuring(() =>
+        a.database.db.transaction().execute(async (tx) => {
+          await sql`select 1`.execute(tx);
+          await held('held-3', 'held three').execute(tx);
+          seen = (await sql<{ name: string }>`select name from communities where id = ${'held-3'}`.execute(tx)).rows[0]?.name;
+          throw new Error('undo');
+        }),
+      );
+      assert.equal(seen, 'held three');
+      assert.equal(messages[1], insert('held-3', 'held three'));
+      assert.equal(messages.at(-1), 'rollback');
+      assert.ok(!(await has(a, 'held three')), 'rolled back');
+    });
+
+    it('is dropped by a rollback, and by a transaction that sent nothing else', async () => {
+      const messages = await sentDuring(() =>
+        a.database.db.transaction().execute(async (tx) => {
+          await sql`select 1`.execute(tx);
+          await held('held-4', 'held four').execute(tx);
+          throw new Error('undo');
+        }),
+      );
+      assert.deepEqual(messages, ['begin;\nselect 1', 'rollback']);
+      const alone = await sentDuring(() =>
+        a.database.db.transaction().execute(async (tx) => {
+          await held('held-5', 'held five').execute(tx);
+          throw new Error('undo');
+        }),
+      );
+      assert.deepEqual(alone, []);
+      assert.ok(!(await has(a, 'held four')) && !(await has(a, 'held five')));
+    });
+
+    it('held first in a transaction goes with its begin and its commit', async () => {
+      const messages = await sentDuring(() => a.database.db.transaction().execute((tx) => held('held-6', 'held six').execute(tx)));
+      assert.deepEqual(messages, [`begin;\n${insert('held-6', 'held six')};\ncommit`]);
+      assert.ok(await has(a, 'held six'));
+    });
+
+    it('outside a transaction is sent at once', async () => {
+      await held('held-7', 'held seven').execute(a.database.db);
+      assert.ok(await has(a, 'held seven'));
+    });
+
+    it('quotes its literals: quotes and backslashes arrive as written', async () => {
+      const name = "O'Brien \\ 'quoted' \\' end";
+      await a.database.db.transaction().execute(async (tx) => {
+        await sql`select 1`.execute(tx);
+        await held('held-8', name).execute(tx);
+      });
+      assert.equal(await nameOf(a, 'held-8'), name);
     });
   });
 
