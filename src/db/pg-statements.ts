@@ -115,6 +115,9 @@ const unsent = (command: string): PostgresQueryResult<never> => ({ command: comm
 /**
  * One pooled connection as Kysely sees it, running parameterised texts as named statements.
  *
+ * Held texts (holdUntilNextStatement) wait for the transaction's next statement and go in its
+ * message when it has no parameters (the commit, for the webhook outbox row), else just before it.
+ *
  * It also holds a transaction's `begin` back until the transaction's first statement, and when that
  * statement has no parameters (the simple protocol, which takes several statements in one message)
  * sends both in one round trip: the write path opens every write with such a read (the community's
