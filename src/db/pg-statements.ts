@@ -80,10 +80,15 @@ export function sessionStatement(name: `ca_s_${string}`, types: readonly string[
 /**
  * A value as an SQL literal for a session statement's arguments: strings quoted by node-postgres'
  * escapeLiteral (quotes doubled; with a backslash, an E'' string with backslashes doubled, whatever
- * standard_conforming_strings says), integers as digits. Anything else is refused.
+ * standard_conforming_strings says), integers as digits. Anything else, and a string with a NUL
+ * character (which PostgreSQL's text cannot hold either), is refused.
  */
 export function sqlLiteral(value: string | number): string {
-  if (typeof value === 'string') return PgModule.escapeLiteral(value);
+  if (typeof value === 'string') {
+    // A message is a C string on the wire: a NUL would end the text inside the literal.
+    if (value.includes('\0')) throw new Error('a NUL character cannot go into an SQL literal');
+    return PgModule.escapeLiteral(value);
+  }
   if (!Number.isSafeInteger(value)) throw new Error(`not an integer literal: ${value}`);
   return String(value);
 }

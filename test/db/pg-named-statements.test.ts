@@ -260,6 +260,8 @@ describe('named prepared statements on PostgreSQL', { skip: postgresSkipReason }
         await held('held-8', name).execute(tx);
       });
       assert.equal(await nameOf(a, 'held-8'), name);
+      assert.throws(() => sqlLiteral('before\0after'), /NUL/);
+      assert.throws(() => sqlLiteral(1.5), /integer/);
     });
   });
 
