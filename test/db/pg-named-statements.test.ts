@@ -25,6 +25,15 @@ clientPrototype.query = function (this: unknown, ...args: unknown[]) {
   return originalQuery.apply(this, args);
 };
 
+/** The messages a run sent (its failure, if any, is the test's to check). */
+const sentDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
+  const from = sent.length;
+  await run().catch(() => {});
+  return sent.slice(from);
+};
+
+const names = (db: TestDatabase) => sql<{ name: string }>`select name from communities order by name`.execute(db.database.db);
+
 const nameOf = (db: TestDatabase, id: string) =>
   sql<{ name: string }>`select name from communities where id = ${id}`.execute(db.database.db).then((r) => r.rows[0]?.name);
 
@@ -116,13 +125,6 @@ describe('named prepared statements on PostgreSQL', { skip: postgresSkipReason }
   });
 
   describe("a transaction's begin", () => {
-    const names = (db: TestDatabase) => sql<{ name: string }>`select name from communities order by name`.execute(db.database.db);
-    const sentDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
-      const from = sent.length;
-      await run().catch(() => {});
-      return sent.slice(from);
-    };
-
     it('goes in one message with a first statement without parameters, which runs inside the transaction', async () => {
       const messages = await sentDuring(() =>
         a.database.db.transaction().execute(async (tx) => {
@@ -173,16 +175,10 @@ describe('named prepared statements on PostgreSQL', { skip: postgresSkipReason }
   });
 
   describe('a held text', () => {
-    const names = (db: TestDatabase) => sql<{ name: string }>`select name from communities order by name`.execute(db.database.db);
     const has = async (db: TestDatabase, name: string) => (await names(db)).rows.some((row) => row.name === name);
     const insert = (id: string, name: string) =>
       `insert into communities (id, name, plan, created_at) values (${sqlLiteral(id)}, ${sqlLiteral(name)}, 'free', 0)`;
     const held = (id: string, name: string) => sql.raw(holdUntilNextStatement(insert(id, name)));
-    const sentDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
-      const from = sent.length;
-      await run().catch(() => {});
-      return sent.slice(from);
-    };
 
     it('goes with the commit, in one message, and is committed', async () => {
       const messages = await sentDuring(() =>

@@ -5,18 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { runBackfill } from '../../src/chat-sync/backfill.js';
-import { addFeed } from '../../src/chat-sync/bound-feeds.js';
-import { slackSignature } from '../../src/chat-sync/signature.js';
-import { connectSync } from '../../src/chat-sync/sync-connections.js';
-import { SecretBox } from '../../src/shared/secret-box.js';
+import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../support/chat-events-kit.js';
 import { startFakeChatServer } from '../support/fake-chat-server.js';
 import { describeEachEngine, type TestApp } from '../support/harness.js';
 
 const fake = await startFakeChatServer();
 after(() => fake.close());
-const signingSecret = 'test-signing-secret-0123456789';
-const box = new SecretBox({ key: null, previousKeys: [] });
 
 describeEachEngine(
   'POST /chat/events',
@@ -33,68 +27,15 @@ describeEachEngine(
       fake.addUser({ email: 'bob@example.com', id: 'U0BOB', real_name: 'Bob Builder' });
       fake.addChannel({ id: 'C0LIVE', name: 'live', num_members: 3 });
       community = await t.community();
-      const deps = { database: t.database, clock: t.clock, box };
-      await connectSync(t.database.db, box, {
-        communityId: community.id,
-        botToken: fake.botToken,
-        signingSecret,
-        apiAppId: 'A0APP',
-        apiUrl: fake.url,
-        timeoutMs: 2000,
-        now: t.clock.now(),
-      });
-      feedId = (
-        await addFeed(deps, {
-          communityId: community.id,
-          channelId: 'C0LIVE',
-          label: undefined,
-          syncAll: true,
-          apiUrl: fake.url,
-          timeoutMs: 2000,
-        })
-      ).id;
-      await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: 2000 }, community.id);
+      feedId = await connectedFeed(t, fake, community.id, 'C0LIVE');
     });
 
-    const envelope = (event: Record<string, unknown>, eventId = `Ev${String(++seq).padStart(8, '0')}`, team = fake.teamId) => ({
-      token: 'deprecated-verification-token',
-      team_id: team,
-      api_app_id: 'A0APP',
-      event,
-      type: 'event_callback',
-      event_id: eventId,
-      event_time: Math.floor(t.clock.now() / 1000),
-    });
+    const envelope = (event: Record<string, unknown>, eventId = `Ev${String(++seq).padStart(8, '0')}`, team = fake.teamId) =>
+      eventEnvelope(t, team, event, eventId);
 
-    const deliver = (body: unknown, options: { secret?: string; timestamp?: number; retry?: number; app?: TestApp['app'] } = {}) => {
-      const payload = JSON.stringify(body);
-      const timestamp = String(options.timestamp ?? Math.floor(t.clock.now() / 1000));
-      return (options.app ?? t.app).inject({
-        method: 'POST',
-        url: '/chat/events',
-        payload,
-        headers: {
-          'content-type': 'application/json',
-          'x-slack-request-timestamp': timestamp,
-          'x-slack-signature': slackSignature(options.secret ?? signingSecret, timestamp, payload),
-          ...(options.retry ? { 'x-slack-retry-num': String(options.retry), 'x-slack-retry-reason': 'http_timeout' } : {}),
-        },
-      });
-    };
+    const deliver = (body: unknown, options: Parameters<typeof deliverSigned>[2] = {}) => deliverSigned(t, body, options);
 
-    const drained = async () => {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const row = await t.database.db
-          .selectFrom('chat_event_queue')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('applied_at', 'is', null)
-          .executeTakeFirstOrThrow();
-        if (Number(row.n) === 0) return;
-        assert.ok(Date.now() < deadline, 'the queue drains');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const drained = () => chatEventsApplied(t);
 
     const get = async (url: string) => {
       const response = await t.request({ method: 'GET', url, headers: community.auth });

@@ -5,12 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { runBackfill } from '../../src/chat-sync/backfill.js';
-import { addFeed } from '../../src/chat-sync/bound-feeds.js';
-import { slackSignature } from '../../src/chat-sync/signature.js';
-import { connectSync } from '../../src/chat-sync/sync-connections.js';
-import { SecretBox } from '../../src/shared/secret-box.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../support/chat-events-kit.js';
 import { startFakeChatServer } from '../support/fake-chat-server.js';
 import { describeEachEngine, type TestApp } from '../support/harness.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -18,8 +14,6 @@ import { collectingLog } from './webhook-test-kit.js';
 
 const fake = await startFakeChatServer();
 after(() => fake.close());
-const signingSecret = 'test-signing-secret-0123456789';
-const box = new SecretBox({ key: null, previousKeys: [] });
 
 describeEachEngine(
   'webhook events of the chat sync (posts)',
@@ -39,27 +33,7 @@ describeEachEngine(
       fake.addUser({ email: 'ada@example.com', id: 'U0ADA', real_name: 'Ada Lovelace' });
       fake.addChannel({ id: 'C0HOOK', name: 'hooked', num_members: 2 });
       community = await t.community();
-      const deps = { database: t.database, clock: t.clock, box };
-      await connectSync(t.database.db, box, {
-        communityId: community.id,
-        botToken: fake.botToken,
-        signingSecret,
-        apiAppId: 'A0APP',
-        apiUrl: fake.url,
-        timeoutMs: 2000,
-        now: t.clock.now(),
-      });
-      feedId = (
-        await addFeed(deps, {
-          communityId: community.id,
-          channelId: 'C0HOOK',
-          label: undefined,
-          syncAll: true,
-          apiUrl: fake.url,
-          timeoutMs: 2000,
-        })
-      ).id;
-      await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: 2000 }, community.id);
+      feedId = await connectedFeed(t, fake, community.id, 'C0HOOK');
       // One endpoint for the three post types, one for post.created only (its own path).
       const endpoint = async (url: string, events: string[]) => {
         const created = await t.request({
@@ -80,39 +54,10 @@ describeEachEngine(
     after(() => receiver.stop());
 
     const deliver = async (event: Record<string, unknown>) => {
-      const payload = JSON.stringify({
-        token: 'deprecated-verification-token',
-        team_id: fake.teamId,
-        api_app_id: 'A0APP',
-        event,
-        type: 'event_callback',
-        event_id: `Ev${String(++seq).padStart(8, '0')}`,
-        event_time: Math.floor(t.clock.now() / 1000),
-      });
-      const timestamp = String(Math.floor(t.clock.now() / 1000));
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/chat/events',
-        payload,
-        headers: {
-          'content-type': 'application/json',
-          'x-slack-request-timestamp': timestamp,
-          'x-slack-signature': slackSignature(signingSecret, timestamp, payload),
-        },
-      });
+      const response = await deliverSigned(t, eventEnvelope(t, fake.teamId, event, `Ev${String(++seq).padStart(8, '0')}`));
       assert.equal(response.statusCode, 200, response.body);
-      // Applied by the server's worker: wait until the queue is empty.
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const row = await t.database.db
-          .selectFrom('chat_event_queue')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('applied_at', 'is', null)
-          .executeTakeFirstOrThrow();
-        if (Number(row.n) === 0) return;
-        assert.ok(Date.now() < deadline, 'the chat event queue drains');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      // Applied by the server's worker.
+      await chatEventsApplied(t);
     };
 
     /** What the receiver got since the last call, each delivery verified with the secret of its endpoint. */
@@ -139,6 +84,17 @@ describeEachEngine(
       text,
       ts,
       blocks: [{ type: 'rich_text', block_id: 'b', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text }] }] }],
+    });
+
+    /** Slack's message_deleted of the message `ts` whose text was `text`. */
+    const deletion = (ts: string, text: string, eventTs: string) => ({
+      type: 'message',
+      subtype: 'message_deleted',
+      channel: 'C0HOOK',
+      hidden: true,
+      deleted_ts: ts,
+      ts: eventTs,
+      previous_message: message(ts, text),
     });
 
     it('a message, its edit and its deletion: each type to the endpoints that want it, the post as the API answers it', async () => {
@@ -168,15 +124,7 @@ describeEachEngine(
       assert.deepEqual(updated[0]?.data, edited);
       assert.match(JSON.stringify(edited), /edited words/);
 
-      await deliver({
-        type: 'message',
-        subtype: 'message_deleted',
-        channel: 'C0HOOK',
-        hidden: true,
-        deleted_ts: ts,
-        ts: '1700000300.000000',
-        previous_message: message(ts, 'edited words'),
-      });
+      await deliver(deletion(ts, 'edited words', '1700000300.000000'));
       assert.deepEqual(await listed(), []);
       const deleted = await sent();
       assert.deepEqual(
@@ -188,27 +136,17 @@ describeEachEngine(
     });
 
     it('a deletion no endpoint wants sends nothing and still deletes', async () => {
-      // Only the created-only endpoint would hear of this post.
       const ts = '1700000400.000100';
       await deliver(message(ts, 'short-lived'));
       assert.equal((await listed()).length, 1);
-      receiver.received.length = 0;
-      await worker.tick();
-      receiver.received.length = 0;
+      assert.deepEqual((await sent()).map((d) => `${d.path} ${d.type}`).sort(), ['/created-only post.created', '/hook post.created']);
       const endpoints = await t.request({ method: 'GET', url: '/admin/v0/webhook_endpoints', headers: community.auth });
       const hook = endpoints.json<{ data: { id: string; url: string }[] }>().data.find((e) => e.url === receiver.url);
       assert.ok(hook);
       const removed = await t.request({ method: 'DELETE', url: `/admin/v0/webhook_endpoints/${hook.id}`, headers: community.auth });
       assert.equal(removed.statusCode, 200, removed.body);
-      await deliver({
-        type: 'message',
-        subtype: 'message_deleted',
-        channel: 'C0HOOK',
-        hidden: true,
-        deleted_ts: ts,
-        ts: '1700000500.000000',
-        previous_message: message(ts, 'short-lived'),
-      });
+      // Only the created-only endpoint is left: nobody wants post.deleted.
+      await deliver(deletion(ts, 'short-lived', '1700000500.000000'));
       assert.deepEqual(await listed(), []);
       assert.deepEqual(await sent(), []);
     });
