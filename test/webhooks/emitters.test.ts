@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
+import { sql } from 'kysely';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { event, eventId, importInto, profile, uuid } from '../modules/calendar-events/fixtures.js';
 import { describeEachEngine } from '../support/harness.js';
@@ -91,6 +92,64 @@ describeEachEngine(
       assert.equal(gone?.data.id, member.id);
       await ctx().request({ method: 'POST', url: `/admin/v0/members/${member.id}/deactivate`, headers: auth });
       assert.deepEqual(await sent(), [], 'an already deactivated member sends nothing');
+    });
+
+    it('no change without its webhook: a change whose outbox row cannot be written is not made, and answers an error', async () => {
+      const { auth } = await seeded();
+      const db = ctx().database.db;
+      // The outbox refuses every row (on PostgreSQL the row goes with the commit: that message fails).
+      if (ctx().engine === 'sqlite') {
+        await sql`create trigger outbox_refuses before insert on webhook_outbox begin select raise(abort, 'outbox refuses'); end`.execute(
+          db,
+        );
+      } else {
+        await sql`create function outbox_refuses() returns trigger language plpgsql as $$ begin raise exception 'outbox refuses'; end $$`.execute(
+          db,
+        );
+        await sql`create trigger outbox_refuses before insert on webhook_outbox for each row execute function outbox_refuses()`.execute(db);
+      }
+      const attend = (body: Record<string, unknown>) =>
+        ctx().request({ method: 'PATCH', url: `/admin/v0/calendar_events/${eventId(1)}/attendees`, headers: auth, payload: body });
+      const attendeesCount = async () =>
+        (await ctx().request({ method: 'GET', url: `/admin/v0/calendar_events/${eventId(1)}`, headers: auth })).json<{
+          data: { attendees_count: number };
+        }>().data.attendees_count;
+      try {
+        const refused = await attend({ user: { chat_user_id: 'U00000001' }, personal_join_link: 'https://meet.example.org/j/1' });
+        assert.equal(refused.statusCode, 500, refused.body);
+        assert.equal(refused.json<{ success: boolean; error: { code: string } }>().error.code, 'internal_error');
+        assert.equal(await attendeesCount(), 0, 'no attendee added');
+        const member = await ctx().request({
+          method: 'POST',
+          url: '/admin/v0/members',
+          headers: auth,
+          payload: { email: 'x@example.org', full_name: 'X Ample' },
+        });
+        assert.equal(member.statusCode, 500, member.body);
+      } finally {
+        await sql`drop trigger outbox_refuses${ctx().engine === 'sqlite' ? sql`` : sql` on webhook_outbox`}`.execute(db);
+      }
+      assert.deepEqual(await sent(), [], 'nothing was recorded');
+      // The same requests, once the outbox takes rows again: made, and each sent once.
+      assert.equal(
+        (await attend({ user: { chat_user_id: 'U00000001' }, personal_join_link: 'https://meet.example.org/j/1' })).statusCode,
+        200,
+      );
+      assert.equal(await attendeesCount(), 1);
+      const [registered] = await sent();
+      assert.equal(registered?.type, 'calendar_event.registration.created');
+      assert.equal((registered?.data.attendee as Record<string, unknown>).personal_join_link, 'https://meet.example.org/j/1');
+      const member = await ctx().request({
+        method: 'POST',
+        url: '/admin/v0/members',
+        headers: auth,
+        payload: { email: 'x@example.org', full_name: 'X Ample' },
+      });
+      assert.equal(member.statusCode, 201, 'created now: the refused add left no member');
+      assert.deepEqual(
+        (await sent()).map((event) => event.type),
+        ['member.created'],
+      );
     });
 
     it('group.member_added once per new membership', async () => {
