@@ -4,9 +4,10 @@
 //      switched off (BENCH_VARIANT=no-outbox, bench/hooks) against the real server with no endpoint
 //      (the endpoints read only) and with an endpoint that wants the type (render + delivery rows,
 //      the worker sending to a local receiver); runs alternate so background load hits all alike;
+//      and, fifth, the floor of that design: the row written with nothing rendered (BENCH_VARIANT=outbox-floor);
 //   2. deliveries per second from one worker to a local receiver.
 // Usage: npm run build && node --import tsx bench/webhooks.ts [seconds per run, default 3] [rounds, default 2]
-// BENCH_CASES=1,2 runs only those of the four attendee-update cases; BENCH_NO_DELIVERIES=1 skips part 2.
+// BENCH_CASES=1,2 runs only those of the five attendee-update cases; BENCH_NO_DELIVERIES=1 skips part 2.
 // SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
     'outbox, no endpoint',
     'outbox, endpoint wants the type, not sending',
     'outbox, endpoint wants the type, sending',
+    'outbox, endpoint wants the type, nothing rendered (floor)',
   ] as const;
   // BENCH_CASES=1,2: only those cases (numbered as above; the first is the baseline of the others).
   const picked = process.env.BENCH_CASES?.split(',').map((n) => Number(n) - 1);
@@ -175,6 +177,7 @@ async function main(): Promise<void> {
     'outbox, no endpoint': null,
     'outbox, endpoint wants the type, not sending': 'no-worker',
     'outbox, endpoint wants the type, sending': null,
+    'outbox, endpoint wants the type, nothing rendered (floor)': 'outbox-floor',
   };
   const figures: Record<string, number[]> = Object.fromEntries(cases.map((name) => [name, []]));
   // The server's CPU per request (user + system, /proc): steadier than req/s on a shared machine.
@@ -216,7 +219,7 @@ async function main(): Promise<void> {
     if (values.length === 0) continue;
     const value = median(values);
     process.stdout.write(
-      `  ${name.padEnd(46)} ${value.toFixed(0).padStart(5)} µs  (${(((value - cpuBaseline) / cpuBaseline) * 100).toFixed(1)}%), of which system ${median(sysFigures[name] as number[]).toFixed(0)} µs  runs: ${values.map((v) => v.toFixed(0)).join(', ')}\n`,
+      `  ${name.padEnd(58)} ${value.toFixed(0).padStart(5)} µs  (${(((value - cpuBaseline) / cpuBaseline) * 100).toFixed(1)}%), of which system ${median(sysFigures[name] as number[]).toFixed(0)} µs  runs: ${values.map((v) => v.toFixed(0)).join(', ')}\n`,
     );
   }
   const baseline = median(figures[cases[0]] as number[]);
@@ -224,7 +227,7 @@ async function main(): Promise<void> {
   for (const name of cases) {
     const value = median(figures[name] as number[]);
     process.stdout.write(
-      `  ${name.padEnd(46)} ${value.toFixed(0).padStart(7)}  (${(((value - baseline) / baseline) * 100).toFixed(1)}%)  runs: ${(figures[name] as number[]).map((v) => v.toFixed(0)).join(', ')}\n`,
+      `  ${name.padEnd(58)} ${value.toFixed(0).padStart(7)}  (${(((value - baseline) / baseline) * 100).toFixed(1)}%)  runs: ${(figures[name] as number[]).map((v) => v.toFixed(0)).join(', ')}\n`,
     );
   }
 

@@ -11,6 +11,10 @@
 //                            the outbox's cost (bench/webhooks.ts).
 //   BENCH_VARIANT=no-worker  the server sends no webhooks (the delivery worker is not started): the
 //                            outbox's cost without the cost of sending (bench/webhooks.ts).
+//   BENCH_VARIANT=outbox-floor  no-worker, and the outbox renders nothing: each event wanted is
+//                            written with a fixed 40-byte `data`, so what is left is the floor of a
+//                            row written in the change's transaction (endpoints read, the row, its
+//                            commit), whatever the payload (bench/webhooks.ts).
 //
 // Every rewrite must match exactly once; if the server's code moved on, loading fails loudly and
 // the bench reports the variant as broken rather than measuring something else. (A file that is
@@ -46,6 +50,14 @@ const rewrites = {
     { file: '/dist/app.js', find: 'registerIdempotency(app, new IdempotencyService(database, clock));', replace: '' },
   ],
   'no-worker': [{ file: '/dist/main.js', find: 'webhooks.start();', replace: '' }],
+  'outbox-floor': [
+    { file: '/dist/main.js', find: 'webhooks.start();', replace: '' },
+    {
+      file: '/dist/webhooks/record-deliveries.js',
+      find: 'const data = await entry.render();',
+      replace: 'const data = { calendar_event: { triggers_webhooks: true } };',
+    },
+  ],
   'no-outbox': [
     {
       file: '/dist/write-path/outbox.js',
