@@ -150,6 +150,8 @@ export interface CalendarEventTagsTable {
   community_id: string;
   event_id: string;
   tag_id: string;
+  /** The event's updated_at, kept by every writer of tag rows: the order in which a tag's record is looked up. */
+  event_updated_at: number;
 }
 
 export interface CalendarEventFeedsTable {

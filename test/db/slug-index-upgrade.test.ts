@@ -31,7 +31,7 @@ describe('the slug index on a database that already holds events [postgres]', { 
   after(async () => testDb?.drop());
 
   it('is used by the lookup of candidate slugs right after the upgrade', async () => {
-    assert.deepEqual(await migrateToLatest(testDb.database), ['011-event-slug-index']);
+    assert.deepEqual((await migrateToLatest(testDb.database)).slice(0, 1), ['011-event-slug-index']);
     const candidates = Array.from({ length: 50 }, (_, i) => (i === 0 ? 'meetup' : `meetup-${i + 1}`));
     const compiled = takenSlugsQuery(testDb.database.db, communityId, candidates).compile();
     const plan = await testDb.database.db.executeQuery<{ 'QUERY PLAN': string }>(

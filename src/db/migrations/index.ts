@@ -10,6 +10,7 @@ import * as fidelityEventNulls from './008-fidelity-event-nulls.js';
 import * as fidelityPostNulls from './009-fidelity-post-nulls.js';
 import * as webhookOutbox from './010-webhook-outbox.js';
 import * as eventSlugIndex from './011-event-slug-index.js';
+import * as eventTagOrder from './012-event-tag-order.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009-fidelity-post-nulls': fidelityPostNulls,
   '010-webhook-outbox': webhookOutbox,
   '011-event-slug-index': eventSlugIndex,
+  '012-event-tag-order': eventTagOrder,
 };

@@ -91,10 +91,13 @@ async function storedStamps(tx: Tx, communityId: string, ids: readonly string[])
   return stamps;
 }
 
-/** Appends an event's child rows (plain literals: this runs for every row of large imports). */
-function addChildRows(children: EventChildRows, community_id: string, record: ParsedEvent, now: number): void {
+/**
+ * Appends an event's child rows (plain literals: this runs for every row of large imports);
+ * `updatedAt` is the event's updated_at as written, which its tag rows keep.
+ */
+function addChildRows(children: EventChildRows, community_id: string, record: ParsedEvent, updatedAt: number, now: number): void {
   const event_id = record.id;
-  for (const tag of record.tags) children.tags.push({ community_id, event_id, tag_id: tag.id });
+  for (const tag of record.tags) children.tags.push({ community_id, event_id, tag_id: tag.id, event_updated_at: updatedAt });
   for (const feed_id of record.feedIds) children.feeds.push({ community_id, event_id, feed_id });
   record.hostIds.forEach((profile_id, position) => {
     children.people.push({ community_id, event_id, role: 'host', position, profile_id });
@@ -125,7 +128,7 @@ function rowsOfBatch(communityId: string, batch: readonly ParsedEvent[], stored:
     // Re-importing the same file must change nothing: updated_at moves only when the event did.
     const unchanged = before !== undefined && before.fingerprint === fingerprintOf({ ...record, doc, people });
     const updated_at = record.given.updated_at ?? (unchanged ? before.updated_at : Math.max(now, created_at));
-    addChildRows(children, communityId, record, now);
+    addChildRows(children, communityId, record, updated_at, now);
     return {
       community_id: communityId,
       id: record.id,

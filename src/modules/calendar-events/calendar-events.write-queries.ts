@@ -3,24 +3,41 @@ import type { Db, Tx } from '../../db/database.js';
 import type { CalendarEventsTable } from '../../db/schema.js';
 import type { Tag } from './calendar-events.schemas.js';
 
-/** The stored tag records (as events show them) of those of these ids that some event of the community carries. */
+/**
+ * The stored tag records (as events show them) of those of these ids that some event of the
+ * community carries: each from the most recently updated event carrying it (docs/calendar-events.md).
+ * One index probe per tag (calendar_event_tags_latest, migration 012): the tag rows keep their
+ * event's updated_at, so no event row is read but the one whose record is taken.
+ */
 export async function selectKnownTags(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, Tag>> {
   const found = new Map<string, Tag>();
   if (ids.length === 0) return found;
+  // Per tag, its latest event; as subqueries, because SQLite takes no ORDER BY or LIMIT in an arm of a UNION.
+  const latest = [...new Set(ids)].map((tagId, i) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('calendar_event_tags')
+          .select(['tag_id', 'event_id'])
+          .where('community_id', '=', communityId)
+          .where('tag_id', '=', tagId)
+          .orderBy('event_updated_at', 'desc')
+          .orderBy('event_id', 'desc')
+          .limit(1)
+          .as(`t${i}`),
+      )
+      .selectAll(),
+  );
+  const [first, ...rest] = latest as [(typeof latest)[number], ...typeof latest];
+  const union = rest.reduce((query, arm) => query.unionAll(arm), first);
   const rows = await db
-    .selectFrom('calendar_event_tags')
+    .selectFrom(union.as('latest'))
     .innerJoin('calendar_events', (join) =>
-      join
-        .onRef('calendar_events.community_id', '=', 'calendar_event_tags.community_id')
-        .onRef('calendar_events.id', '=', 'calendar_event_tags.event_id'),
+      join.on('calendar_events.community_id', '=', communityId).onRef('calendar_events.id', '=', 'latest.event_id'),
     )
-    .select(['calendar_event_tags.tag_id', 'calendar_events.doc'])
-    .where('calendar_event_tags.community_id', '=', communityId)
-    .where('calendar_event_tags.tag_id', 'in', [...new Set(ids)])
-    .orderBy('calendar_events.updated_at', 'desc')
+    .select(['latest.tag_id', 'calendar_events.doc'])
     .execute();
   for (const row of rows) {
-    if (found.has(row.tag_id)) continue;
     const tag = (JSON.parse(row.doc) as { tags?: Tag[] }).tags?.find((t) => t.id === row.tag_id);
     if (tag) found.set(row.tag_id, tag);
   }

@@ -226,7 +226,7 @@ function rowsOf(communityId: string, parsed: ParsedEvent, publishedTo: Published
       updated_at: now,
     },
     children: {
-      tags: parsed.tags.map((tag) => ({ community_id: communityId, event_id, tag_id: tag.id })),
+      tags: parsed.tags.map((tag) => ({ community_id: communityId, event_id, tag_id: tag.id, event_updated_at: now })),
       feeds: feedIds.map((feed_id) => ({ community_id: communityId, event_id, feed_id })),
       people: [
         ...parsed.hostIds.map((profile_id, position) => ({

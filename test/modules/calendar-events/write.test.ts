@@ -208,6 +208,30 @@ describeEachEngine(
       assert.ok(filtered.json<{ data: { records: { id: string }[] } }>().data.records.some((r) => r.id === data.id));
     });
 
+    it("a tag's record is that of the most recently updated event carrying it: as the import, a PATCH and a re-import leave it", async () => {
+      const t = ctx();
+      const other = await t.community();
+      const carrying = (n: number, label: string, updatedAt: string) =>
+        event(n, '2020-03-01T10:00:00Z', null, { tags: [{ id: 'tag-x', label }], updated_at: updatedAt });
+      await importInto(t, other.id, {
+        calendar_events: [carrying(11, 'Older', '2020-01-01T00:00:00Z'), carrying(12, 'Newer', '2020-02-01T00:00:00Z')],
+      });
+      const request = (method: 'POST' | 'PATCH', url: string, payload: Json) => t.request({ method, url, headers: other.auth, payload });
+      const probe = (await request('POST', '/admin/v0/calendar_events', base)).json<Answer>().data.id;
+      // The probe takes the tag and gives it back, so that its own copy never counts.
+      const recordOfTag = async () => {
+        const tagged = await request('PATCH', `/admin/v0/calendar_events/${probe}`, { tags: ['tag-x'] });
+        assert.equal(tagged.statusCode, 200, tagged.body);
+        assert.equal((await request('PATCH', `/admin/v0/calendar_events/${probe}`, { tags: [] })).statusCode, 200);
+        return tagged.json<Answer>().data.tags[0]?.label;
+      };
+      assert.equal(await recordOfTag(), 'Newer');
+      assert.equal((await request('PATCH', `/admin/v0/calendar_events/${eventId(11)}`, { title: 'Touched' })).statusCode, 200);
+      assert.equal(await recordOfTag(), 'Older', 'the patched event is now the most recently updated');
+      await importInto(t, other.id, { calendar_events: [{ ...carrying(11, 'Older', '2020-01-01T00:00:00Z'), title: 'Touched' }] });
+      assert.equal(await recordOfTag(), 'Newer', 'the re-import set it back to its January update');
+    });
+
     it('PATCH changes only what the body holds, null clears, 404 for an unknown or foreign event; GET shows it at once', async () => {
       const t = ctx();
       const original = await created({
