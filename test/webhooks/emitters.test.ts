@@ -58,30 +58,19 @@ describeEachEngine(
       return got;
     };
 
+    /** POST /members: adds the member, or updates the one with that e-mail. */
+    const putMember = (auth: { authorization: string }, email: string, fullName: string) =>
+      ctx().request({ method: 'POST', url: '/admin/v0/members', headers: auth, payload: { email, full_name: fullName } });
+
     it('members: created, updated, deactivated, each with the member as the API answers it', async () => {
       const { auth } = await seeded();
-      const added = await ctx().request({
-        method: 'POST',
-        url: '/admin/v0/members',
-        headers: auth,
-        payload: { email: 'Ada@Example.org', full_name: 'Ada Lovelace' },
-      });
+      const added = await putMember(auth, 'Ada@Example.org', 'Ada Lovelace');
       assert.equal(added.statusCode, 201, added.body);
       const member = added.json<{ data: { member: Record<string, unknown> } }>().data.member;
       const [created] = await sent();
       assert.equal(created?.type, 'member.created');
       assert.deepEqual(created?.data, member);
-      assert.equal(
-        (
-          await ctx().request({
-            method: 'POST',
-            url: '/admin/v0/members',
-            headers: auth,
-            payload: { email: 'ada@example.org', full_name: 'Ada King' },
-          })
-        ).statusCode,
-        200,
-      );
+      assert.equal((await putMember(auth, 'ada@example.org', 'Ada King')).statusCode, 200);
       const [updated] = await sent();
       assert.equal(updated?.type, 'member.updated');
       assert.equal(updated?.data.full_name, 'Ada King');
@@ -119,12 +108,7 @@ describeEachEngine(
         assert.equal(refused.statusCode, 500, refused.body);
         assert.equal(refused.json<{ success: boolean; error: { code: string } }>().error.code, 'internal_error');
         assert.equal(await attendeesCount(), 0, 'no attendee added');
-        const member = await ctx().request({
-          method: 'POST',
-          url: '/admin/v0/members',
-          headers: auth,
-          payload: { email: 'x@example.org', full_name: 'X Ample' },
-        });
+        const member = await putMember(auth, 'x@example.org', 'X Ample');
         assert.equal(member.statusCode, 500, member.body);
       } finally {
         await sql`drop trigger outbox_refuses${ctx().engine === 'sqlite' ? sql`` : sql` on webhook_outbox`}`.execute(db);
@@ -139,12 +123,7 @@ describeEachEngine(
       const [registered] = await sent();
       assert.equal(registered?.type, 'calendar_event.registration.created');
       assert.equal((registered?.data.attendee as Record<string, unknown>).personal_join_link, 'https://meet.example.org/j/1');
-      const member = await ctx().request({
-        method: 'POST',
-        url: '/admin/v0/members',
-        headers: auth,
-        payload: { email: 'x@example.org', full_name: 'X Ample' },
-      });
+      const member = await putMember(auth, 'x@example.org', 'X Ample');
       assert.equal(member.statusCode, 201, 'created now: the refused add left no member');
       assert.deepEqual(
         (await sent()).map((event) => event.type),
