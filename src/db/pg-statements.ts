@@ -132,8 +132,10 @@ const unsent = (command: string): PostgresQueryResult<never> => ({ command: comm
  */
 class NamingClient implements PostgresPoolClient {
   private broken = false;
-  private beginHeld = false;
-  /** Texts held for the transaction's next statement (holdUntilNextStatement), `begin` first if it was held too. */
+  /**
+   * What is held for the transaction's next statement: its `begin` until it has sent anything (then
+   * first), and texts marked held (holdUntilNextStatement).
+   */
   private readonly held: string[] = [];
   /** The session statements this connection has prepared (PREPARE outlives transactions, not connections). */
   private readonly prepared = new Set<string>();
@@ -155,12 +157,12 @@ class NamingClient implements PostgresPoolClient {
     if (typeof sqlOrCursor !== 'string') {
       // A cursor is returned at once: what is held is queued before it (node-postgres runs a
       // client's queries in order).
-      if (this.beginHeld || this.held.length > 0) this.sendHeld().catch(() => {});
+      if (this.held.length > 0) this.sendTogether(this.held.splice(0)).catch(() => {});
       return client.query(sqlOrCursor);
     }
     const values = parameters as unknown[];
     if (values.length === 0) return this.withoutParameters(sqlOrCursor);
-    if (this.beginHeld || this.held.length > 0) return this.sendHeld().then(() => this.query<R>(sqlOrCursor, values));
+    if (this.held.length > 0) return this.sendTogether(this.held.splice(0)).then(() => this.query<R>(sqlOrCursor, values));
     const name = this.names.nameOf(sqlOrCursor);
     if (name === undefined) return client.query(sqlOrCursor, values);
     const config = { name, text: sqlOrCursor, values };
@@ -173,38 +175,25 @@ class NamingClient implements PostgresPoolClient {
    * PREPARE of each session statement in it that this connection has not prepared yet.
    */
   private withoutParameters<R>(sql: string): Promise<PostgresQueryResult<R>> {
-    if (sql === 'begin' && !this.beginHeld && this.held.length === 0) {
-      this.beginHeld = true;
+    if (sql === 'begin' && this.held.length === 0) {
+      this.held.push('begin');
       return Promise.resolve(unsent('BEGIN'));
     }
-    if (sql.startsWith(heldMarker) && (this.beginHeld || this.held.length > 0 || this.client._txStatus === 'T')) {
-      this.takeHeldBegin();
+    if (sql.startsWith(heldMarker) && (this.held.length > 0 || this.client._txStatus === 'T')) {
       this.held.push(sql.slice(heldMarker.length));
       return Promise.resolve(unsent('EXECUTE'));
     }
     if (sql === 'commit' || sql === 'rollback') {
-      // Nothing of the transaction reached the server: nothing to end there either.
-      if (this.beginHeld || this.held[0] === 'begin') {
+      // Nothing of the transaction reached the server (its `begin` is still held): nothing to end there either.
+      if (this.held[0] === 'begin') {
         const held = this.held.splice(0);
-        this.beginHeld = false;
-        if (sql === 'rollback' || held.length === 0) return Promise.resolve(unsent(sql.toUpperCase()));
+        if (sql === 'rollback' || held.length === 1) return Promise.resolve(unsent(sql.toUpperCase()));
         return this.sendTogether<R>([...held, sql]);
       }
       // A rollback drops what is held: it would be undone anyway.
       if (sql === 'rollback') this.held.length = 0;
     }
-    this.takeHeldBegin();
-    const texts = [...this.held.splice(0), sql.startsWith(heldMarker) ? sql.slice(heldMarker.length) : sql];
-    if (texts.length === 1 && this.preparationsFor(texts).length === 0)
-      return this.client.query(texts[0] as string) as unknown as Promise<PostgresQueryResult<R>>;
-    return this.sendTogether<R>(texts);
-  }
-
-  /** A held `begin` becomes the first of the held texts. */
-  private takeHeldBegin(): void {
-    if (!this.beginHeld) return;
-    this.beginHeld = false;
-    this.held.unshift('begin');
+    return this.sendTogether<R>([...this.held.splice(0), sql.startsWith(heldMarker) ? sql.slice(heldMarker.length) : sql]);
   }
 
   /**
@@ -245,14 +234,6 @@ class NamingClient implements PostgresPoolClient {
     return preparations;
   }
 
-  /** Sends what is held (a `begin`, held texts) on its own, before a statement that cannot go with it. */
-  private async sendHeld(): Promise<void> {
-    this.takeHeldBegin();
-    const texts = this.held.splice(0);
-    if (texts.length === 1 && texts[0] === 'begin') await this.client.query('begin');
-    else await this.sendTogether(texts);
-  }
-
   /** A statement whose result type changed under it: re-prepared when that is safe, else the connection goes. */
   private async recover<R>(error: unknown, config: { name: string; text: string; values: unknown[] }): Promise<PostgresQueryResult<R>> {
     if ((error as { code?: unknown }).code !== featureNotSupported || !this.client.connection?.parsedStatements?.[config.name]) throw error;
@@ -268,7 +249,6 @@ class NamingClient implements PostgresPoolClient {
   }
 
   release(): void {
-    this.beginHeld = false;
     this.held.length = 0;
     // A truthy argument makes node-postgres close the connection instead of returning it to the pool.
     this.client.release(this.broken ? new Error('named statement out of date on this connection') : undefined);
