@@ -1838,11 +1838,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description 0-based page number. */
-                    page: number;
+                    page?: number;
                     /** @description Feeds per page, 1 to 50. */
-                    per_page: number;
+                    per_page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2083,13 +2083,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description 0-based page number. */
-                    page: number;
+                    page?: number;
                     /** @description Posts per page, 1 to 50. */
-                    per_page: number;
+                    per_page?: number;
                     /** @description newest (content_created_at desc), oldest, most-recent-activity (latest_activity_at desc); ties break by id. */
-                    sort: "newest" | "oldest" | "most-recent-activity";
+                    sort?: "newest" | "oldest" | "most-recent-activity";
                 };
                 header?: never;
                 path: {
