@@ -40,7 +40,7 @@ export async function servedDocument(spelling: Spelling): Promise<Record<string,
 
 /** The TypeScript text openapi-typescript makes of the served document of one spelling. */
 export async function renderTypes(spelling: Spelling): Promise<string> {
-  const ast = await openapiTS(await servedDocument(spelling) as never);
+  const ast = await openapiTS((await servedDocument(spelling)) as never);
   return header(spelling) + astToString(ast);
 }
 

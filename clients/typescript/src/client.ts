@@ -24,7 +24,10 @@ export type AdminClient<Paths extends {}> = Client<Paths> & {
   /** Every record of a paged list, fetching page after page while `has_next` is true. */
   paginate<P extends ListPath<Paths>>(path: P, ...init: ListArgs<Paths, P>): AsyncGenerator<ListRecord<Paths, P>, void, undefined>;
   /** The pages (paged list envelopes) of a list, one request each. */
-  pages<P extends ListPath<Paths>>(path: P, ...init: ListArgs<Paths, P>): AsyncGenerator<PageOf<Paths[P] extends { get: infer O } ? O : never>, void, undefined>;
+  pages<P extends ListPath<Paths>>(
+    path: P,
+    ...init: ListArgs<Paths, P>
+  ): AsyncGenerator<PageOf<Paths[P] extends { get: infer O } ? O : never>, void, undefined>;
 };
 
 /** Methods the server makes idempotent with a key: a retry of one of them never does it twice. */

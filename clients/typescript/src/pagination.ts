@@ -4,7 +4,9 @@ import { unwrap } from './errors.js';
 type Json<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 type OkBody<Operation> = Operation extends { responses: { 200: infer Response } } ? Json<Response> : never;
 /** The paged list envelope (`data`) a list operation answers. */
-export type PageOf<Operation> = OkBody<Operation> extends { data: infer Data extends { records: unknown[]; has_next: boolean } } ? Data : never;
+export type PageOf<Operation> = OkBody<Operation> extends { data: infer Data extends { records: unknown[]; has_next: boolean } }
+  ? Data
+  : never;
 type GetOf<Item> = Item extends { get: infer Operation } ? Operation : never;
 
 /** The paths whose GET answers a paged list. */
@@ -16,10 +18,14 @@ export type ListPath<Paths> = {
 export type ListRecord<Paths, P extends keyof Paths> = PageOf<GetOf<Paths[P]>>['records'][number];
 
 /** The options of a list call: its query (page included, where to start) and path parameters. */
-export type ListInit<Paths, P extends keyof Paths> = Paths[P] extends infer Item extends { get: unknown } ? MaybeOptionalInit<Item, 'get'> : never;
+export type ListInit<Paths, P extends keyof Paths> = Paths[P] extends infer Item extends { get: unknown }
+  ? MaybeOptionalInit<Item, 'get'>
+  : never;
 
 /** The init argument of a list call: optional unless the path has parameters to fill. */
-export type ListArgs<Paths, P extends keyof Paths> = undefined extends ListInit<Paths, P> ? [init?: ListInit<Paths, P>] : [init: ListInit<Paths, P>];
+export type ListArgs<Paths, P extends keyof Paths> = undefined extends ListInit<Paths, P>
+  ? [init?: ListInit<Paths, P>]
+  : [init: ListInit<Paths, P>];
 
 type Pageable = { params?: { query?: Record<string, unknown> } } & Record<string, unknown>;
 
