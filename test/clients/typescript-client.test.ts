@@ -74,6 +74,13 @@ for (const { engine, skip } of engines) {
         [1, 3, true],
         [2, 1, false],
       ]);
+      // Leaving the loop early asks for no further page.
+      proxy.plan('GET', '/admin/v0/calendar_events', 'forward');
+      for await (const event of admin.paginate('/admin/v0/calendar_events', { params: { query: { per_page: 3 } } })) {
+        assert.equal(event.title, 'Event 1', 'earliest first');
+        break;
+      }
+      assert.equal(proxy.seen.length, 1);
     });
 
     it('gets one event, typed, and sends the key as a bearer token', async () => {
@@ -201,6 +208,36 @@ for (const { engine, skip } of engines) {
       );
       assert.equal(retries[0]?.delayMs, 1000);
       assert.ok((retries[1]?.delayMs ?? 0) <= quick.maxBackoffMs);
+    });
+
+    it('retries the 409 of a key still in flight when it names Retry-After, and no other 409', async () => {
+      const retries: RetryEvent[] = [];
+      const admin = await clientOf(proxy.baseUrl, {}, (event) => retries.push(event));
+      const body = { title: 'In flight', start_date: inDays(6), status: 'published' as const };
+      proxy.plan('POST', '/admin/v0/calendar_events', { answer: 409, retryAfter: '0' });
+      const created = await admin.POST('/admin/v0/calendar_events', { body });
+      assert.equal(created.response.status, 201);
+      assert.equal(proxy.seen.length, 2);
+      assert.equal(proxy.seen[1]?.headers['idempotency-key'], proxy.seen[0]?.headers['idempotency-key']);
+      assert.deepEqual(
+        retries.map((event) => [event.status, event.delayMs]),
+        [[409, 0]],
+      );
+      proxy.plan('POST', '/admin/v0/calendar_events', { answer: 409 });
+      const refused = await admin.POST('/admin/v0/calendar_events', { body });
+      assert.equal(refused.response.status, 409);
+      assert.equal(proxy.seen.length, 1);
+    });
+
+    it('stops waiting between attempts when the call is aborted', async () => {
+      const admin = await clientOf(proxy.baseUrl);
+      proxy.plan('GET', '/admin/v0/api_key/me', { answer: 503, retryAfter: '30' });
+      const started = Date.now();
+      await assert.rejects(admin.GET('/admin/v0/api_key/me', { signal: AbortSignal.timeout(100) }), (error: unknown) => {
+        return error instanceof Error && error.name === 'TimeoutError';
+      });
+      assert.ok(Date.now() - started < 5_000, 'not the 30 s the server asked for');
+      assert.equal(proxy.seen.length, 1);
     });
 
     it('gives up after the bounded number of attempts and throws the last answer as a typed error', async () => {
