@@ -2,12 +2,8 @@
 import { type AdminClient, type AdminClientOptions, createAdminClient } from './client.js';
 import type { paths } from './generated/slack.js';
 
-export type { AdminClient, AdminClientOptions } from './client.js';
-export { idempotencyKeys } from './client.js';
-export { AdminApiError, type ErrorBody, isErrorBody, unwrap } from './errors.js';
 export type { components, operations, paths } from './generated/slack.js';
-export type { ListPath, ListRecord } from './pagination.js';
-export { defaultRetryPolicy, type RetryEvent, type RetryPolicy, retryAfterMs } from './retry.js';
+export * from './shared.js';
 
 /** A typed client of a server that speaks the hosted product's spelling (WIRE_NAMES=slack). */
 export function createClient(options: AdminClientOptions): AdminClient<paths> {
