@@ -40,7 +40,8 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  // An HTTP date names a day or month; without a letter it is no date (Date.parse reads "-1" as a year).
+  const date = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
