@@ -7,6 +7,17 @@ import type { RouteRuleTable } from '../shared/route-rules.js';
 import { documentedRule, ruleOf } from './plans.js';
 
 /**
+ * A query parameter with a default need not be sent: the document says so, whatever the validation
+ * schema requires (it lists it as required so that handlers always see a value).
+ */
+function defaultedOptional(querystring: unknown): unknown {
+  const object = querystring as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  if (!object.properties || !object.required) return querystring;
+  const properties = object.properties;
+  return { ...object, required: object.required.filter((name) => properties[name]?.default === undefined) };
+}
+
+/**
  * Registers the OpenAPI 3.1 generator (fed by every route's schema) and the reference page.
  * Must be registered before the routes so that it sees them.
  */
@@ -33,7 +44,8 @@ export async function registerOpenApi(
     },
     ...(options.transformDocument ? { transformObject: options.transformDocument as never } : {}),
     // Each operation states its plan and permission from the one table of route rules (x-plan, x-permission, and in words).
-    transform: ({ schema, url, route }) => {
+    transform: ({ schema: routeSchema, url, route }) => {
+      const schema = routeSchema?.querystring ? { ...routeSchema, querystring: defaultedOptional(routeSchema.querystring) } : routeSchema;
       const rule = ruleOf(rules, [route.method].flat()[0] ?? '', route.url);
       if (!schema || !rule) return { schema, url };
       const stated = documentedRule(rule);
