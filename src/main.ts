@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
 import { systemClock } from './shared/clock.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
@@ -39,12 +40,44 @@ function firstStartBanner(key: string, communityId: string, config: Config): str
   ].join('\n');
 }
 
+/** How long start-up waits between attempts while PostgreSQL cannot be reached. */
+const startRetryMs = 1000;
+
+/**
+ * Migrations, on a handle of their own without statement_timeout (a migration may rightly run long),
+ * then the default community: what the server needs before it can serve a request.
+ */
+async function prepareDatabase(config: Config, database: Database): Promise<Awaited<ReturnType<typeof bootstrapDefaultCommunity>>> {
+  if (database.engine === 'postgres') {
+    const migrations = openDatabase(config.database, {
+      poolSize: 2,
+      timeouts: { statementMs: 0, connectMs: config.databaseTimeouts.connectMs },
+    });
+    try {
+      await migrateToLatest(migrations);
+    } finally {
+      await migrations.close();
+    }
+  } else await migrateToLatest(database);
+  return bootstrapDefaultCommunity({ database, clock: systemClock });
+}
+
 /** Runs the server until SIGTERM/SIGINT: migrate, bootstrap, listen, then stop gracefully. */
 export async function runServer(config: Config): Promise<void> {
-  const database: Database = openDatabase(config.database);
-  await migrateToLatest(database);
-  const bootstrap = await bootstrapDefaultCommunity({ database, clock: systemClock });
-  const app: FastifyInstance = await buildApp({ config, database });
+  const database: Database = openDatabase(config.database, {
+    timeouts: config.databaseTimeouts,
+    idleInTransactionMs: config.requestDeadlineMs,
+  });
+  const startup = { ready: false };
+  let bootstrap: Awaited<ReturnType<typeof prepareDatabase>> = null;
+  try {
+    bootstrap = await prepareDatabase(config, database);
+    startup.ready = true;
+  } catch (error) {
+    // PostgreSQL down at start: listen anyway (503 and /readyz 503), and keep trying in the background.
+    if (config.database.engine !== 'postgres' || !isDatabaseUnavailable(error)) throw error;
+  }
+  const app: FastifyInstance = await buildApp({ config, database, startup });
   // Webhook deliveries are sent from every instance; leases keep each one with one sender at a time.
   const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, wireNames: config.wireNames, ...config.webhooks });
   let stopping = false;
@@ -65,6 +98,7 @@ export async function runServer(config: Config): Promise<void> {
     try {
       await Promise.all([webhooks.stop(), app.close()]);
       clearInterval(closeIdle);
+      // Bounded: a database that does not answer (an outage) is given up after a second.
       await database.close();
       process.exit(0);
     } catch (error) {
@@ -72,10 +106,30 @@ export async function runServer(config: Config): Promise<void> {
       process.exit(1);
     }
   };
+  const started = (created: typeof bootstrap) => {
+    webhooks.start();
+    if (created) process.stdout.write(firstStartBanner(created.key, created.community.id, config));
+  };
   // Installed before listening, so a signal that arrives as soon as the port opens still stops gracefully.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
-  webhooks.start();
-  if (bootstrap) process.stdout.write(firstStartBanner(bootstrap.key, bootstrap.community.id, config));
+  if (startup.ready) return started(bootstrap);
+  app.log.warn('the database is unreachable: serving 503 until it answers');
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, startRetryMs));
+    if (stopping) return;
+    try {
+      const created = await prepareDatabase(config, database);
+      if (stopping) return;
+      startup.ready = true;
+      app.log.info('the database answers: serving');
+      return started(created);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) {
+        app.log.fatal({ err: error }, 'start-up failed');
+        process.exit(1);
+      }
+    }
+  }
 }

@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { type RequestDeadline, requestDeadlines } from '../shared/request-deadline.js';
+import { deadlinePassed } from './error-handler.js';
+
+interface Pending {
+  deadline: RequestDeadline;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * REQUEST_DEADLINE_MS: no request runs longer than this from the moment its headers arrived. Past
+ * it, the request answers 503 request_timeout (which releases its Idempotency-Key) and its write,
+ * if it has not begun committing, is rolled back at its commit (src/shared/request-deadline.ts); a
+ * write already committing is waited for (its answer must say what happened), and that wait is
+ * bounded by the database's statement timeout. What the route returns after the deadline is dropped.
+ */
+export function registerRequestDeadline(app: FastifyInstance, deadlineMs: number, exempt: (url: string) => boolean): void {
+  const pending = new WeakMap<FastifyRequest, Pending>();
+  const expire = (request: FastifyRequest, reply: FastifyReply, deadline: RequestDeadline) => {
+    if (reply.sent || deadline.committing || request.raw.destroyed) return;
+    deadline.expired = true;
+    request.log.warn({ deadline_ms: deadlineMs }, 'request ran past its deadline: answering 503');
+    reply.send(deadlinePassed());
+  };
+  const clear = (request: FastifyRequest) => {
+    const state = pending.get(request);
+    if (state) clearTimeout(state.timer);
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (exempt(request.url)) return done();
+    const deadline: RequestDeadline = { expired: false, committing: false };
+    const timer = setTimeout(() => expire(request, reply, deadline), deadlineMs);
+    timer.unref();
+    pending.set(request, { deadline, timer });
+    done();
+  });
+  // After the body is read (its events do not carry the request's context): the route's own hooks
+  // and handler run with the deadline in reach of the write path.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const state = pending.get(request);
+    if (state) requestDeadlines.run(state.deadline, done);
+    else done();
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    clear(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    clear(request);
+    done();
+  });
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = function withDeadline(this: FastifyInstance, request, reply) {
+      const result: unknown = handler.call(this, request, reply);
+      if (!(result instanceof Promise)) return result;
+      const expired = () => pending.get(request)?.deadline.expired === true;
+      return result.then(
+        (payload: unknown) => (expired() ? undefined : payload),
+        (error: unknown) => {
+          // Already answered 503: the late outcome (usually the rolled-back commit) has no one to go to.
+          if (expired()) return undefined;
+          throw error;
+        },
+      );
+    };
+  });
+}
