@@ -17,7 +17,7 @@ export class FaultLoad {
   readonly answers: Answer[] = [];
   readonly acknowledged: string[] = [];
   private stopped = false;
-  private running: Promise<void[]> | null = null;
+  private running: Promise<unknown> | null = null;
   private counter = 0;
 
   constructor(

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { postgresSkipReason, postgresUrl, startTestApp, type TestApp } from '../support/harness.js';
+
+const addMember = (app: TestApp, auth: { authorization: string }, email: string, key: string) =>
+  app.request({
+    method: 'POST',
+    url: '/admin/v0/members',
+    headers: { ...auth, 'idempotency-key': key },
+    payload: { email, full_name: 'Disk full' },
+  });
+
+const membersNamed = async (app: TestApp, emails: string[]) =>
+  emails.length === 0 ? [] : app.database.db.selectFrom('members').select('email').where('email', 'in', emails).execute();
+
+// SQLite's own failures: a lock held past busy_timeout (another process writing), and a full disk
+// (a page limit stands in for the file system: safe, and the same SQLITE_FULL).
+describe('SQLite that cannot write', () => {
+  let app: TestApp;
+  let auth: { authorization: string };
+
+  before(async () => {
+    app = await startTestApp('sqlite');
+    auth = (await app.community()).auth;
+  });
+
+  after(async () => {
+    await app.app.close();
+    await app.testDb.drop();
+  });
+
+  it('a write lock held elsewhere past busy_timeout answers 503 database_unavailable; the retry with the same key succeeds', async () => {
+    app.database.sqlite?.pragma('busy_timeout = 200');
+    const other = new SqliteDatabase(app.testDb.url.slice('sqlite:'.length));
+    const key = randomUUID();
+    try {
+      other.exec('begin immediate');
+      const refused = await addMember(app, auth, 'busy@faults.example.org', key);
+      assert.equal(refused.statusCode, 503, refused.body);
+      assert.equal(refused.json<{ error: { code: string } }>().error.code, 'database_unavailable');
+      assert.ok(refused.headers['retry-after']);
+      other.exec('rollback');
+    } finally {
+      other.close();
+    }
+    const retried = await addMember(app, auth, 'busy@faults.example.org', key);
+    assert.equal(retried.statusCode, 201, retried.body);
+    assert.equal((await membersNamed(app, ['busy@faults.example.org'])).length, 1);
+  });
+
+  it('a full disk answers 503 database_unavailable, never a 500, and loses no acknowledged write', async () => {
+    const sqlite = app.database.sqlite as SqliteDatabase.Database;
+    const pages = Number(sqlite.pragma('page_count', { simple: true }));
+    sqlite.pragma(`max_page_count = ${pages + 8}`);
+    const acknowledged: string[] = [];
+    let refused: { email: string; key: string } | null = null;
+    try {
+      for (let n = 0; n < 2000 && !refused; n++) {
+        const email = `full-${n}-${'x'.repeat(150)}@faults.example.org`;
+        const key = randomUUID();
+        const res = await addMember(app, auth, email, key);
+        if (res.statusCode === 201) acknowledged.push(email);
+        else {
+          assert.equal(res.statusCode, 503, res.body);
+          assert.equal(res.json<{ error: { code: string } }>().error.code, 'database_unavailable');
+          assert.ok(res.headers['retry-after']);
+          refused = { email, key };
+        }
+      }
+      assert.ok(refused, 'the page limit was never reached');
+      assert.ok(acknowledged.length > 0);
+    } finally {
+      sqlite.pragma('max_page_count = 4294967294');
+    }
+    assert.equal((await membersNamed(app, acknowledged)).length, acknowledged.length, 'an acknowledged member is missing');
+    const retried = await addMember(app, auth, refused.email, refused.key);
+    assert.equal(retried.statusCode, 201, retried.body);
+  });
+});
+
+// REQUEST_DEADLINE_MS: a write stuck behind a lock answers 503 at the deadline and is rolled back
+// when it reaches its commit, so the client's retry (same Idempotency-Key) is the one that counts.
+describe('a request past its deadline on PostgreSQL', { skip: postgresSkipReason }, () => {
+  let app: TestApp;
+  let community: Awaited<ReturnType<TestApp['community']>>;
+
+  before(async () => {
+    app = await startTestApp('postgres', { env: { REQUEST_DEADLINE_MS: '1000' } });
+    community = await app.community();
+  });
+
+  after(async () => {
+    await app?.app.close();
+    await app?.testDb.drop();
+  });
+
+  it('answers 503 request_timeout at the deadline, rolls its write back, and frees its key', async () => {
+    const blocker = new pg.Client({ connectionString: app.testDb.url });
+    await blocker.connect();
+    const key = randomUUID();
+    const email = 'late@faults.example.org';
+    try {
+      // Reads go on; the member's insert waits for the lock, and so the write waits before its commit.
+      await blocker.query('begin');
+      await blocker.query('lock table members in exclusive mode');
+      const started = Date.now();
+      const late = await addMember(app, community.auth, email, key);
+      const tookMs = Date.now() - started;
+      assert.equal(late.statusCode, 503, late.body);
+      assert.equal(late.json<{ error: { code: string } }>().error.code, 'request_timeout');
+      assert.ok(late.headers['retry-after']);
+      assert.ok(tookMs >= 900 && tookMs < 3000, `answered after ${tookMs} ms`);
+    } finally {
+      await blocker.query('rollback');
+      await blocker.end();
+    }
+    // The abandoned write now reaches its commit and rolls back.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await membersNamed(app, [email])).length, 0, 'the write answered 503 was committed');
+    const retried = await addMember(app, community.auth, email, key);
+    assert.equal(retried.statusCode, 201, retried.body);
+    assert.equal((await membersNamed(app, [email])).length, 1);
+  });
+});
+
+if (!postgresUrl) process.stdout.write(`# ${postgresSkipReason}\n`);
