@@ -3,12 +3,15 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
+import { hurryRequests } from './http/request-deadline.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
 import { systemClock } from './shared/clock.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
 const stopDeadlineMs = 9000;
+/** What a stop keeps of its grace after the in-flight requests' hurried deadline (answers sent, database closed). */
+const stopReserveMs = 3500;
 /** How often a stopping server closes the keep-alive connections that have become idle. */
 const idleCloseEveryMs = 50;
 
@@ -95,6 +98,9 @@ export async function runServer(config: Config): Promise<void> {
     // deadline: close each one as soon as it is idle. New requests meanwhile get a 503.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), idleCloseEveryMs);
     closeIdle.unref();
+    // In an outage a request may wait out its whole deadline: answer it (503) well within the grace,
+    // leaving time for its answer's hooks and for closing the database.
+    hurryRequests(app, stopDeadlineMs - stopReserveMs);
     try {
       await Promise.all([webhooks.stop(), app.close()]);
       clearInterval(closeIdle);

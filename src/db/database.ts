@@ -105,9 +105,11 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       : {}),
     ...(options.idleInTransactionMs ? { idle_in_transaction_session_timeout: options.idleInTransactionMs } : {}),
   });
-  // An idle client that errors (server restart) must not crash the process; a client in use is
-  // watched by its NamingClient.
+  // No client error may end the process: pg-pool listens to a client only while it is idle, so
+  // each one gets a listener of its own as soon as it exists (its NamingClient then marks it
+  // broken); the pool reports idle ones here.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Parameterised texts run as named prepared statements, parsed once per connection (pg-statements.ts).
   const naming = namingPool(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: naming }) });

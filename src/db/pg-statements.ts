@@ -134,6 +134,12 @@ const unsent = (command: string): PostgresQueryResult<never> => ({ command: comm
 class NamingClient implements PostgresPoolClient {
   /** Why this connection must not serve again (closed instead of returned to the pool), if it must not. */
   private broken: string | null = null;
+  /**
+   * The error that showed this connection gone (lost, or silent past query_timeout): later queries
+   * on it, such as Kysely's rollback, fail at once with it instead of waiting their own timeout
+   * behind a query that will never be answered.
+   */
+  private dead: unknown = null;
   /** When it was taken from the pool (for the liveness probe), null while in the pool. */
   checkedOutAt: number | null = null;
   /**
@@ -150,8 +156,9 @@ class NamingClient implements PostgresPoolClient {
   ) {
     // node-postgres emits 'error' on a client whose connection is lost; pg-pool listens only while
     // the client is idle, and an unheard 'error' event ends the process.
-    client.on('error', () => {
+    client.on('error', (error) => {
       this.broken = 'connection lost';
+      this.dead ??= error;
     });
   }
 
@@ -161,7 +168,10 @@ class NamingClient implements PostgresPoolClient {
    */
   private watched<T>(result: Promise<T>): Promise<T> {
     return result.catch((error: unknown) => {
-      if (!isServerAnswer(error)) this.broken = 'no answer from the server';
+      if (!isServerAnswer(error)) {
+        this.broken = 'no answer from the server';
+        this.dead ??= error;
+      }
       throw error;
     });
   }
@@ -181,6 +191,7 @@ class NamingClient implements PostgresPoolClient {
       if (this.held.length > 0) this.sendTogether(this.held.splice(0)).catch(() => {});
       return client.query(sqlOrCursor);
     }
+    if (this.dead !== null) return Promise.reject(this.dead);
     const values = parameters as unknown[];
     if (values.length === 0) return this.watched(this.withoutParameters(sqlOrCursor));
     if (this.held.length > 0) return this.watched(this.sendTogether(this.held.splice(0))).then(() => this.query<R>(sqlOrCursor, values));

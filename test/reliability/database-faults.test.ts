@@ -7,7 +7,7 @@ import { createCommunity } from '../../src/modules/communities/communities.servi
 import { systemClock } from '../../src/shared/clock.js';
 import { ensureBuilt, type ServerProcess, startServerProcess } from '../http/server-processes.js';
 import { FaultProxy } from '../support/fault-proxy.js';
-import { createTestDatabase, postgresUrl, type TestDatabase } from '../support/harness.js';
+import { createTestDatabase, postgresUrl, redisSkipReason, redisUrl, type TestDatabase, uniqueRedisPrefix } from '../support/harness.js';
 import { FaultLoad, summary, wrongAnswers } from './support/fault-load.js';
 
 const skip = postgresUrl
@@ -50,6 +50,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 describe('PostgreSQL failing under a real server', { skip }, () => {
   let testDb: TestDatabase;
   let proxy: FaultProxy;
+  let redisProxy: FaultProxy | undefined;
   let server: ServerProcess | undefined;
   let load: FaultLoad | undefined;
   let authorization = '';
@@ -72,6 +73,14 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
       DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeoutMs),
       REQUEST_DEADLINE_MS: String(deadlineMs),
     };
+    if (redisUrl) {
+      const target = new URL(redisUrl);
+      redisProxy = await new FaultProxy({ host: target.hostname, port: Number(target.port || 6379) }).start();
+      target.hostname = '127.0.0.1';
+      target.port = String(redisProxy.port);
+      env.REDIS_URL = target.toString();
+      env.REDIS_KEY_PREFIX = uniqueRedisPrefix('faults');
+    }
     server = await startServerProcess(env);
     load = new FaultLoad(server.baseUrl, authorization, 10).start();
     await pause(500);
@@ -81,14 +90,16 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     await load?.stop();
     await server?.stop();
     await proxy?.close();
+    await redisProxy?.close();
     await testDb?.drop();
   });
 
   it('serves under steady load', async () => {
     const since = Date.now();
-    await pause(700);
+    assert.ok((await load?.firstSuccessAfter(since, recoveryMs)) !== null, 'no success at all');
+    await pause(1000);
     const answers = load?.since(since) ?? [];
-    assert.ok(answers.filter((answer) => answer.status === 200 || answer.status === 201).length > 20, summary(answers));
+    assert.ok(answers.filter((answer) => answer.status === 200 || answer.status === 201).length > 5, summary(answers));
     assert.deepEqual(wrongAnswers(answers), [], summary(answers));
   });
 
@@ -184,17 +195,39 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assert.ok(recovered !== null && recovered !== undefined, `no success within ${recoveryMs} ms`);
     // Served steadily afterwards, not by luck: the silent connections were discarded.
     await pause(deadlineMs);
-    const settled = load?.since(Date.now() - 1000) ?? [];
-    assert.ok(settled.length > 0 && settled.every((answer) => answer.status === 200 || answer.status === 201), summary(settled));
+    // Reads all answer; an add may still meet its own earlier claim (409) until that claim's lease ends.
+    const settled = (load?.since(Date.now() - 1000) ?? []).filter((answer) => answer.kind === 'read');
+    assert.ok(settled.length > 0 && settled.every((answer) => answer.status === 200), summary(settled));
     assert.equal((await fetch(`${server?.baseUrl}/healthz`)).status, 200);
     const answers = load?.since(abandonedAt) ?? [];
     assert.deepEqual(wrongAnswers(answers), [], summary(answers));
     assertAlive();
   });
 
-  it('SIGTERM during an outage exits 0 within the shutdown grace; no acknowledged write was lost', async () => {
+  it('Redis silent, then cut: requests are still served (limits per instance), fast', { skip: redisSkipReason }, async () => {
+    const redis = redisProxy as FaultProxy;
+    const since = Date.now();
+    redis.blackHole();
+    await pause(1500);
+    redis.down();
+    await pause(1000);
+    redis.heal();
+    await pause(500);
+    const answers = load?.since(since) ?? [];
+    assert.ok(answers.filter((answer) => answer.status === 200 || answer.status === 201).length > 10, summary(answers));
+    assert.deepEqual(wrongAnswers(answers), [], summary(answers));
+    assert.ok(
+      answers.every((answer) => answer.status !== 503),
+      `a Redis outage must not fail requests: ${summary(answers)}`,
+    );
+    const slowest = Math.max(...answers.map((answer) => answer.ms));
+    assert.ok(slowest <= 1000 + slack, `an answer took ${slowest} ms: ${summary(answers)}`);
+    assertAlive();
+  });
+
+  it('SIGTERM while PostgreSQL is down exits 0 within the shutdown grace; no acknowledged write was lost', async () => {
     const running = server as ServerProcess;
-    proxy.blackHole();
+    proxy.down();
     await pause(500);
     const stoppedAt = Date.now();
     running.child.kill('SIGTERM');
@@ -211,11 +244,14 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assert.equal(found.length, acknowledged.length, 'an acknowledged member is missing');
   });
 
-  it('starts while PostgreSQL is down: 503 until it is up, then serves without a restart', async () => {
+  it('starts while PostgreSQL is down: 503 until it is up, then serves without a restart; SIGTERM in a black hole exits 0 in time', async () => {
     const downProxy = await new FaultProxy(upstream()).start(true);
     let late: ServerProcess | undefined;
+    let lateLoad: FaultLoad | undefined;
     try {
-      late = await startServerProcess({ ...env, DATABASE_URL: throughProxy(testDb.url, downProxy, `${applicationName}-late`) });
+      // The operator defaults here (statement timeout 5 s, deadline 15 s): the stop must fit its grace with them.
+      const { DATABASE_STATEMENT_TIMEOUT_MS: _statement, REQUEST_DEADLINE_MS: _deadline, ...defaults } = env;
+      late = await startServerProcess({ ...defaults, DATABASE_URL: throughProxy(testDb.url, downProxy, `${applicationName}-late`) });
       const read = await timed(() => fetch(`${late?.baseUrl}/admin/v0/calendar_events`, { headers: { authorization } }));
       const body = (await read.value.json()) as { error: { code: string } };
       assert.equal(read.value.status, 503);
@@ -234,8 +270,24 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
       }
       assert.equal(status, 200, `not served within ${recoveryMs} ms of PostgreSQL coming up:\n${late.output().slice(-2000)}`);
       assert.equal((await fetch(`${late.baseUrl}/readyz`)).status, 200);
-      assert.equal(late.child.exitCode, null);
+
+      // Silence with requests in flight, then SIGTERM: each would wait out its statement timeout (and more).
+      lateLoad = new FaultLoad(late.baseUrl, authorization, 6).start();
+      await pause(500);
+      downProxy.blackHole();
+      await pause(500);
+      const running = late;
+      const stoppedAt = Date.now();
+      running.child.kill('SIGTERM');
+      if (running.child.exitCode === null) await once(running.child, 'exit');
+      const stopMs = Date.now() - stoppedAt;
+      await lateLoad.stop();
+      assert.equal(running.child.exitCode, 0, running.output().slice(-3000));
+      assert.ok(stopMs < 9000, `the stop took ${stopMs} ms`);
+      const answered = lateLoad.since(stoppedAt).filter((answer) => answer.status !== 'no answer');
+      assert.deepEqual(wrongAnswers(answered), [], summary(answered));
     } finally {
+      await lateLoad?.stop();
       await late?.stop();
       await downProxy.close();
     }
