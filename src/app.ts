@@ -9,6 +9,7 @@ import { type Database, queryTimeoutMarginMs } from './db/database.js';
 import type { AppServices } from './dependencies.js';
 import { authenticationStep } from './http/auth.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { registerClosingAnswer } from './http/closing.js';
 import { corsSteps } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { healthPaths, registerHealthRoutes, type Startup } from './http/health.routes.js';
@@ -70,7 +71,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 512 },
     trustProxy: config.trustProxy,
     requestTimeout: config.requestTimeoutMs,
-    return503OnClosing: true,
+    // Answered in the envelope instead (closing.ts).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -84,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before the routes: it wraps each route's handler as it is added.
   registerRequestDeadline(app, config.requestDeadlineMs, healthPaths);
   registerNotFound(app);
+  registerClosingAnswer(app);
   registerBodyErrorDocs(app);
   registerBodyParsers(app);
   registerNulGuard(app);

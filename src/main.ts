@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
-import { hurryRequests } from './http/request-deadline.js';
+import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
 import { systemClock } from './shared/clock.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
@@ -11,7 +11,7 @@ import { DeliveryWorker } from './webhooks/delivery-worker.js';
 /** How long a graceful stop may take before the process gives up on in-flight work. */
 const stopDeadlineMs = 9000;
 /** What a stop keeps of its grace after the in-flight requests' hurried deadline (answers sent, database closed). */
-const stopReserveMs = 3500;
+const stopReserveMs = 4500;
 /** How often a stopping server closes the keep-alive connections that have become idle. */
 const idleCloseEveryMs = 50;
 
@@ -41,6 +41,22 @@ function firstStartBanner(key: string, communityId: string, config: Config): str
     `    and point the app's Event Subscriptions at ${base}/chat/events (reachable by Slack over HTTPS).`,
     '',
   ].join('\n');
+}
+
+const delay = <T>(ms: number, value: T): Promise<T> =>
+  new Promise((resolve) => {
+    setTimeout(() => resolve(value), ms).unref();
+  });
+
+/**
+ * Resolves (false) once every request has its answer and the hurried deadline has passed, or when
+ * only the time to close the database is left of the grace.
+ */
+async function answeredOrLate(app: FastifyInstance, stopAt: number): Promise<false> {
+  const hurriedBy = stopAt + stopDeadlineMs - stopReserveMs + 500;
+  const lastAt = stopAt + stopDeadlineMs - 1500;
+  while (Date.now() < lastAt && (Date.now() < hurriedBy || inFlightRequests(app) > 0)) await delay(100, null);
+  return false;
 }
 
 /** How long start-up waits between attempts while PostgreSQL cannot be reached. */
@@ -102,11 +118,17 @@ export async function runServer(config: Config): Promise<void> {
     // leaving time for its answer's hooks and for closing the database.
     hurryRequests(app, stopDeadlineMs - stopReserveMs);
     try {
-      await Promise.all([webhooks.stop(), app.close()]);
+      // The background workers (webhooks, chat events) may be waiting on a database that does not
+      // answer: their work is leased and resumed by any instance, so once every request has its
+      // answer they are not waited for past the point that leaves time to close the database.
+      const closed = Promise.all([webhooks.stop(), app.close()]).then(() => true);
+      const waited = await Promise.race([closed, answeredOrLate(app, Date.now())]);
       clearInterval(closeIdle);
-      // Bounded: a database that does not answer (an outage) is given up after a second.
+      // Bounded: a database that does not answer (an outage) is given up after half a second.
       await database.close();
-      process.exit(0);
+      const unanswered = inFlightRequests(app);
+      if (!waited) app.log.warn({ unanswered }, 'stopped without waiting for the background workers');
+      process.exit(unanswered === 0 ? 0 : 1);
     } catch (error) {
       app.log.error({ err: error }, 'error while stopping');
       process.exit(1);
@@ -123,7 +145,7 @@ export async function runServer(config: Config): Promise<void> {
   if (startup.ready) return started(bootstrap);
   app.log.warn('the database is unreachable: serving 503 until it answers');
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, startRetryMs));
+    await delay(startRetryMs, null);
     if (stopping) return;
     try {
       const created = await prepareDatabase(config, database);

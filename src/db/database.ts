@@ -26,7 +26,7 @@ export interface Database {
   commitWatch(): SqliteCommitWatch | null;
   /** PostgreSQL: the pool's size and when each connection in use was taken (null on SQLite). */
   poolUse(): { size: number; checkedOutSince: number[] } | null;
-  /** Closes every connection; a connection that does not answer is given up after a second. */
+  /** Closes every connection; a connection that does not answer is given up after half a second. */
   close(): Promise<void>;
 }
 
@@ -58,8 +58,8 @@ export interface OpenOptions {
 
 /** How much longer than statement_timeout the client waits for an answer (the cancel's round trip). */
 export const queryTimeoutMarginMs = 1000;
-/** How long close() waits for connections to end before giving them up. */
-const closeGraceMs = 1000;
+/** How long close() waits for connections to end before giving them up (a stop's grace is short). */
+const closeGraceMs = 500;
 
 /** Opens the database named by the target; SQLite in WAL mode, PostgreSQL through a pool. */
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {

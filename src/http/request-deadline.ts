@@ -13,6 +13,11 @@ interface Pending {
 /** The requests in flight of each app, so that a stop can bring their deadlines forward. */
 const inFlight = new WeakMap<FastifyInstance, Set<Pending>>();
 
+/** How many requests of the app are still waiting for their answer. */
+export function inFlightRequests(app: FastifyInstance): number {
+  return inFlight.get(app)?.size ?? 0;
+}
+
 /**
  * Brings every in-flight request's deadline to at most `withinMs` from now: a graceful stop during
  * an outage answers what it can (503 request_timeout) within its grace instead of waiting out each

@@ -57,6 +57,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
   const applicationName = `ca-faults-${process.pid}-${Date.now()}`;
   let env: Record<string, string> = {};
 
+  const acknowledgedCount = () => load?.acknowledged.length ?? 0;
   const assertAlive = () => assert.equal(server?.child.exitCode, null, `the server exited:\n${server?.output().slice(-3000)}`);
 
   before(async () => {
@@ -94,7 +95,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     await testDb?.drop();
   });
 
-  it('serves under steady load', async () => {
+  it('serves under steady load', async (t) => {
     const since = Date.now();
     assert.ok((await load?.firstSuccessAfter(since, recoveryMs)) !== null, 'no success at all');
     await pause(1000);
@@ -103,20 +104,22 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assert.deepEqual(wrongAnswers(answers), [], summary(answers));
   });
 
-  it('connections cut under load: no crash, served again at once', async () => {
+  it('connections cut under load: no crash, served again at once', async (t) => {
     const cutAt = Date.now();
     proxy.cut();
     await pause(300);
     proxy.cut();
-    const recovered = await load?.firstSuccessAfter(Date.now(), recoveryMs);
-    assert.ok(recovered !== null, `no success within ${recoveryMs} ms of the cut`);
+    const secondCutAt = Date.now();
+    const recovered = await load?.firstSuccessAfter(secondCutAt, recoveryMs);
+    assert.ok(recovered !== null && recovered !== undefined, `no success within ${recoveryMs} ms of the cut`);
+    t.diagnostic(`first success ${recovered - secondCutAt} ms after the cut`);
     await pause(300);
     assertAlive();
     const answers = load?.since(cutAt) ?? [];
     assert.deepEqual(wrongAnswers(answers), [], summary(answers));
   });
 
-  it('PostgreSQL down: every request answers 503 database_unavailable fast, /readyz 503 within 1 s, /healthz 200; back by itself', async () => {
+  it('PostgreSQL down: every request answers 503 database_unavailable fast, /readyz 503 within 1 s, /healthz 200; back by itself', async (t) => {
     proxy.down();
     const downAt = Date.now();
     await pause(outageAnswerMs + 300);
@@ -139,10 +142,11 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assert.ok(slowest <= outageAnswerMs + slack / 2, `an answer took ${slowest} ms during the outage: ${summary(during)}`);
     const recovered = await load?.firstSuccessAfter(healedAt, recoveryMs);
     assert.ok(recovered !== null && recovered !== undefined, `no success within ${recoveryMs} ms of the heal`);
+    t.diagnostic(`outage: ${summary(during)}; readyz ${readiness.ms} ms; first success ${recovered - healedAt} ms after the heal`);
     assertAlive();
   });
 
-  it('sessions terminated by PostgreSQL (pg_terminate_backend, as a restart or failover does): no crash, no 500', async () => {
+  it('sessions terminated by PostgreSQL (pg_terminate_backend, as a restart or failover does): no crash, no 500', async (t) => {
     const admin = new pg.Client({ connectionString: postgresUrl });
     await admin.connect();
     const since = Date.now();
@@ -159,15 +163,17 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     } finally {
       await admin.end();
     }
-    const recovered = await load?.firstSuccessAfter(Date.now(), recoveryMs);
-    assert.ok(recovered !== null, `no success within ${recoveryMs} ms`);
+    const lastAt = Date.now();
+    const recovered = await load?.firstSuccessAfter(lastAt, recoveryMs);
+    assert.ok(recovered !== null && recovered !== undefined, `no success within ${recoveryMs} ms`);
     await pause(300);
     assertAlive();
     const answers = load?.since(since) ?? [];
     assert.deepEqual(wrongAnswers(answers), [], summary(answers));
+    t.diagnostic(`terminations: ${summary(answers)}`);
   });
 
-  it('black hole then heal: answers within the deadline, /readyz within 1 s, served again within 10 s', async () => {
+  it('black hole then heal: answers within the deadline, /readyz within 1 s, served again within 10 s', async (t) => {
     proxy.blackHole();
     const silentAt = Date.now();
     await pause(500);
@@ -184,15 +190,17 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assert.deepEqual(wrongAnswers(answers), [], summary(answers));
     const slowest = Math.max(...answers.map((answer) => answer.ms));
     assert.ok(slowest <= deadlineMs + slack, `an answer took ${slowest} ms: ${summary(answers)}`);
+    t.diagnostic(`black hole: ${summary(answers)}; readyz ${readiness.ms} ms; first success ${recovered - healedAt} ms after the heal`);
     assertAlive();
   });
 
-  it('black hole for good on the open connections: new connections serve within 10 s, /healthz stays 200', async () => {
+  it('black hole for good on the open connections: new connections serve within 10 s, /healthz stays 200', async (t) => {
     proxy.abandonOpenLinks();
     const abandonedAt = Date.now();
     await pause(200);
     const recovered = await load?.firstSuccessAfter(abandonedAt + 200, recoveryMs);
     assert.ok(recovered !== null && recovered !== undefined, `no success within ${recoveryMs} ms`);
+    t.diagnostic(`first success ${recovered - abandonedAt} ms after the open connections went silent for good`);
     // Served steadily afterwards, not by luck: the silent connections were discarded.
     await pause(deadlineMs);
     // Reads all answer; an add may still meet its own earlier claim (409) until that claim's lease ends.
@@ -204,7 +212,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assertAlive();
   });
 
-  it('Redis silent, then cut: requests are still served (limits per instance), fast', { skip: redisSkipReason }, async () => {
+  it('Redis silent, then cut: requests are still served (limits per instance), fast', { skip: redisSkipReason }, async (t) => {
     const redis = redisProxy as FaultProxy;
     const since = Date.now();
     redis.blackHole();
@@ -222,10 +230,11 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     );
     const slowest = Math.max(...answers.map((answer) => answer.ms));
     assert.ok(slowest <= 1000 + slack, `an answer took ${slowest} ms: ${summary(answers)}`);
+    t.diagnostic(`Redis silent then down: ${summary(answers)}`);
     assertAlive();
   });
 
-  it('SIGTERM while PostgreSQL is down exits 0 within the shutdown grace; no acknowledged write was lost', async () => {
+  it('SIGTERM while PostgreSQL is down exits 0 within the shutdown grace; no acknowledged write was lost', async (t) => {
     const running = server as ServerProcess;
     proxy.down();
     await pause(500);
@@ -237,6 +246,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     proxy.heal();
     assert.equal(running.child.exitCode, 0, running.output().slice(-3000));
     assert.ok(stopMs < 9000, `the stop took ${stopMs} ms`);
+    t.diagnostic(`stop during the outage: ${stopMs} ms; ${acknowledgedCount()} adds acknowledged in all`);
     assert.doesNotMatch(running.output(), /request failed/, 'a request failed with a 500');
     const acknowledged = load?.acknowledged ?? [];
     assert.ok(acknowledged.length > 20, `only ${acknowledged.length} adds acknowledged`);
@@ -244,7 +254,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assert.equal(found.length, acknowledged.length, 'an acknowledged member is missing');
   });
 
-  it('starts while PostgreSQL is down: 503 until it is up, then serves without a restart; SIGTERM in a black hole exits 0 in time', async () => {
+  it('starts while PostgreSQL is down: 503 until it is up, then serves without a restart; SIGTERM in a black hole exits 0 in time', async (t) => {
     const downProxy = await new FaultProxy(upstream()).start(true);
     let late: ServerProcess | undefined;
     let lateLoad: FaultLoad | undefined;
@@ -268,6 +278,9 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
         status = (await fetch(`${late.baseUrl}/admin/v0/calendar_events`, { headers: { authorization } })).status;
         if (status !== 200) await pause(200);
       }
+      t.diagnostic(
+        `started down: first read ${read.ms} ms (503), readyz ${readiness.ms} ms; served ${Date.now() - healedAt} ms after PostgreSQL came up`,
+      );
       assert.equal(status, 200, `not served within ${recoveryMs} ms of PostgreSQL coming up:\n${late.output().slice(-2000)}`);
       assert.equal((await fetch(`${late.baseUrl}/readyz`)).status, 200);
 
@@ -284,6 +297,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
       await lateLoad.stop();
       assert.equal(running.child.exitCode, 0, running.output().slice(-3000));
       assert.ok(stopMs < 9000, `the stop took ${stopMs} ms`);
+      t.diagnostic(`stop in a black hole with the default timeouts: ${stopMs} ms`);
       const answered = lateLoad.since(stoppedAt).filter((answer) => answer.status !== 'no answer');
       assert.deepEqual(wrongAnswers(answered), [], summary(answered));
     } finally {

@@ -107,13 +107,13 @@ export class FaultLoad {
   }
 }
 
-/** Answers that are neither 2xx nor a 503 in the envelope with Retry-After, nor a 409 idempotency_key_in_use (a retry meeting its own earlier claim). */
+/** Answers that are neither 2xx nor a 503 in the envelope with Retry-After (an outage, a deadline, a stopping server), nor a 409 idempotency_key_in_use (a retry meeting its own earlier claim). */
 export function wrongAnswers(answers: readonly Answer[]): Answer[] {
   return answers.filter((answer) => {
     if (typeof answer.status !== 'number') return true;
     if (answer.status < 300) return false;
     if (answer.status === 503)
-      return !(answer.code === 'database_unavailable' || answer.code === 'request_timeout') || answer.retryAfter === null;
+      return !['database_unavailable', 'request_timeout', 'service_unavailable'].includes(answer.code ?? '') || answer.retryAfter === null;
     return !(answer.status === 409 && answer.code === 'idempotency_key_in_use');
   });
 }
