@@ -88,7 +88,10 @@ describe('a request past its deadline on PostgreSQL', { skip: postgresSkipReason
   let community: Awaited<ReturnType<TestApp['community']>>;
 
   before(async () => {
-    app = await startTestApp('postgres', { env: { REQUEST_DEADLINE_MS: '1000' } });
+    // The timeouts here only set how long a connection counts as stuck: 1 s + 2 × (0.1 s + 0.1 s).
+    app = await startTestApp('postgres', {
+      env: { REQUEST_DEADLINE_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '100', DATABASE_CONNECT_TIMEOUT_MS: '100' },
+    });
     community = await app.community();
   });
 
@@ -123,6 +126,63 @@ describe('a request past its deadline on PostgreSQL', { skip: postgresSkipReason
     const retried = await addMember(app, community.auth, email, key);
     assert.equal(retried.statusCode, 201, retried.body);
     assert.equal((await membersNamed(app, [email])).length, 1);
+  });
+});
+
+// Liveness: a plain outage is readiness' business, but a process whose every pooled connection is
+// stuck past any deadline cannot serve again by itself, and must say so to its orchestrator.
+describe('liveness when every pooled connection is stuck (PostgreSQL)', { skip: postgresSkipReason }, () => {
+  let app: TestApp;
+  let community: Awaited<ReturnType<TestApp['community']>>;
+
+  before(async () => {
+    app = await startTestApp('postgres', {
+      env: { REQUEST_DEADLINE_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '100', DATABASE_CONNECT_TIMEOUT_MS: '100' },
+    });
+    community = await app.community();
+  });
+
+  after(async () => {
+    await app?.app.close();
+    await app?.testDb.drop();
+  });
+
+  it('/healthz answers 503 once every connection is stuck past the deadlines, and 200 again once they are freed', async () => {
+    const blocker = new pg.Client({ connectionString: app.testDb.url });
+    await blocker.connect();
+    let writes: Promise<unknown>[] = [];
+    try {
+      await blocker.query('begin');
+      await blocker.query('lock table members in exclusive mode');
+      assert.equal((await app.request({ method: 'GET', url: '/healthz' })).statusCode, 200);
+      // The harness's pool has 5 connections, without timeouts of its own: 5 writes hold them all.
+      writes = Array.from({ length: 5 }, (_, n) =>
+        app.request({
+          method: 'POST',
+          url: '/admin/v0/members',
+          headers: community.auth,
+          payload: { email: `stuck-${n}@faults.example.org`, full_name: 'Stuck' },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      assert.equal((await app.request({ method: 'GET', url: '/healthz' })).statusCode, 200, 'not stuck yet: within the deadlines');
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const stuck = await app.request({ method: 'GET', url: '/healthz' });
+      assert.equal(stuck.statusCode, 503, stuck.body);
+    } finally {
+      await blocker.query('rollback');
+      await blocker.end();
+    }
+    const answers = await Promise.all(writes);
+    assert.ok(answers.every((answer) => (answer as { statusCode: number }).statusCode === 503));
+    // The abandoned writes now reach their commits, roll back and give their connections back.
+    let live = 0;
+    for (let waited = 0; waited < 3000 && live !== 200; waited += 100) {
+      live = (await app.request({ method: 'GET', url: '/healthz' })).statusCode;
+      if (live !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(live, 200);
+    assert.equal((await membersNamed(app, ['stuck-0@faults.example.org'])).length, 0, 'a write answered 503 was committed');
   });
 });
 
