@@ -101,6 +101,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     await pause(1000);
     const answers = load?.since(since) ?? [];
     assert.ok(answers.filter((answer) => answer.status === 200 || answer.status === 201).length > 5, summary(answers));
+    t.diagnostic(`steady load: ${summary(answers)}`);
     assert.deepEqual(wrongAnswers(answers), [], summary(answers));
   });
 
