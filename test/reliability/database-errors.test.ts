@@ -13,6 +13,15 @@ const addMember = (app: TestApp, auth: { authorization: string }, email: string,
     payload: { email, full_name: 'Disk full' },
   });
 
+/** A session that holds the members table against writes (reads go on) until it rolls back. */
+async function holdMembers(app: TestApp): Promise<pg.Client> {
+  const blocker = new pg.Client({ connectionString: app.testDb.url });
+  await blocker.connect();
+  await blocker.query('begin');
+  await blocker.query('lock table members in exclusive mode');
+  return blocker;
+}
+
 const membersNamed = async (app: TestApp, emails: string[]) =>
   emails.length === 0 ? [] : app.database.db.selectFrom('members').select('email').where('email', 'in', emails).execute();
 
@@ -83,7 +92,9 @@ describe('SQLite that cannot write', () => {
 
 // REQUEST_DEADLINE_MS: a write stuck behind a lock answers 503 at the deadline and is rolled back
 // when it reaches its commit, so the client's retry (same Idempotency-Key) is the one that counts.
-describe('a request past its deadline on PostgreSQL', { skip: postgresSkipReason }, () => {
+// Liveness: a plain outage is readiness' business, but a process whose every pooled connection is
+// stuck past any deadline cannot serve again by itself, and must say so to its orchestrator.
+describe('requests stuck behind a lock on PostgreSQL: the deadline, and liveness', { skip: postgresSkipReason }, () => {
   let app: TestApp;
   let community: Awaited<ReturnType<TestApp['community']>>;
 
@@ -101,14 +112,11 @@ describe('a request past its deadline on PostgreSQL', { skip: postgresSkipReason
   });
 
   it('answers 503 request_timeout at the deadline, rolls its write back, and frees its key', async () => {
-    const blocker = new pg.Client({ connectionString: app.testDb.url });
-    await blocker.connect();
     const key = randomUUID();
     const email = 'late@faults.example.org';
+    // The member's insert waits for the lock, and so the write waits before its commit.
+    const blocker = await holdMembers(app);
     try {
-      // Reads go on; the member's insert waits for the lock, and so the write waits before its commit.
-      await blocker.query('begin');
-      await blocker.query('lock table members in exclusive mode');
       const started = Date.now();
       const late = await addMember(app, community.auth, email, key);
       const tookMs = Date.now() - started;
@@ -127,33 +135,11 @@ describe('a request past its deadline on PostgreSQL', { skip: postgresSkipReason
     assert.equal(retried.statusCode, 201, retried.body);
     assert.equal((await membersNamed(app, [email])).length, 1);
   });
-});
-
-// Liveness: a plain outage is readiness' business, but a process whose every pooled connection is
-// stuck past any deadline cannot serve again by itself, and must say so to its orchestrator.
-describe('liveness when every pooled connection is stuck (PostgreSQL)', { skip: postgresSkipReason }, () => {
-  let app: TestApp;
-  let community: Awaited<ReturnType<TestApp['community']>>;
-
-  before(async () => {
-    app = await startTestApp('postgres', {
-      env: { REQUEST_DEADLINE_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '100', DATABASE_CONNECT_TIMEOUT_MS: '100' },
-    });
-    community = await app.community();
-  });
-
-  after(async () => {
-    await app?.app.close();
-    await app?.testDb.drop();
-  });
 
   it('/healthz answers 503 once every connection is stuck past the deadlines, and 200 again once they are freed', async () => {
-    const blocker = new pg.Client({ connectionString: app.testDb.url });
-    await blocker.connect();
+    const blocker = await holdMembers(app);
     let writes: Promise<unknown>[] = [];
     try {
-      await blocker.query('begin');
-      await blocker.query('lock table members in exclusive mode');
       assert.equal((await app.request({ method: 'GET', url: '/healthz' })).statusCode, 200);
       // The harness's pool has 5 connections, without timeouts of its own: 5 writes hold them all.
       writes = Array.from({ length: 5 }, (_, n) =>
