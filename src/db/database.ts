@@ -41,6 +41,15 @@ function pgDriver(): typeof PgModule {
   return pg;
 }
 
+/** node-postgres' Client with its own connect timeout (pg-pool gives its clients its own options). */
+function clientConnectingWithin(pg: typeof PgModule, connectMs: number): typeof PgModule.Client {
+  return class extends pg.Client {
+    constructor(config?: string | PgModule.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectMs });
+    }
+  };
+}
+
 export interface OpenOptions {
   /** PostgreSQL schema to use (created if missing): lets test files run in parallel on one database. */
   schema?: string;
@@ -93,12 +102,23 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   }
   const size = options.poolSize ?? 10;
   const timeouts = options.timeouts;
-  const pool = new (pgDriver().Pool)({
+  const pg = pgDriver();
+  const pool = new pg.Pool({
     connectionString: target.url,
     max: size,
     fallback_application_name: 'community-admin',
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    ...(timeouts ? { connectionTimeoutMillis: timeouts.connectMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } : {}),
+    ...(timeouts
+      ? {
+          // Opening a connection is bounded by connectMs (the client's own timer); waiting for a
+          // free pooled one, longer: a burst of load is not an outage, and a connection comes free
+          // within a statement's time.
+          Client: clientConnectingWithin(pg, timeouts.connectMs),
+          connectionTimeoutMillis: Math.max(timeouts.connectMs, timeouts.statementMs),
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 10_000,
+        }
+      : {}),
     // statementMs 0: no statement timeout (the server's migrations).
     ...(timeouts?.statementMs
       ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + queryTimeoutMarginMs }

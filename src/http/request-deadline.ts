@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { type RequestDeadline, requestDeadlines } from '../shared/request-deadline.js';
+import { type RequestDeadline, setRequestDeadline } from '../shared/request-deadline.js';
 import { deadlinePassed } from './error-handler.js';
 
 interface Pending {
@@ -66,15 +66,9 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: number
     timer.unref();
     const state: Pending = { deadline, timer, at: Date.now() + deadlineMs, expire: fire };
     pending.set(request, state);
+    setRequestDeadline(request, deadline);
     live.add(state);
     done();
-  });
-  // After the body is read (its events do not carry the request's context): the route's own hooks
-  // and handler run with the deadline in reach of the write path.
-  app.addHook('preHandler', (request, _reply, done) => {
-    const state = pending.get(request);
-    if (state) requestDeadlines.run(state.deadline, done);
-    else done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
     clear(request);
