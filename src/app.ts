@@ -5,13 +5,14 @@ import { ResponseCache } from './caching/response-cache.js';
 import { createSlackWorkspaceFactory } from './chat/index.js';
 import { chatEventsRoutes } from './chat-sync/events.routes.js';
 import type { Config } from './config.js';
-import type { Database } from './db/database.js';
+import { type Database, queryTimeoutMarginMs } from './db/database.js';
 import type { AppServices } from './dependencies.js';
 import { authenticationStep } from './http/auth.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { registerClosingAnswer } from './http/closing.js';
 import { corsSteps } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { registerHealthRoutes } from './http/health.routes.js';
+import { healthPaths, registerHealthRoutes, type Startup } from './http/health.routes.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { registerNotFound } from './http/not-found.js';
@@ -20,6 +21,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { permissionSteps, planSteps, routeRuleOf } from './http/plans.js';
 import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
 import { AddressBudget } from './http/rate-limit-address.js';
+import { registerRequestDeadline } from './http/request-deadline.js';
 import { guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
 import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
 import { registerSerialization } from './http/serialization.js';
@@ -41,6 +43,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Overrides of the default services (tests inject fakes of the outside world here). */
   services?: Partial<AppServices>;
+  /** Whether start-up has finished (main.ts sets it once PostgreSQL let it); ready by default. */
+  startup?: Startup;
 }
 
 /** Builds the whole HTTP application without listening, so tests can inject requests. */
@@ -67,7 +71,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 512 },
     trustProxy: config.trustProxy,
     requestTimeout: config.requestTimeoutMs,
-    return503OnClosing: true,
+    // Answered in the envelope instead (closing.ts).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -78,7 +83,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerValidation(app);
   registerSerialization(app);
   registerErrorHandler(app, { codeErrorProse: errorProse(config.wireNames) });
+  // Before the routes: it wraps each route's handler as it is added.
+  registerRequestDeadline(app, config.requestDeadlineMs, healthPaths);
   registerNotFound(app);
+  registerClosingAnswer(app);
   registerBodyErrorDocs(app);
   registerBodyParsers(app);
   registerNulGuard(app);
@@ -100,8 +108,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return [identify, keyBudget, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
   });
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
-  registerIdempotency(app, new IdempotencyService(database, clock));
-  registerHealthRoutes(app, database);
+  // A claim's lease follows from the request's deadline: a key whose request died is free again
+  // after it, plus the longest a commit begun before the deadline may still take.
+  const leaseMs = config.requestDeadlineMs + config.databaseTimeouts.statementMs + queryTimeoutMarginMs;
+  registerIdempotency(app, new IdempotencyService(database, clock, { leaseMs }));
+  registerHealthRoutes(app, database, {
+    startup: options.startup ?? { ready: true },
+    // Past its deadline a request has answered, and its statements have timed out: a connection
+    // still in use after both is stuck.
+    stuckAfterMs: config.requestDeadlineMs + 2 * (config.databaseTimeouts.statementMs + config.databaseTimeouts.connectMs),
+  });
   for (const routes of moduleRoutes) await app.register(routes, { services });
   // Slack's Events API request URL: public, signed by Slack, outside /admin/v0.
   await app.register(chatEventsRoutes, { services });

@@ -20,6 +20,9 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
+  REQUEST_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 15000 }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 5000 }),
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 1500 }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
@@ -32,6 +35,12 @@ const EnvironmentSchema = Type.Object({
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
+
+/** How long one statement may run, and how long opening a connection may take. */
+export interface DatabaseTimeouts {
+  statementMs: number;
+  connectMs: number;
+}
 
 export type DatabaseTarget = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
 
@@ -48,6 +57,10 @@ export interface Config {
   rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number };
   corsOrigins: string[];
   requestTimeoutMs: number;
+  /** How long a request may run once received before it answers 503 request_timeout and its write is rolled back. */
+  requestDeadlineMs: number;
+  /** Bounds on the database's silence (docs/operations.md, "Database outages"). */
+  databaseTimeouts: DatabaseTimeouts;
   trustProxy: boolean;
   /** Memory for serialised answers of hot reads (ResponseCache); 0 turns the cache off. */
   responseCacheMb: number;
@@ -127,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
+    requestDeadlineMs: parsed.REQUEST_DEADLINE_MS,
+    databaseTimeouts: { statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS, connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS },
     trustProxy: parsed.TRUST_PROXY === 'true',
     responseCacheMb: parsed.RESPONSE_CACHE_MB,
     webhooks: {

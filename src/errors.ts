@@ -60,7 +60,16 @@ export const errorCatalogue = {
     hint: 'Retry later; if it persists, contact the operator with the X-Request-Id.',
   },
   service_unavailable: { status: 503, message: 'The service is not ready.', hint: 'Retry later.' },
-  request_timeout: { status: 503, message: 'The request took too long.', hint: 'Retry later.' },
+  request_timeout: {
+    status: 503,
+    message: 'The request ran past its deadline and was not carried out.',
+    hint: 'Retry after the number of seconds in Retry-After (with the same Idempotency-Key for a write).',
+  },
+  database_unavailable: {
+    status: 503,
+    message: 'The database is unavailable.',
+    hint: 'Retry after the number of seconds in Retry-After (with the same Idempotency-Key for a write).',
+  },
 } as const satisfies Record<string, { status: number; message: string; hint: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

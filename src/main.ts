@@ -2,12 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
+import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
 import { systemClock } from './shared/clock.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
 const stopDeadlineMs = 9000;
+/** What a stop keeps of its grace after the in-flight requests' hurried deadline (answers sent, database closed). */
+const stopReserveMs = 4500;
 /** How often a stopping server closes the keep-alive connections that have become idle. */
 const idleCloseEveryMs = 50;
 
@@ -39,12 +43,60 @@ function firstStartBanner(key: string, communityId: string, config: Config): str
   ].join('\n');
 }
 
+const delay = <T>(ms: number, value: T): Promise<T> =>
+  new Promise((resolve) => {
+    setTimeout(() => resolve(value), ms).unref();
+  });
+
+/**
+ * Resolves (false) once every request has its answer and the hurried deadline has passed, or when
+ * only the time to close the database is left of the grace.
+ */
+async function answeredOrLate(app: FastifyInstance, stopAt: number): Promise<false> {
+  const hurriedBy = stopAt + stopDeadlineMs - stopReserveMs + 500;
+  const lastAt = stopAt + stopDeadlineMs - 1500;
+  while (Date.now() < lastAt && (Date.now() < hurriedBy || inFlightRequests(app) > 0)) await delay(100, null);
+  return false;
+}
+
+/** How long start-up waits between attempts while PostgreSQL cannot be reached. */
+const startRetryMs = 1000;
+
+/**
+ * Migrations, on a handle of their own without statement_timeout (a migration may rightly run long),
+ * then the default community: what the server needs before it can serve a request.
+ */
+async function prepareDatabase(config: Config, database: Database): Promise<Awaited<ReturnType<typeof bootstrapDefaultCommunity>>> {
+  if (database.engine === 'postgres') {
+    const migrations = openDatabase(config.database, {
+      poolSize: 2,
+      timeouts: { statementMs: 0, connectMs: config.databaseTimeouts.connectMs },
+    });
+    try {
+      await migrateToLatest(migrations);
+    } finally {
+      await migrations.close();
+    }
+  } else await migrateToLatest(database);
+  return bootstrapDefaultCommunity({ database, clock: systemClock });
+}
+
 /** Runs the server until SIGTERM/SIGINT: migrate, bootstrap, listen, then stop gracefully. */
 export async function runServer(config: Config): Promise<void> {
-  const database: Database = openDatabase(config.database);
-  await migrateToLatest(database);
-  const bootstrap = await bootstrapDefaultCommunity({ database, clock: systemClock });
-  const app: FastifyInstance = await buildApp({ config, database });
+  const database: Database = openDatabase(config.database, {
+    timeouts: config.databaseTimeouts,
+    idleInTransactionMs: config.requestDeadlineMs,
+  });
+  const startup = { ready: false };
+  let bootstrap: Awaited<ReturnType<typeof prepareDatabase>> = null;
+  try {
+    bootstrap = await prepareDatabase(config, database);
+    startup.ready = true;
+  } catch (error) {
+    // PostgreSQL down at start: listen anyway (503 and /readyz 503), and keep trying in the background.
+    if (config.database.engine !== 'postgres' || !isDatabaseUnavailable(error)) throw error;
+  }
+  const app: FastifyInstance = await buildApp({ config, database, startup });
   // Webhook deliveries are sent from every instance; leases keep each one with one sender at a time.
   const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, wireNames: config.wireNames, ...config.webhooks });
   let stopping = false;
@@ -62,20 +114,50 @@ export async function runServer(config: Config): Promise<void> {
     // deadline: close each one as soon as it is idle. New requests meanwhile get a 503.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), idleCloseEveryMs);
     closeIdle.unref();
+    // In an outage a request may wait out its whole deadline: answer it (503) well within the grace,
+    // leaving time for its answer's hooks and for closing the database.
+    hurryRequests(app, stopDeadlineMs - stopReserveMs);
     try {
-      await Promise.all([webhooks.stop(), app.close()]);
+      // The background workers (webhooks, chat events) may be waiting on a database that does not
+      // answer: their work is leased and resumed by any instance, so once every request has its
+      // answer they are not waited for past the point that leaves time to close the database.
+      const closed = Promise.all([webhooks.stop(), app.close()]).then(() => true);
+      const waited = await Promise.race([closed, answeredOrLate(app, Date.now())]);
       clearInterval(closeIdle);
+      // Bounded: a database that does not answer (an outage) is given up after half a second.
       await database.close();
-      process.exit(0);
+      const unanswered = inFlightRequests(app);
+      if (!waited) app.log.warn({ unanswered }, 'stopped without waiting for the background workers');
+      process.exit(unanswered === 0 ? 0 : 1);
     } catch (error) {
       app.log.error({ err: error }, 'error while stopping');
       process.exit(1);
     }
   };
+  const started = (created: typeof bootstrap) => {
+    webhooks.start();
+    if (created) process.stdout.write(firstStartBanner(created.key, created.community.id, config));
+  };
   // Installed before listening, so a signal that arrives as soon as the port opens still stops gracefully.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
-  webhooks.start();
-  if (bootstrap) process.stdout.write(firstStartBanner(bootstrap.key, bootstrap.community.id, config));
+  if (startup.ready) return started(bootstrap);
+  app.log.warn('the database is unreachable: serving 503 until it answers');
+  for (;;) {
+    await delay(startRetryMs, null);
+    if (stopping) return;
+    try {
+      const created = await prepareDatabase(config, database);
+      if (stopping) return;
+      startup.ready = true;
+      app.log.info('the database answers: serving');
+      return started(created);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) {
+        app.log.fatal({ err: error }, 'start-up failed');
+        process.exit(1);
+      }
+    }
+  }
 }

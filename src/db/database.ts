@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type PgModule from 'pg';
-import type { DatabaseTarget } from '../config.js';
+import type { DatabaseTarget, DatabaseTimeouts } from '../config.js';
 import { lazyRequire } from '../shared/lazy-require.js';
 import type { Db } from './handles.js';
 import { namingPool } from './pg-statements.js';
@@ -24,6 +24,9 @@ export interface Database {
   sqlite: SqliteDatabase.Database | null;
   /** SQLite in WAL mode: tells cheaply whether anything was committed since the last look (else null). */
   commitWatch(): SqliteCommitWatch | null;
+  /** PostgreSQL: the pool's size and when each connection in use was taken (null on SQLite). */
+  poolUse(): { size: number; checkedOutSince: number[] } | null;
+  /** Closes every connection; a connection that does not answer is given up after half a second. */
   close(): Promise<void>;
 }
 
@@ -38,11 +41,34 @@ function pgDriver(): typeof PgModule {
   return pg;
 }
 
+/** node-postgres' Client with its own connect timeout (pg-pool gives its clients its own options). */
+function clientConnectingWithin(pg: typeof PgModule, connectMs: number): typeof PgModule.Client {
+  return class extends pg.Client {
+    constructor(config?: string | PgModule.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectMs });
+    }
+  };
+}
+
 export interface OpenOptions {
   /** PostgreSQL schema to use (created if missing): lets test files run in parallel on one database. */
   schema?: string;
   poolSize?: number;
+  /**
+   * The server's bounds on silence (absent for the CLI, whose imports and migrations may run long):
+   * statement_timeout on the server, a client-side query timeout a little above it, a connect
+   * timeout (also the longest wait for a free pooled connection), TCP keepalive; SQLite waits for a
+   * lock at most statementMs.
+   */
+  timeouts?: DatabaseTimeouts;
+  /** PostgreSQL ends a session left idle inside a transaction this long (a client gone silent mid-write). */
+  idleInTransactionMs?: number;
 }
+
+/** How much longer than statement_timeout the client waits for an answer (the cancel's round trip). */
+export const queryTimeoutMarginMs = 1000;
+/** How long close() waits for connections to end before giving them up (a stop's grace is short). */
+const closeGraceMs = 500;
 
 /** Opens the database named by the target; SQLite in WAL mode, PostgreSQL through a pool. */
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
@@ -51,7 +77,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     const sqlite = new SqliteDatabase(target.path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${options.timeouts?.statementMs || 5000}`);
     sqlite.pragma('foreign_keys = ON');
     const statements = withStatementCache(sqlite);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
@@ -66,6 +92,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         if (watch === null && target.path !== ':memory:') watch = SqliteCommitWatch.open(target.path);
         return watch;
       },
+      poolUse: () => null,
       close: async () => {
         watch?.close();
         watch = null;
@@ -73,13 +100,36 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       },
     };
   }
-  const pool = new (pgDriver().Pool)({
+  const size = options.poolSize ?? 10;
+  const timeouts = options.timeouts;
+  const pg = pgDriver();
+  const pool = new pg.Pool({
     connectionString: target.url,
-    max: options.poolSize ?? 10,
+    max: size,
+    fallback_application_name: 'community-admin',
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(timeouts
+      ? {
+          // Opening a connection is bounded by connectMs (the client's own timer); waiting for a
+          // free pooled one, longer: a burst of load is not an outage, and a connection comes free
+          // within a statement's time.
+          Client: clientConnectingWithin(pg, timeouts.connectMs),
+          connectionTimeoutMillis: Math.max(timeouts.connectMs, timeouts.statementMs),
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 10_000,
+        }
+      : {}),
+    // statementMs 0: no statement timeout (the server's migrations).
+    ...(timeouts?.statementMs
+      ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + queryTimeoutMarginMs }
+      : {}),
+    ...(options.idleInTransactionMs ? { idle_in_transaction_session_timeout: options.idleInTransactionMs } : {}),
   });
-  // An idle client that errors (server restart) must not crash the process.
+  // No client error may end the process: pg-pool listens to a client only while it is idle, so
+  // each one gets a listener of its own as soon as it exists (its NamingClient then marks it
+  // broken); the pool reports idle ones here.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Parameterised texts run as named prepared statements, parsed once per connection (pg-statements.ts).
   const naming = namingPool(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: naming }) });
@@ -89,8 +139,15 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     db,
     sqlite: null,
     commitWatch: () => null,
+    poolUse: () => ({ size, checkedOutSince: naming.checkedOutSince() }),
     close: async () => {
-      await db.destroy();
+      // A connection black-holed by the network never answers its Terminate: do not wait for it.
+      let timer: NodeJS.Timeout | undefined;
+      const givenUp = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, closeGraceMs);
+      });
+      await Promise.race([db.destroy().catch(() => {}), givenUp]);
+      clearTimeout(timer);
     },
   };
 }
@@ -113,14 +170,28 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** True when the database answers a trivial query. */
-export async function isDatabaseReachable(database: Database): Promise<boolean> {
-  try {
-    await sql`select 1`.execute(database.db);
-    return true;
-  } catch {
-    return false;
+/** The probe in flight per database: concurrent readiness checks share one query. */
+const probes = new WeakMap<Database, Promise<boolean>>();
+
+/** True when the database answers a trivial query within `withinMs`; never waits longer. */
+export function isDatabaseReachable(database: Database, withinMs = 800): Promise<boolean> {
+  let probe = probes.get(database);
+  if (!probe) {
+    probe = sql`select 1`.execute(database.db).then(
+      () => true,
+      () => false,
+    );
+    probes.set(database, probe);
+    const settled = probe;
+    void probe.finally(() => {
+      if (probes.get(database) === settled) probes.delete(database);
+    });
   }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), withinMs);
+  });
+  return Promise.race([probe, late]).finally(() => clearTimeout(timer));
 }
 
 /** True when the error is a unique-constraint violation on either engine. */

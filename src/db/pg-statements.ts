@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import PgModule from 'pg';
+import { isServerAnswer } from './unavailable.js';
 
 /**
  * Named prepared statements on PostgreSQL. Kysely's driver sends every query unnamed, so the server
@@ -131,7 +132,16 @@ const unsent = (command: string): PostgresQueryResult<never> => ({ command: comm
  * nothing sends no `begin` and no `commit` either.
  */
 class NamingClient implements PostgresPoolClient {
-  private broken = false;
+  /** Why this connection must not serve again (closed instead of returned to the pool), if it must not. */
+  private broken: string | null = null;
+  /**
+   * The error that showed this connection gone (lost, or silent past query_timeout): later queries
+   * on it, such as Kysely's rollback, fail at once with it instead of waiting their own timeout
+   * behind a query that will never be answered.
+   */
+  private dead: unknown = null;
+  /** When it was taken from the pool (for the liveness probe), null while in the pool. */
+  checkedOutAt: number | null = null;
   /**
    * What is held for the transaction's next statement: its `begin` until it has sent anything (then
    * first), and texts marked held (holdUntilNextStatement).
@@ -143,7 +153,28 @@ class NamingClient implements PostgresPoolClient {
   constructor(
     private readonly client: PgPoolClient,
     private readonly names: StatementNames,
-  ) {}
+  ) {
+    // node-postgres emits 'error' on a client whose connection is lost; pg-pool listens only while
+    // the client is idle, and an unheard 'error' event ends the process.
+    client.on('error', (error) => {
+      this.broken = 'connection lost';
+      this.dead ??= error;
+    });
+  }
+
+  /**
+   * A connection whose query failed without an answer from the server (lost, cut, or silent past
+   * query_timeout) is in an unknown state: it is closed when released, never reused.
+   */
+  private watched<T>(result: Promise<T>): Promise<T> {
+    return result.catch((error: unknown) => {
+      if (!isServerAnswer(error)) {
+        this.broken = 'no answer from the server';
+        this.dead ??= error;
+      }
+      throw error;
+    });
+  }
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -160,13 +191,14 @@ class NamingClient implements PostgresPoolClient {
       if (this.held.length > 0) this.sendTogether(this.held.splice(0)).catch(() => {});
       return client.query(sqlOrCursor);
     }
+    if (this.dead !== null) return Promise.reject(this.dead);
     const values = parameters as unknown[];
-    if (values.length === 0) return this.withoutParameters(sqlOrCursor);
-    if (this.held.length > 0) return this.sendTogether(this.held.splice(0)).then(() => this.query<R>(sqlOrCursor, values));
+    if (values.length === 0) return this.watched(this.withoutParameters(sqlOrCursor));
+    if (this.held.length > 0) return this.watched(this.sendTogether(this.held.splice(0))).then(() => this.query<R>(sqlOrCursor, values));
     const name = this.names.nameOf(sqlOrCursor);
-    if (name === undefined) return client.query(sqlOrCursor, values);
+    if (name === undefined) return this.watched(client.query(sqlOrCursor, values));
     const config = { name, text: sqlOrCursor, values };
-    return client.query(config).catch((error: unknown) => this.recover(error, config));
+    return this.watched(client.query(config).catch((error: unknown) => this.recover(error, config)));
   }
 
   /**
@@ -214,7 +246,7 @@ class NamingClient implements PostgresPoolClient {
     } catch (error) {
       // Whether a PREPARE took is unknown (it outlives a rollback, and a second one fails): this
       // connection must not serve again.
-      if (preparations.length > 0) this.broken = true;
+      if (preparations.length > 0) this.broken = 'session statement state unknown';
       throw error;
     }
     for (const preparation of preparations) this.prepared.add(preparation.name);
@@ -241,7 +273,7 @@ class NamingClient implements PostgresPoolClient {
     if (this.client._txStatus !== 'I') {
       // In a transaction the error has aborted it; the statement is still prepared on the server
       // and this client no longer knows it: the connection must not serve again.
-      this.broken = true;
+      this.broken = 'named statement out of date on this connection';
       throw error;
     }
     await this.client.query(`deallocate ${config.name}`);
@@ -250,14 +282,23 @@ class NamingClient implements PostgresPoolClient {
 
   release(): void {
     this.held.length = 0;
-    // A truthy argument makes node-postgres close the connection instead of returning it to the pool.
-    this.client.release(this.broken ? new Error('named statement out of date on this connection') : undefined);
+    this.checkedOutAt = null;
+    // A truthy argument makes node-postgres close the connection instead of returning it to the pool
+    // (a connection with a query still running is destroyed, not waited for).
+    this.client.release(this.broken ? new Error(this.broken) : undefined);
   }
 }
 
+/** The pool as Kysely's PostgresDialect wants it, plus when each connection in use was taken. */
+export interface NamingPool extends PostgresPool {
+  /** The times (ms since the epoch) at which the connections now in use were taken from the pool. */
+  checkedOutSince(): number[];
+}
+
 /** The pool as Kysely's PostgresDialect wants it, every connection wrapped once in a NamingClient. */
-export function namingPool(pool: PgModule.Pool, names: StatementNames = statementNames): PostgresPool {
+export function namingPool(pool: PgModule.Pool, names: StatementNames = statementNames): NamingPool {
   const wrapped = new WeakMap<PgModule.PoolClient, NamingClient>();
+  const inUse = new Set<NamingClient>();
   return {
     async connect() {
       const client = await pool.connect();
@@ -266,8 +307,18 @@ export function namingPool(pool: PgModule.Pool, names: StatementNames = statemen
         naming = new NamingClient(client, names);
         wrapped.set(client, naming);
       }
+      naming.checkedOutAt = Date.now();
+      inUse.add(naming);
       return naming;
     },
     end: () => pool.end(),
+    checkedOutSince: () => {
+      const since: number[] = [];
+      for (const naming of inUse) {
+        if (naming.checkedOutAt === null) inUse.delete(naming);
+        else since.push(naming.checkedOutAt);
+      }
+      return since;
+    },
   };
 }

@@ -4,6 +4,9 @@ import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 /** Enough for every distinct statement the service runs (IN lists of different lengths included). */
 const defaultCapacity = 1000;
 
+/** Run instead of a rollback when SQLite has already rolled the transaction back: a statement that does nothing. */
+const nothingToRollBack = 'select 0 where 0';
+
 /** What Kysely's SQLite dialect needs of a database, with better-sqlite3's own statements. */
 export interface StatementCache extends KyselySqliteDatabase {
   prepare(sql: string): SqliteDatabase.Statement;
@@ -25,7 +28,11 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = d
       // SQLITE_BUSY when another process (the CLI, a second server) committed in between, because its
       // snapshot is stale and SQLite cannot wait that out. BEGIN IMMEDIATE takes the write lock at the
       // start, where busy_timeout does wait.
-      const sql = text === 'begin' ? 'begin immediate' : text;
+      let sql = text === 'begin' ? 'begin immediate' : text;
+      // SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error, a
+      // lock it gave up on); Kysely's rollback would then fail, and its error would hide the cause
+      // (the client would get a 500 instead of a 503 database_unavailable).
+      if (sql === 'rollback' && !sqlite.inTransaction) sql = nothingToRollBack;
       let statement = statements.get(sql);
       if (statement) {
         // Re-inserting moves it to the end: Map order is the recency order.

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError, type ErrorCode } from '../errors.js';
+import { DeadlinePassedError } from '../shared/request-deadline.js';
 import { lingerBeforeClose } from './lingering-close.js';
 import { describeValidationError } from './validation.js';
 
@@ -15,9 +17,22 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_ASYNC_CONSTRAINT: 'validation_failed',
 };
 
+/** How long a client should wait before retrying a request the database could not serve. */
+export const databaseRetryAfterSeconds = 2;
+
+/** 503 database_unavailable, with Retry-After. */
+export const databaseUnavailable = (): ApiError =>
+  new ApiError('database_unavailable', undefined, { headers: { 'retry-after': String(databaseRetryAfterSeconds) } });
+
+/** 503 request_timeout, with Retry-After. */
+export const deadlinePassed = (): ApiError => new ApiError('request_timeout', undefined, { headers: { 'retry-after': '1' } });
+
 /** Turns anything thrown into the ApiError that describes it to the client. */
 export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
+  // An outage, a failover, a silent connection or a full disk: the client may retry, it is not a bug.
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
+  if (error instanceof DeadlinePassedError) return deadlinePassed();
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     return new ApiError('validation_failed', describeValidationError(fastifyError.validation, fastifyError.validationContext));
@@ -50,11 +65,29 @@ export interface ErrorHandlerOptions {
   codeErrorProse?: (text: string) => string;
 }
 
+/** An outage fails every request: one warning per interval (with how many it stands for), not one per request. */
+const outageLog = {
+  everyMs: 5000,
+  lastAt: Number.NEGATIVE_INFINITY,
+  unlogged: 0,
+  note(request: FastifyRequest, error: Error): void {
+    const now = Date.now();
+    if (now - this.lastAt < this.everyMs) {
+      this.unlogged++;
+      return;
+    }
+    request.log.warn({ err: error, failed_since_last: this.unlogged }, 'database unavailable: answering 503');
+    this.lastAt = now;
+    this.unlogged = 0;
+  },
+};
+
 /** The single place where errors become responses. Internals are logged, never sent. */
 export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.code === 'database_unavailable') outageLog.note(request, error);
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: apiError.code }, apiError.message);
     // Fastify closes the connection when it refused a body it did not read (the client may still be sending).
     if (reply.getHeader('connection') === 'close') lingerBeforeClose(request.raw.socket);

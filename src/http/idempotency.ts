@@ -13,6 +13,36 @@ const keyPattern = new RegExp(`^(?:"(${uuid})"|(${uuid}))$`, 'i');
  */
 const storedHeaders = ['content-type', 'content-language', 'content-location', 'location', 'etag', 'last-modified', 'link'];
 
+/** How long a 5xx answer waits for its key's release before it goes out anyway. */
+const releaseWaitMs = 500;
+/** A release that fails (the database is down) is tried again this often, this many times, so a retrying client is not refused (409) until the claim's lease ends. */
+const releaseRetryMs = 1000;
+const releaseAttempts = 5;
+
+/** Releases the claim, trying again a few times while the database cannot; a last failure is logged. */
+async function releaseEventually(service: IdempotencyStore, claim: ClaimIdentity, request: FastifyRequest, attempt = 1): Promise<void> {
+  try {
+    await service.release(claim);
+  } catch (error) {
+    if (attempt >= releaseAttempts) {
+      request.log.warn({ err: error }, 'could not release an idempotency key');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, releaseRetryMs).unref());
+    await releaseEventually(service, claim, request, attempt + 1);
+  }
+}
+
+/** Waits for `work` at most `ms` (it goes on after). */
+async function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work, late]);
+  clearTimeout(timer);
+}
+
 interface KeyState {
   key: string;
   claim?: ClaimIdentity;
@@ -133,8 +163,11 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySt
     state.settled = true;
     const body = payloadText(payload);
     try {
-      // 5xx: the operation may not have happened; the client must be able to retry it.
-      if (reply.statusCode >= 500 || body === undefined) await service.release(state.claim);
+      // 5xx: the operation may not have happened; the client must be able to retry it. The answer
+      // waits for the release only briefly: a 503 of a database that does not answer must not wait
+      // for it (the release goes on, and failing that the claim's lease frees the key).
+      if (reply.statusCode >= 500 || body === undefined)
+        await settledWithin(releaseEventually(service, state.claim, request), releaseWaitMs);
       else await service.complete(state.claim, { statusCode: reply.statusCode, headers: headersToStore(reply), body });
     } catch (error) {
       // The response still goes out; the claim stays in flight until its lease ends.
@@ -148,7 +181,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySt
     if (state?.claim && !state.settled) {
       // No onSend ran (the connection went away): give the key back rather than wait for the lease.
       state.settled = true;
-      service.release(state.claim).catch((error: unknown) => request.log.warn({ err: error }, 'could not release an idempotency key'));
+      void releaseEventually(service, state.claim, request);
     }
     service.purgeIfDue()?.catch((error: unknown) => app.log.warn({ err: error }, 'purging expired idempotency keys failed'));
     done();

@@ -15,8 +15,8 @@ import {
 export const idempotencyTtlMs = 60 * 60 * 1000;
 /**
  * How long an in-flight claim holds its key when nothing completes or releases it (the process
- * died mid-request). Far above any request's run time (chat calls time out after seconds), never
- * renewed; after it, a new request takes the key over.
+ * died mid-request), never renewed; after it, a new request takes the key over. The server sets
+ * it from REQUEST_DEADLINE_MS (app.ts); this default serves other callers.
  */
 export const defaultLeaseMs = 60_000;
 /** Housekeeping runs at most this often per instance, in small batches through the expires_at index. */

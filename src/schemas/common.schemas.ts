@@ -25,11 +25,12 @@ export const statusDescriptions: Record<number, string> = {
   422: 'Idempotency-Key reused with a different request.',
   429: 'Rate limit exceeded (see Retry-After).',
   500: 'Unexpected error.',
+  503: 'The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After.',
 };
 
 /** Response schemas for the given error statuses (plus the ones every route can return). */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  const all = new Set([...statuses, 401, 429, 500]);
+  const all = new Set([...statuses, 401, 429, 500, 503]);
   const responses: Record<number, TSchema> = {};
   for (const status of [...all].sort()) {
     responses[status] = Type.Ref('ErrorBody', { description: statusDescriptions[status] ?? 'Error.' });

@@ -1,6 +1,7 @@
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
 import { type Clock, storedNow } from '../shared/clock.js';
+import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
 import {
   type ActiveEndpoint,
   type OutboxEntry,
@@ -51,6 +52,8 @@ export interface CommunityWrite {
 export interface WriteDeps {
   database: Database;
   clock: Clock;
+  /** The deadline of the request making the write (routes pass it: src/http/request-deadline.ts), if any. */
+  deadline?: RequestDeadline;
 }
 
 /**
@@ -89,10 +92,13 @@ export async function writeCommunityData<T>(
       // The last statement before the commit: on PostgreSQL its rows go with it, in one message.
       if (outbox.length > 0 && endpoints.length > 0)
         await recordOutboxEntries(tx, communityId, outbox, now, endpoints, deps.database.engine === 'postgres');
+      // A request past its deadline has answered 503: its write must not commit (throws, rolls back).
+      enterCommit(deps.deadline);
       return result;
     }
     const activeEndpoints = await bumpVersions(tx, communityId, touched, outbox.length > 0);
     if (outbox.length > 0 && activeEndpoints !== 0) await recordOutboxEntries(tx, communityId, outbox, now, undefined, false);
+    enterCommit(deps.deadline);
     return result;
   });
 }

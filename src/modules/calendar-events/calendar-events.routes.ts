@@ -3,6 +3,7 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { sendJsonBytes } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
+import { withDeadline } from '../../shared/request-deadline.js';
 import {
   AttendeeBodySchema,
   DeleteResponseSchema,
@@ -70,7 +71,11 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const data = await deleteCalendarEvent(services, principalOf(request).communityId, request.params.calendar_event_id);
+      const data = await deleteCalendarEvent(
+        withDeadline(request, services),
+        principalOf(request).communityId,
+        request.params.calendar_event_id,
+      );
       return { success: true as const, data };
     },
   );
@@ -90,7 +95,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request) => {
       const { communityId } = principalOf(request);
-      await upsertAttendee(services, communityId, request.params.calendar_event_id, request.body);
+      await upsertAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body);
       return { success: true as const };
     },
   );

@@ -4,6 +4,7 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
+import { withDeadline } from '../../shared/request-deadline.js';
 import { MutationParamsSchema } from './calendar-events.schemas.js';
 import { createCalendarEvent, updateCalendarEvent, type WrittenEvent } from './calendar-events.write.js';
 import { CreateEventBodySchema, UpdateEventBodySchema, WrittenEventResponseSchema } from './calendar-events.write-schemas.js';
@@ -35,7 +36,7 @@ export const calendarEventWriteRoutes: FastifyPluginAsyncTypebox<ModuleOptions> 
       },
     },
     async (request, reply) => {
-      const written = await createCalendarEvent(deps, principalOf(request).communityId, request.body);
+      const written = await createCalendarEvent(withDeadline(request, deps), principalOf(request).communityId, request.body);
       reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
       return sendWritten(reply, written);
     },
@@ -57,7 +58,10 @@ export const calendarEventWriteRoutes: FastifyPluginAsyncTypebox<ModuleOptions> 
     },
     async (request, reply) => {
       const { communityId } = principalOf(request);
-      return sendWritten(reply, await updateCalendarEvent(deps, communityId, request.params.calendar_event_id, request.body));
+      return sendWritten(
+        reply,
+        await updateCalendarEvent(withDeadline(request, deps), communityId, request.params.calendar_event_id, request.body),
+      );
     },
   );
 };

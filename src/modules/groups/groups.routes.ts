@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
+import { withDeadline } from '../../shared/request-deadline.js';
 import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema } from './groups.schemas.js';
 import { addGroupMember } from './groups.service.js';
 
@@ -25,7 +26,12 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       },
     },
     async (request) => {
-      const { alreadyMember } = await addGroupMember(deps, principalOf(request).communityId, request.params.group_id, request.body.user);
+      const { alreadyMember } = await addGroupMember(
+        withDeadline(request, deps),
+        principalOf(request).communityId,
+        request.params.group_id,
+        request.body.user,
+      );
       return alreadyMember
         ? { success: true as const, message: 'The user is already a member of this group.' }
         : { success: true as const };

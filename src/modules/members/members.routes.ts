@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
+import { withDeadline } from '../../shared/request-deadline.js';
 import {
   AddMemberBodySchema,
   addMemberResponse,
@@ -62,7 +63,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const result = await addMember(deps, principalOf(request).communityId, request.body);
+      const result = await addMember(withDeadline(request, deps), principalOf(request).communityId, request.body);
       if (result.chatInvite)
         request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
       const data = result.chatInvite ? { member: result.member, chat_invite: result.chatInvite } : { member: result.member };
@@ -106,7 +107,11 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request) => {
-      const { member, alreadyDeactivated } = await deactivateMember(deps, principalOf(request).communityId, request.params.member_id);
+      const { member, alreadyDeactivated } = await deactivateMember(
+        withDeadline(request, deps),
+        principalOf(request).communityId,
+        request.params.member_id,
+      );
       const message = alreadyDeactivated ? 'Member was already deactivated.' : 'Member deactivated.';
       return { success: true as const, message, data: { member, already_deactivated: alreadyDeactivated } };
     },
