@@ -126,3 +126,10 @@ export const readPost = cachedRead({
     return { body: dataEnvelope(record) };
   },
 });
+
+/** API records (JSON text) of posts by id, in the order given; ids no longer stored are left out (a search's page). */
+export async function renderPostsById(database: Database, communityId: string, ids: readonly string[]): Promise<string[]> {
+  const stored = await selectPostRows(database.db, communityId, ids);
+  const rows = ids.flatMap((id) => stored.get(id) ?? []);
+  return renderPosts(database, communityId, rows, await loadParts(database, communityId, rows));
+}
