@@ -2,9 +2,11 @@ import { cachedRead } from '../../caching/cached-read.js';
 import type { Database } from '../../db/database.js';
 import { validationFailed } from '../../errors.js';
 import { type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
+import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
 import { renderPostsById } from '../posts/posts.service.js';
 import { type SearchFilters, selectSearchHits } from './search.queries.js';
 import { maxQueryLength, type SearchQuery } from './search.schemas.js';
+import { rebuildSearchIndex } from './search-index.queries.js';
 import { type ParsedQuery, parseSearchQuery } from './search-query.js';
 
 /** The query text, trimmed, or a 400 naming `query.q` when it is empty or longer than 200 characters. */
@@ -47,3 +49,12 @@ export const readSearch = cachedRead({
     return { body: pagedListEnvelope(meta, records) };
   },
 });
+
+/** Rebuilds the community's search index from its posts (`community-admin search reindex`); returns how many posts it holds. */
+export async function reindexCommunity(deps: WriteDeps, communityId: string): Promise<number> {
+  return writeCommunityData(deps, communityId, async (w) => {
+    const indexed = await rebuildSearchIndex(w.tx, communityId);
+    w.touch('posts');
+    return indexed;
+  });
+}
