@@ -26,9 +26,18 @@ const marks = /\p{M}+/gu;
 const unspaced = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 const unspacedAll = new RegExp(unspaced.source, 'gu');
 
-/** Case and accents folded: `Café` and `CAFE` both give `cafe`, `naïve` gives `naive`. */
+/** Latin letters whose stroke or ligature no decomposition removes, spelled as a person without them types them. */
+const letterFolds: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ð: 'd', ħ: 'h', ı: 'i', ŀ: 'l', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th' };
+const foldable = new RegExp(`[${Object.keys(letterFolds).join('')}]`, 'gu');
+
+/** Case and accents folded: `Café` and `CAFE` both give `cafe`, `naïve` gives `naive`, `Łódź` gives `lodz`. */
 export function foldText(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(marks, '').normalize('NFC');
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(marks, '')
+    .replace(foldable, (letter) => letterFolds[letter] ?? letter)
+    .normalize('NFC');
 }
 
 function cut(token: string): string {
