@@ -4,7 +4,7 @@
  * the response cache on (the harness default), on both engines.
  */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, it } from 'node:test';
 import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../../support/chat-events-kit.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
