@@ -12,7 +12,8 @@ export type PostRow = Omit<Selectable<PostsTable>, 'community_id'>;
 /** Which posts a list shows: one feed's, or the Home feed's. */
 export type FeedScope = { kind: 'feed'; feedId: string } | { kind: 'home' };
 
-const postColumns = [
+/** The columns of a post row, as every read of posts selects them. */
+export const postColumns = [
   'id',
   'feed_id',
   'author_profile_id',

@@ -127,9 +127,7 @@ export const readPost = cachedRead({
   },
 });
 
-/** API records (JSON text) of posts by id, in the order given; ids no longer stored are left out (a search's page). */
-export async function renderPostsById(database: Database, communityId: string, ids: readonly string[]): Promise<string[]> {
-  const stored = await selectPostRows(database.db, communityId, ids);
-  const rows = ids.flatMap((id) => stored.get(id) ?? []);
-  return renderPosts(database, communityId, rows, await loadParts(database, communityId, rows));
+/** API records (JSON text) of page rows read with their author and feed (a search's page), in their order. */
+export function renderPageRows(database: Database, communityId: string, rows: readonly PostPageRow[]): Promise<string[]> {
+  return renderPosts(database, communityId, rows, partsOfPage(rows));
 }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { validationFailed } from '../../errors.js';
 import { type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
-import { renderPostsById } from '../posts/posts.service.js';
+import { renderPageRows } from '../posts/posts.service.js';
 import { type SearchFilters, selectSearchHits } from './search.queries.js';
 import { maxQueryLength, type SearchQuery } from './search.schemas.js';
 import { rebuildSearchIndex } from './search-index.queries.js';
@@ -27,7 +27,7 @@ export async function searchPosts(
   perPage: number,
 ): Promise<PageMeta & { records: string[] }> {
   const hits = await selectSearchHits(database.db, communityId, query, filters, perPage, page * perPage);
-  return pageOf(page, perPage, hits.total, await renderPostsById(database, communityId, hits.ids));
+  return pageOf(page, perPage, hits.total, await renderPageRows(database, communityId, hits.rows));
 }
 
 const filtersOf = (query: SearchQuery): SearchFilters => ({
