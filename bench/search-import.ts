@@ -7,14 +7,13 @@
 // BASE_CHECKOUT is a built checkout of main, e.g.
 //   git archive main | tar -x -C /tmp/main && ln -s "$PWD/node_modules" /tmp/main/ && (cd /tmp/main && npx tsc -p tsconfig.build.json)
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
-import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { feedRecord, postRecord } from '../src/cli/seed/content.js';
 import { profileRecord } from '../src/cli/seed/people.js';
 import { SeedWorld } from '../src/cli/seed/world.js';
-import { ensurePostgresDatabase, withSearchPath } from './datasets.js';
+import { freshDatabaseUrl, writeImportSections } from './import-timing.js';
 import { pinned } from './server.js';
 import { dataDir, Log, median } from './util.js';
 
@@ -32,55 +31,48 @@ async function writeImportFile(path: string): Promise<void> {
     anchor: Date.parse('2026-11-01T00:00:00Z'),
     counts: { profiles: 5000, members: 0, groups: 0, feeds: 20, posts, events: 0 },
   });
-  const partial = `${path}.partial`;
-  const out = createWriteStream(partial);
-  const write = async (text: string) => {
-    if (!out.write(text)) await once(out, 'drain');
-  };
-  const section = async (name: string, count: number, make: (i: number) => unknown, last: boolean) => {
-    await write(`${JSON.stringify(name)}:[`);
-    for (let i = 0; i < count; i++) await write(`${i === 0 ? '' : ','}\n${JSON.stringify(make(i))}`);
-    await write(`]${last ? '' : ','}\n`);
-  };
-  await write('{');
-  await section('profiles', world.options.counts.profiles, (i) => profileRecord(world, i), false);
-  await section('feeds', world.options.counts.feeds, (i) => feedRecord(world, i), false);
-  await section('posts', posts, (i) => postRecord(world, i), true);
-  await write('}\n');
-  out.end();
-  await once(out, 'finish');
-  renameSync(partial, path);
+  await writeImportSections(path, [
+    ['profiles', world.options.counts.profiles, (i) => profileRecord(world, i)],
+    ['feeds', world.options.counts.feeds, (i) => feedRecord(world, i)],
+    ['posts', posts, (i) => postRecord(world, i)],
+  ]);
 }
 
-async function freshDatabaseUrl(): Promise<string> {
-  if (!postgresUrl) {
-    const path = join(dataDir, 'sqlite', 'search-import-target.db');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
-    return `sqlite:${path}`;
-  }
-  await ensurePostgresDatabase(postgresUrl);
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: postgresUrl });
-  await client.connect();
-  await client.query('DROP SCHEMA IF EXISTS bench_search_import CASCADE');
-  await client.query('CREATE SCHEMA bench_search_import');
-  await client.end();
-  return withSearchPath(postgresUrl, 'bench_search_import');
-}
+/** "0m4.272s" (bash `times`) in seconds. */
+const secondsOf = (text: string) => {
+  const match = /(\d+)m([\d.]+)s/.exec(text);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : Number.NaN;
+};
 
-/** Seconds of `import FILE` by the build in `checkout` (its bin, pinned to core 0) into a fresh database. */
-async function importSeconds(checkout: string, file: string): Promise<number> {
+/**
+ * Wall and CPU (user + system) seconds of `import FILE` by the build in `checkout` (its bin, pinned
+ * to core 0) into a fresh database. CPU is the steadier figure on a machine shared with other work.
+ */
+async function importSeconds(checkout: string, file: string): Promise<{ wall: number; cpu: number }> {
   const bin = join(checkout, 'bin/community-admin.js');
-  const env = { PATH: process.env.PATH, DATABASE_URL: await freshDatabaseUrl(), LOG_LEVEL: 'silent' };
+  const env = {
+    PATH: process.env.PATH,
+    DATABASE_URL: await freshDatabaseUrl(postgresUrl ? 'postgres' : 'sqlite', postgresUrl, 'search_import'),
+    LOG_LEVEL: 'silent',
+  };
   const cli = async (args: string[]) => (await run(process.execPath, [bin, ...args], { cwd: dataDir, env, maxBuffer: 1 << 20 })).stdout;
   await cli(['migrate', '--json']);
   const community = JSON.parse(await cli(['community', 'create', '--name', 'Import', '--plan', 'enterprise', '--json'])) as { id: string };
-  const command = pinned(0, [process.execPath, bin, 'import', file, '--community', community.id, '--json']);
+  // bash's `times` prints the children's user and system time on its second line.
+  const command = [
+    'bash',
+    '-c',
+    '"$@"; times',
+    'import',
+    ...pinned(0, [process.execPath, bin, 'import', file, '--community', community.id, '--json']),
+  ];
   const started = performance.now();
   const { stdout } = await run(command[0] as string, command.slice(1), { cwd: dataDir, env, maxBuffer: 1 << 20 });
-  const seconds = (performance.now() - started) / 1000;
-  if ((JSON.parse(stdout) as Record<string, number>).posts !== posts) throw new Error(`import reported ${stdout}`);
-  return Math.round(seconds * 10) / 10;
+  const wall = (performance.now() - started) / 1000;
+  const lines = stdout.trim().split('\n');
+  if ((JSON.parse(lines[0] ?? '{}') as Record<string, number>).posts !== posts) throw new Error(`import reported ${stdout}`);
+  const [user = '', system = ''] = (lines.at(-1) ?? '').split(/\s+/);
+  return { wall: Math.round(wall * 10) / 10, cpu: Math.round((secondsOf(user) + secondsOf(system)) * 10) / 10 };
 }
 
 async function main(): Promise<void> {
@@ -90,18 +82,20 @@ async function main(): Promise<void> {
     log.line(`writing the import file of ${posts} posts`);
     await writeImportFile(file);
   }
-  const seconds: Record<'base' | 'head', number[]> = { base: [], head: [] };
+  const seconds: Record<'base' | 'head', { wall: number; cpu: number }[]> = { base: [], head: [] };
   for (let round = 0; round < rounds; round++) {
     for (const [name, checkout] of [
       ['base', base],
       ['head', head],
     ] as const) {
       seconds[name].push(await importSeconds(checkout, file));
-      log.line(`round ${round + 1} ${name}: ${seconds[name].at(-1)} s`);
+      log.line(`round ${round + 1} ${name}: ${JSON.stringify(seconds[name].at(-1))}`);
     }
   }
-  const ratio = Math.round((median(seconds.head) / median(seconds.base)) * 100) / 100;
-  process.stdout.write(`${JSON.stringify({ engine: postgresUrl ? 'postgres' : 'sqlite', posts, rounds, seconds, ratio })}\n`);
+  const ratio = (key: 'wall' | 'cpu') =>
+    Math.round((median(seconds.head.map((s) => s[key])) / median(seconds.base.map((s) => s[key]))) * 100) / 100;
+  const engine = postgresUrl ? 'postgres' : 'sqlite';
+  process.stdout.write(`${JSON.stringify({ engine, posts, rounds, seconds, wallRatio: ratio('wall'), cpuRatio: ratio('cpu') })}\n`);
 }
 
 await main();

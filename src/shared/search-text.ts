@@ -30,8 +30,13 @@ const unspacedAll = new RegExp(unspaced.source, 'gu');
 const letterFolds: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ð: 'd', ħ: 'h', ı: 'i', ŀ: 'l', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th' };
 const foldable = new RegExp(`[${Object.keys(letterFolds).join('')}]`, 'gu');
 
+const nonAscii = /[^\x00-\x7f]/;
+const asciiWord = /[a-z0-9]+/g;
+
 /** Case and accents folded: `Café` and `CAFE` both give `cafe`, `naïve` gives `naive`, `Łódź` gives `lodz`. */
 export function foldText(text: string): string {
+  // Most text is ASCII: lower case is all it needs (NFKD, the marks and NFC change nothing there).
+  if (!nonAscii.test(text)) return text.toLowerCase();
   return text
     .toLowerCase()
     .normalize('NFKD')
@@ -44,21 +49,29 @@ function cut(token: string): string {
   return token.length <= maxTokenLength ? token : Array.from(token).slice(0, maxTokenLength).join('');
 }
 
-/** The tokens of a text, in order (folded; unspaced-script characters one by one). */
+/** Splits a run of letters and digits around its unspaced-script characters (each a token). */
+function pushRun(tokens: string[], run: string): void {
+  if (!unspaced.test(run)) {
+    tokens.push(cut(run));
+    return;
+  }
+  let last = 0;
+  for (const match of run.matchAll(unspacedAll)) {
+    if (match.index > last) tokens.push(cut(run.slice(last, match.index)));
+    tokens.push(match[0]);
+    last = match.index + match[0].length;
+  }
+  if (last < run.length) tokens.push(cut(run.slice(last)));
+}
+
+/** The tokens of a text, in order (folded; unspaced-script characters one by one), at most `limit`. */
 export function tokensOf(text: string, limit = Number.POSITIVE_INFINITY): string[] {
+  const folded = foldText(text);
+  const ascii = !nonAscii.test(folded);
   const tokens: string[] = [];
-  for (const [run] of foldText(text).matchAll(wordRun)) {
-    if (!unspaced.test(run)) {
-      tokens.push(cut(run));
-    } else {
-      let last = 0;
-      for (const match of run.matchAll(unspacedAll)) {
-        if (match.index > last) tokens.push(cut(run.slice(last, match.index)));
-        tokens.push(match[0]);
-        last = match.index + match[0].length;
-      }
-      if (last < run.length) tokens.push(cut(run.slice(last)));
-    }
+  for (const [run] of folded.matchAll(ascii ? asciiWord : wordRun)) {
+    if (ascii) tokens.push(cut(run));
+    else pushRun(tokens, run);
     if (tokens.length >= limit) return tokens.slice(0, limit);
   }
   return tokens;
@@ -96,33 +109,42 @@ type Field = keyof typeof fieldTokenLimits;
 const fields: Field[] = ['title', 'author', 'body'];
 
 /**
- * The index entry of a post. Both forms hold the same tokens at the same positions: an occurrence
- * past a token's 256th is left out of the tsvector, and stands as the bare tag (a token no query
- * asks for) in the SQLite text, so that phrases match alike on both.
+ * The index entry of a post, for one engine (`tsvector` is '' for SQLite, the texts '' for
+ * PostgreSQL). Both forms hold the same tokens at the same positions: an occurrence past a token's
+ * 256th is left out of the tsvector, and stands as the bare tag (a token no query asks for) in the
+ * SQLite text, so that phrases match alike on both.
  */
-export function searchDocument(tag: string, source: SearchSource): SearchDocument {
-  const seen = new Map<string, number>();
+export function searchDocument(tag: string, source: SearchSource, postgres: boolean): SearchDocument {
+  const fieldTokens = fields.map((field) => tokensOf(source[field], fieldTokenLimits[field]));
+  const count = fieldTokens.reduce((sum, tokens) => sum + tokens.length, 0);
+  // A token can pass its 256th occurrence only in a text of more than 256 tokens.
+  const seen = count > positionsPerToken ? new Map<string, number>() : undefined;
   const positions = new Map<string, string[]>();
   const texts: Record<Field, string> = { title: '', author: '', body: '' };
-  for (const field of fields) {
-    const tokens = tokensOf(source[field], fieldTokenLimits[field]);
+  fields.forEach((field, f) => {
     const out: string[] = [];
-    tokens.forEach((token, i) => {
+    (fieldTokens[f] as string[]).forEach((token, i) => {
       const lexeme = tag + token;
-      const count = (seen.get(lexeme) ?? 0) + 1;
-      seen.set(lexeme, count);
-      if (count > positionsPerToken) {
-        out.push(tag);
+      if (seen) {
+        const occurrences = (seen.get(lexeme) ?? 0) + 1;
+        seen.set(lexeme, occurrences);
+        if (occurrences > positionsPerToken) {
+          out.push(tag);
+          return;
+        }
+      }
+      if (!postgres) {
+        out.push(lexeme);
         return;
       }
-      out.push(lexeme);
-      const list = positions.get(lexeme);
       const position = `${fieldStarts[field] + i}${fieldWeights[field]}`;
+      const list = positions.get(lexeme);
       if (list) list.push(position);
       else positions.set(lexeme, [position]);
     });
     texts[field] = out.join(' ');
-  }
+  });
+  if (!postgres) return { ...texts, tsvector: '' };
   const tsvector = [...positions].map(([lexeme, list]) => `'${lexeme}':${list.join(',')}`).join(' ');
-  return { ...texts, tsvector };
+  return { title: '', author: '', body: '', tsvector };
 }

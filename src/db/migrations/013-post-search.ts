@@ -70,7 +70,7 @@ async function indexStoredPosts(tx: MigrationDb, postgres: boolean): Promise<voi
       const doc = JSON.parse(row.doc) as { title?: string; body_plaintext?: string };
       const author = row.author_doc ? String((JSON.parse(row.author_doc) as { preferred_name?: unknown }).preferred_name ?? '') : '';
       const source = { title: doc.title ?? '', body: doc.body_plaintext ?? '', author };
-      const document = searchDocument(communityTag(row.community_id), source);
+      const document = searchDocument(communityTag(row.community_id), source, postgres);
       const hash = createHash('sha1').update(`${source.title}\u0000${source.body}\u0000${source.author}`).digest('base64').slice(0, 20);
       const columns = sql`${row.community_id}, ${row.id}, ${row.feed_id}, ${row.author_profile_id}, ${author}, ${row.in_home}, ${Number(row.latest_activity_at)}, ${hash}`;
       if (postgres) {

@@ -3,7 +3,7 @@ import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
-import { indexPosts, setIndexedInHome, unindexPosts } from '../search/search-index.queries.js';
+import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/search-index.queries.js';
 import type { PostSort } from './posts.schemas.js';
 
 /** A post row as stored (community_id aside). */
@@ -113,8 +113,16 @@ export async function selectPostRows(db: Db | Tx, communityId: string, ids: read
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** Inserts or replaces posts by id, and their search entries (callers batch: every row is one statement's parameters). */
-export async function upsertPosts(tx: Tx, communityId: string, rows: readonly PostRow[]): Promise<void> {
+/**
+ * Inserts or replaces posts by id, and their search entries (callers batch: every row is one
+ * statement's parameters); `texts`, the posts' title and body by id when the caller has them parsed.
+ */
+export async function upsertPosts(
+  tx: Tx,
+  communityId: string,
+  rows: readonly PostRow[],
+  texts?: ReadonlyMap<string, SearchableText>,
+): Promise<void> {
   if (rows.length === 0) return;
   await tx
     .insertInto('posts')
@@ -133,7 +141,7 @@ export async function upsertPosts(tx: Tx, communityId: string, rows: readonly Po
       })),
     )
     .execute();
-  await indexPosts(tx, communityId, rows);
+  await indexPosts(tx, communityId, rows, texts);
 }
 
 /** Deletes a post and its search entry; false when there was none. */

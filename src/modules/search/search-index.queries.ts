@@ -22,6 +22,12 @@ export interface IndexablePost {
   doc: string;
 }
 
+/** The searchable fields of a post's doc. */
+export interface SearchableText {
+  title?: string;
+  body_plaintext?: string;
+}
+
 const isPostgres = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 const hashOf = (title: string, body: string, author: string): string =>
@@ -35,18 +41,32 @@ async function authorNames(db: Db | Tx, communityId: string, ids: readonly strin
   return new Map(rows.map((row) => [row.id, String((JSON.parse(row.doc) as { preferred_name?: unknown }).preferred_name ?? '')]));
 }
 
-/** Indexes posts as they are now stored (new ones, and changed ones again); an unchanged text is not indexed twice. */
-export async function indexPosts(tx: Tx, communityId: string, posts: readonly IndexablePost[]): Promise<void> {
+/**
+ * Indexes posts as they are now stored (new ones, and changed ones again); an unchanged text is not
+ * indexed twice. `texts`: their title and body by id, when the caller has them (else read from `doc`).
+ */
+export async function indexPosts(
+  tx: Tx,
+  communityId: string,
+  posts: readonly IndexablePost[],
+  texts?: ReadonlyMap<string, SearchableText>,
+): Promise<void> {
   if (posts.length === 0) return;
   const names = await authorNames(
     tx,
     communityId,
     posts.flatMap((post) => (post.author_profile_id ? [post.author_profile_id] : [])),
   );
-  for (const batch of batchesOf(posts)) await indexBatch(tx, communityId, batch, names);
+  for (const batch of batchesOf(posts)) await indexBatch(tx, communityId, batch, names, texts);
 }
 
-async function indexBatch(tx: Tx, communityId: string, posts: readonly IndexablePost[], names: Map<string, string>): Promise<void> {
+async function indexBatch(
+  tx: Tx,
+  communityId: string,
+  posts: readonly IndexablePost[],
+  names: Map<string, string>,
+  texts: ReadonlyMap<string, SearchableText> | undefined,
+): Promise<void> {
   const postgres = isPostgres(tx);
   const stored = new Map(
     (
@@ -65,14 +85,14 @@ async function indexBatch(tx: Tx, communityId: string, posts: readonly Indexable
   const tag = communityTag(communityId);
   const changed = new Map<string, ReturnType<typeof searchDocument>>();
   const rows = posts.map((post) => {
-    const doc = JSON.parse(post.doc) as { title?: string; body_plaintext?: string };
+    const doc = texts?.get(post.id) ?? (JSON.parse(post.doc) as SearchableText);
     const source = {
       title: doc.title ?? '',
       body: doc.body_plaintext ?? '',
       author: names.get(post.author_profile_id ?? '') ?? '',
     };
     const source_hash = hashOf(source.title, source.body, source.author);
-    const document = stored.get(post.id) === source_hash ? undefined : searchDocument(tag, source);
+    const document = stored.get(post.id) === source_hash ? undefined : searchDocument(tag, source, postgres);
     if (document) changed.set(post.id, document);
     return {
       community_id: communityId,
