@@ -23,37 +23,46 @@ export interface ImportMeasurement {
   seconds: number;
 }
 
-/** Writes an import file of `events` events (with the profiles and feeds they name), record by record. */
-async function writeImportFile(path: string, events: number): Promise<void> {
-  const world = new SeedWorld({
-    seed: 'bench-import',
-    anchor: todayUtc(Date.now()),
-    counts: { profiles: 5000, members: 0, groups: 0, feeds: 20, posts: 0, events },
-  });
+/** Writes an import file section by section, record by record (a file of hundreds of MB never in memory). */
+export async function writeImportSections(
+  path: string,
+  sections: [name: string, count: number, make: (i: number) => unknown][],
+): Promise<void> {
   const partial = `${path}.partial`;
   const out = createWriteStream(partial);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
-  const section = async (name: string, count: number, make: (i: number) => unknown, last: boolean) => {
+  await write('{');
+  for (const [index, [name, count, make]] of sections.entries()) {
     await write(`${JSON.stringify(name)}:[`);
     for (let i = 0; i < count; i++) await write(`${i === 0 ? '' : ','}\n${JSON.stringify(make(i))}`);
-    await write(`]${last ? '' : ','}\n`);
-  };
-  await write('{');
-  await section('profiles', world.options.counts.profiles, (i) => profileRecord(world, i), false);
-  await section('feeds', world.options.counts.feeds, (i) => feedRecord(world, i), false);
-  await section('calendar_events', events, (i) => eventRecord(world, i), true);
+    await write(`]${index === sections.length - 1 ? '' : ','}\n`);
+  }
   await write('}\n');
   out.end();
   await once(out, 'finish');
   renameSync(partial, path);
 }
 
-/** A fresh database for the import: an empty SQLite file, or an empty PostgreSQL schema. */
-async function freshDatabaseUrl(engine: Engine, postgresUrl: string): Promise<string> {
+/** Writes an import file of `events` events (with the profiles and feeds they name). */
+async function writeImportFile(path: string, events: number): Promise<void> {
+  const world = new SeedWorld({
+    seed: 'bench-import',
+    anchor: todayUtc(Date.now()),
+    counts: { profiles: 5000, members: 0, groups: 0, feeds: 20, posts: 0, events },
+  });
+  await writeImportSections(path, [
+    ['profiles', world.options.counts.profiles, (i) => profileRecord(world, i)],
+    ['feeds', world.options.counts.feeds, (i) => feedRecord(world, i)],
+    ['calendar_events', events, (i) => eventRecord(world, i)],
+  ]);
+}
+
+/** A fresh database for an import: an empty SQLite file, or an empty PostgreSQL schema (`bench_<name>`). */
+export async function freshDatabaseUrl(engine: Engine, postgresUrl: string, name = 'import'): Promise<string> {
   if (engine === 'sqlite') {
-    const path = join(dataDir, 'sqlite', 'import-target.db');
+    const path = join(dataDir, 'sqlite', `${name}-target.db`);
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
     return `sqlite:${path}`;
   }
@@ -62,12 +71,12 @@ async function freshDatabaseUrl(engine: Engine, postgresUrl: string): Promise<st
   const client = new pg.default.Client({ connectionString: postgresUrl });
   await client.connect();
   try {
-    await client.query('DROP SCHEMA IF EXISTS bench_import CASCADE');
-    await client.query('CREATE SCHEMA bench_import');
+    await client.query(`DROP SCHEMA IF EXISTS bench_${name} CASCADE`);
+    await client.query(`CREATE SCHEMA bench_${name}`);
   } finally {
     await client.end();
   }
-  return withSearchPath(postgresUrl, 'bench_import');
+  return withSearchPath(postgresUrl, `bench_${name}`);
 }
 
 /** Times `community-admin import FILE` of `events` events into an empty community (process pinned to core 0). */

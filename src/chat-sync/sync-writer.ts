@@ -5,7 +5,7 @@ import { type FeedRow, feedSummaryOf, selectFeedRows } from '../modules/feeds/fe
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import { toMember } from '../modules/members/members.queries.js';
 import { postsImportSection } from '../modules/posts/posts.import.js';
-import { type PostRow, selectPostRows } from '../modules/posts/posts.queries.js';
+import { deletePostRow, type PostRow, selectPostRows } from '../modules/posts/posts.queries.js';
 import { renderPost } from '../modules/posts/posts.records.js';
 import type { PostDoc, PostImport } from '../modules/posts/posts.schemas.js';
 import { profilesImportSection } from '../modules/profiles/profiles.import.js';
@@ -232,12 +232,6 @@ async function lockFeedRow(tx: Tx, communityId: string, id: string): Promise<voi
     .where('community_id', '=', communityId)
     .where('id', '=', id)
     .execute();
-}
-
-/** Deletes a post's row; false when there was none. */
-async function deletePostRow(tx: Tx, communityId: string, id: string): Promise<boolean> {
-  const result = await tx.deleteFrom('posts').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }
 
 /** The same lock for a feed row (member counts, renames). */

@@ -279,6 +279,29 @@ export interface ChatEventQueueTable {
   last_error: string | null;
 }
 
+/**
+ * A post's search entry (docs/search.md), written with the post by its query functions: what a search
+ * filters and orders by, and what tells whether the indexed text changed. The index itself is
+ * engine-specific and not typed here: SQLite's FTS5 table `post_search_fts` (rowid = `doc_id`, an
+ * INTEGER PRIMARY KEY of this table there) and PostgreSQL's `terms` tsvector column (GIN index).
+ */
+export interface PostSearchTable {
+  community_id: string;
+  post_id: string;
+  feed_id: string;
+  author_profile_id: string | null;
+  /** The author's preferred_name as indexed: a rename reindexes the author's posts. */
+  author_name: string;
+  in_home: Flag;
+  latest_activity_at: number;
+  /** Hash of the indexed text (title, body, author name): an unchanged text is not indexed again. */
+  source_hash: string;
+  /** SQLite only: the INTEGER PRIMARY KEY, the post's rowid in `post_search_fts`. */
+  doc_id: Generated<number>;
+  /** PostgreSQL only: the indexed tokens (a tsvector, written from a literal). */
+  terms: string | null;
+}
+
 export interface DB {
   communities: CommunitiesTable;
   api_keys: ApiKeysTable;
@@ -290,6 +313,7 @@ export interface DB {
   group_members: GroupMembersTable;
   feeds: FeedsTable;
   posts: PostsTable;
+  post_search: PostSearchTable;
   calendar_events: CalendarEventsTable;
   calendar_event_tags: CalendarEventTagsTable;
   calendar_event_feeds: CalendarEventFeedsTable;

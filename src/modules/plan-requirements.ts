@@ -25,6 +25,7 @@ export const routeRules: RouteRuleTable = {
   'GET /admin/v0/feeds/:feed_id': onEveryPlan('feeds:read'),
   'GET /admin/v0/feeds/:feed_id/posts': onEveryPlan('feeds:read'),
   'GET /admin/v0/posts/:post_id': onEveryPlan('feeds:read'),
+  'GET /admin/v0/search': onEveryPlan('feeds:read'),
   // Webhook endpoints (issue 18): one permission for the three, as their list shows the targets the
   // community's data is sent to; Enterprise like the other writes that reach outside the product.
   'GET /admin/v0/webhook_endpoints': { plan: 'enterprise', permission: 'webhooks:write' },

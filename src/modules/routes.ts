@@ -8,6 +8,7 @@ import { feedsRoutes } from './feeds/feeds.routes.js';
 import { groupsRoutes } from './groups/groups.routes.js';
 import { membersRoutes } from './members/members.routes.js';
 import { postsRoutes } from './posts/posts.routes.js';
+import { searchRoutes } from './search/search.routes.js';
 
 /** Every resource module's routes, registered under /admin/v0 by buildApp. */
 export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
@@ -16,6 +17,7 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   groupsRoutes,
   feedsRoutes,
   postsRoutes,
+  searchRoutes,
   apiKeysRoutes,
   calendarEventWriteRoutes,
   webhooksRoutes,

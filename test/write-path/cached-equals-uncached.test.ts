@@ -140,6 +140,14 @@ const reads = [
   '/admin/v0/feeds/home/posts',
   '/admin/v0/feeds/home/posts?sort=oldest&per_page=2&page=1',
   ...[1, 2, 3].map((n) => `/admin/v0/feeds/${feedId(n)}/posts`),
+  // Search: titles change with a post's variant, author names with a profile's version, Home with a feed's.
+  '/admin/v0/search?q=post',
+  '/admin/v0/search?q=v1',
+  '/admin/v0/search?q=post&per_page=2&page=1',
+  `/admin/v0/search?q=post&feed_id=${feedId(1)}`,
+  `/admin/v0/search?q=post&author_profile_id=${profileId(2)}`,
+  '/admin/v0/search?q=first2v1',
+  '/admin/v0/search?q=first*%20-v2',
 ];
 
 describeEachEngine('cached answers equal uncached answers after any sequence of writes', (ctx) => {

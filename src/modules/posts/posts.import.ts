@@ -7,6 +7,7 @@ import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions, renderOptionsFromReferences } from '../../rich-text/index.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
+import type { SearchableText } from '../search/search-index.queries.js';
 import { derivePostDoc } from './post-derivation.js';
 import { type PostRow, selectPostRows, upsertPosts } from './posts.queries.js';
 import { type PostImport, PostImportSchema } from './posts.schemas.js';
@@ -99,15 +100,26 @@ async function applyBatch(tx: Tx, context: ImportContext, posts: ParsedPost[], i
     context.communityId,
     posts.map((post) => post.record.id),
   );
+  // The searchable text of each post, as derived: the search index need not parse the doc again.
+  const texts = new Map<string, SearchableText>();
   const rows = posts.map((post, i) => {
-    const doc = JSON.stringify(derivePostDoc(post.record, renderOptionsFromReferences(references[i] ?? emptyReferences())));
-    return postRow(post, doc, JSON.stringify(mentions[i]), stored.get(post.record.id), inHome.get(post.feedId) ?? 0, context.now);
+    const derived = derivePostDoc(post.record, renderOptionsFromReferences(references[i] ?? emptyReferences()));
+    texts.set(post.record.id, derived);
+    return postRow(
+      post,
+      JSON.stringify(derived),
+      JSON.stringify(mentions[i]),
+      stored.get(post.record.id),
+      inHome.get(post.feedId) ?? 0,
+      context.now,
+    );
   });
   // Rows the file leaves exactly as they are are not written: a re-import costs reads only.
   await upsertPosts(
     tx,
     context.communityId,
     rows.filter((row) => !sameRow(row, stored.get(row.id))),
+    texts,
   );
 }
 

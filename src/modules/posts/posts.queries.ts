@@ -3,6 +3,7 @@ import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
+import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/search-index.queries.js';
 import type { PostSort } from './posts.schemas.js';
 
 /** A post row as stored (community_id aside). */
@@ -11,7 +12,8 @@ export type PostRow = Omit<Selectable<PostsTable>, 'community_id'>;
 /** Which posts a list shows: one feed's, or the Home feed's. */
 export type FeedScope = { kind: 'feed'; feedId: string } | { kind: 'home' };
 
-const postColumns = [
+/** The columns of a post row, as every read of posts selects them. */
+export const postColumns = [
   'id',
   'feed_id',
   'author_profile_id',
@@ -111,8 +113,16 @@ export async function selectPostRows(db: Db | Tx, communityId: string, ids: read
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** Inserts or replaces posts by id (callers batch: every row is one statement's parameters). */
-export async function upsertPosts(tx: Tx, communityId: string, rows: readonly PostRow[]): Promise<void> {
+/**
+ * Inserts or replaces posts by id, and their search entries (callers batch: every row is one
+ * statement's parameters); `texts`, the posts' title and body by id when the caller has them parsed.
+ */
+export async function upsertPosts(
+  tx: Tx,
+  communityId: string,
+  rows: readonly PostRow[],
+  texts?: ReadonlyMap<string, SearchableText>,
+): Promise<void> {
   if (rows.length === 0) return;
   await tx
     .insertInto('posts')
@@ -131,6 +141,14 @@ export async function upsertPosts(tx: Tx, communityId: string, rows: readonly Po
       })),
     )
     .execute();
+  await indexPosts(tx, communityId, rows, texts);
+}
+
+/** Deletes a post and its search entry; false when there was none. */
+export async function deletePostRow(tx: Tx, communityId: string, id: string): Promise<boolean> {
+  const result = await tx.deleteFrom('posts').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+  await unindexPosts(tx, communityId, [id]);
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Moves every post of these feeds into (1) or out of (0) the Home feed. */
@@ -143,5 +161,6 @@ export async function updatePostsInHome(tx: Tx, communityId: string, feedIds: re
       .where('feed_id', 'in', batch)
       .where('in_home', '<>', inHome)
       .execute();
+    await setIndexedInHome(tx, communityId, batch, inHome);
   }
 }

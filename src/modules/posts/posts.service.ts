@@ -126,3 +126,8 @@ export const readPost = cachedRead({
     return { body: dataEnvelope(record) };
   },
 });
+
+/** API records (JSON text) of page rows read with their author and feed (a search's page), in their order. */
+export function renderPageRows(database: Database, communityId: string, rows: readonly PostPageRow[]): Promise<string[]> {
+  return renderPosts(database, communityId, rows, partsOfPage(rows));
+}

@@ -5,11 +5,12 @@ import { preparedQuery } from '../../db/prepared-query.js';
 import type { ProfilesTable } from '../../db/schema.js';
 import { normaliseEmail } from '../../shared/ids.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
+import { reindexAuthors } from '../search/search-index.queries.js';
 import type { Profile } from './profiles.schemas.js';
 
 export type ProfileRow = Pick<Selectable<ProfilesTable>, 'id' | 'email_norm' | 'chat_user_id' | 'doc'>;
 
-/** Inserts or replaces profiles by id, in batches. */
+/** Inserts or replaces profiles by id, in batches; posts of a renamed author are indexed again (their author's name is searchable). */
 export async function upsertProfiles(tx: Tx, communityId: string, profiles: Profile[], now: number): Promise<void> {
   for (const batch of batchesOf(profiles)) {
     const rows = batch.map((profile) => ({
@@ -34,6 +35,11 @@ export async function upsertProfiles(tx: Tx, communityId: string, profiles: Prof
         })),
       )
       .execute();
+    await reindexAuthors(
+      tx,
+      communityId,
+      batch.map((profile) => ({ id: profile.profile_id, name: profile.preferred_name })),
+    );
   }
 }
 

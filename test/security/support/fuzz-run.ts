@@ -135,16 +135,18 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
             // The webhook endpoint id (DELETE /webhook_endpoints/{id}) and a target the fuzz app accepts.
             id: webhookEndpointIds,
             url: [webhookTarget],
+            // Search queries that find something, in the query language (hostile ones come from the arbitraries).
+            q: ['post', 'the community', '"weekly update"', 'launch*', 'team -draft', 'café', '東京'],
           },
         };
       });
 
-      it('fuzzes all eighteen operations of the document', () => {
+      it('fuzzes all nineteen operations of the document', () => {
         assert.deepEqual(
           operations.map((o) => o.name),
           names,
         );
-        assert.equal(names.length, 18);
+        assert.equal(names.length, 19);
       });
 
       names.forEach((name, index) => {

@@ -1,0 +1,150 @@
+// The corpus of `npm run bench:search` (docs/search.md): ten communities, one holding a fifth of the
+// posts (the target), with multilingual text, mentions, emoji and links (test/support/search-corpus.ts),
+// built through the real import, interleaved in rounds as communities grow side by side. Cached in
+// bench/.data/search/ (SQLite file, or a PostgreSQL schema) by size.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { runImport } from '../src/import/run-import.js';
+import { createCommunity } from '../src/modules/communities/communities.service.js';
+import { systemClock } from '../src/shared/clock.js';
+import { authorName, postText } from '../test/support/search-corpus.js';
+import { ensurePostgresDatabase, withSearchPath } from './datasets.js';
+import { dataDir, type Log } from './util.js';
+
+/** Bump when the generator changes: cached corpora of an older version are rebuilt. */
+const CORPUS_VERSION = 1;
+const communities = 10;
+const roundsOfImport = 40;
+const authorsPerCommunity = 300;
+const feedsPerCommunity = 8;
+
+export interface SearchCorpus {
+  version: number;
+  engine: Engine;
+  databaseUrl: string;
+  totalPosts: number;
+  /** Community ids, the target (a fifth of the posts) first. */
+  communityIds: string[];
+  postsPerCommunity: number[];
+  buildSeconds: number;
+}
+
+/** The posts of each community: the target a fifth of the total, the nine others the rest. */
+export function postsPerCommunity(total: number): number[] {
+  const target = Math.round(total / 5);
+  const other = Math.floor((total - target) / (communities - 1));
+  return [target, ...Array.from({ length: communities - 1 }, () => other)];
+}
+
+const feedId = (c: number, f: number) => `f${String(c).padStart(7, '0')}-0000-4000-8000-${String(f).padStart(12, '0')}`;
+const profileId = (c: number, a: number) => `a${String(c).padStart(7, '0')}-0000-4000-8000-${String(a).padStart(12, '0')}`;
+const threeYears = 3 * 365 * 24 * 3600 * 1000;
+const anchor = Date.parse('2026-11-01T00:00:00Z');
+
+/** Import records of posts [from, to) of community `c`. */
+function postRecords(c: number, from: number, to: number, names: string[]) {
+  const records = [];
+  for (let i = from; i < to; i++) {
+    const { title, body } = postText(`community-${c}`, i, names);
+    // Spread over three years, in the order they were written; activity now and then later.
+    const created = anchor - threeYears + Math.floor(((i + 0.5) / (to + 1)) * threeYears * 0.999);
+    const activity = i % 7 === 0 ? created + (i % 13) * 3_600_000 : created;
+    records.push({
+      id: `c${c}-p${String(i).padStart(7, '0')}`,
+      feed_id: feedId(c, 1 + ((i * 7919) % feedsPerCommunity)),
+      // A few authors write most posts.
+      author_profile_id: profileId(c, 1 + Math.floor((((i * 104729) % 1000) / 1000) ** 2 * authorsPerCommunity)),
+      title: i % 5 === 0 ? '' : title,
+      body_plaintext: body,
+      content_created_at: new Date(created).toISOString(),
+      latest_activity_at: new Date(activity).toISOString(),
+      reactions_count: i % 11,
+      comments_count: i % 4,
+    });
+  }
+  return records;
+}
+
+async function openTarget(engine: Engine, name: string, postgresUrl: string): Promise<{ database: Database; url: string }> {
+  if (engine === 'sqlite') {
+    mkdirSync(join(dataDir, 'search'), { recursive: true });
+    const path = join(dataDir, 'search', `${name}.db`);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    const url = `sqlite:${path}`;
+    return { database: openDatabase({ engine: 'sqlite', path }), url };
+  }
+  await ensurePostgresDatabase(postgresUrl);
+  const schema = `bench_search_${name.replace('-', '_')}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  await client.query(`drop schema if exists "${schema}" cascade`);
+  await client.end();
+  await ensurePostgresSchema(postgresUrl, schema);
+  const url = withSearchPath(postgresUrl, schema);
+  return { database: openDatabase({ engine: 'postgres', url }, { schema }), url };
+}
+
+/**
+ * The corpus of `total` posts on the engine, built unless a current one is cached; with `only`, a
+ * database holding only that community of the corpus, exactly as it is there (the isolation figure).
+ */
+export async function searchCorpus(engine: Engine, total: number, postgresUrl: string, log: Log, only?: number): Promise<SearchCorpus> {
+  const name = only === undefined ? String(total) : `${total}-only${only}`;
+  const path = join(dataDir, 'search', `${engine}-${name}.meta`);
+  if (existsSync(path)) {
+    const meta = JSON.parse(readFileSync(path, 'utf8')) as SearchCorpus;
+    if (meta.version === CORPUS_VERSION && (engine === 'postgres' || existsSync(join(dataDir, 'search', `${name}.db`)))) return meta;
+  }
+  const started = performance.now();
+  const { database, url } = await openTarget(engine, name, postgresUrl);
+  try {
+    await migrateToLatest(database);
+    database.sqlite?.pragma('cache_size = -262144');
+    const counts = postsPerCommunity(total).map((count, c) => (only === undefined || only === c ? count : 0));
+    const ids: string[] = [];
+    const names = Array.from({ length: authorsPerCommunity }, (_, a) => authorName(a * 7 + 3));
+    for (let c = 0; c < communities; c++) {
+      if (counts[c] === 0) {
+        ids.push('');
+        continue;
+      }
+      ids.push((await createCommunity({ database, clock: systemClock }, `Search ${c}`, 'enterprise')).id);
+      await runImport(database, systemClock, ids[c] as string, {
+        profiles: names.map((name, a) => ({ profile_id: profileId(c, a + 1), preferred_name: name, email: `p${a}@c${c}.example` })),
+        feeds: Array.from({ length: feedsPerCommunity }, (_, f) => ({
+          id: feedId(c, f + 1),
+          label: `Feed ${f + 1}`,
+          is_archived: f === feedsPerCommunity - 1,
+          is_unlisted: f === feedsPerCommunity - 2,
+        })),
+      });
+    }
+    for (let round = 0; round < roundsOfImport; round++) {
+      for (let c = 0; c < communities; c++) {
+        const count = counts[c] as number;
+        if (count === 0) continue;
+        const from = Math.floor((round * count) / roundsOfImport);
+        const to = Math.floor(((round + 1) * count) / roundsOfImport);
+        await runImport(database, systemClock, ids[c] as string, { posts: postRecords(c, from, to, names) });
+      }
+      log.line(`search corpus ${engine} ${name}: round ${round + 1}/${roundsOfImport}`);
+    }
+    if (engine === 'postgres') await sql`analyze`.execute(database.db);
+    const meta: SearchCorpus = {
+      version: CORPUS_VERSION,
+      engine,
+      databaseUrl: url,
+      totalPosts: counts.reduce((a, b) => a + b, 0),
+      communityIds: ids.filter(Boolean),
+      postsPerCommunity: counts.filter((count) => count > 0),
+      buildSeconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    writeFileSync(path, JSON.stringify(meta));
+    return meta;
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,187 @@
+// Search figures (docs/search.md), on SQLite and (with BENCH_DATABASE_URL) PostgreSQL:
+//   1. GET /admin/v0/search uncached (RESPONSE_CACHE_MB=0) at 50 connections on the target community
+//      (a fifth of the corpus): one word, two words, a phrase, a prefix, and a very frequent word
+//      (reported apart: it matches most posts); req/s, p50, p99, the server's CPU per request;
+//   2. isolation: the same searches of a community in the corpus and in a database holding that
+//      community alone (in-process, the median of many runs);
+//   3. the index's size on disk against the size of the text it indexes.
+// Usage: npm run bench:search [-- POSTS]   (default 1,000,000 posts; a smaller corpus for a quick run)
+// BENCH_SECONDS (5) per run, BENCH_RUNS (2) measured runs after a warm-up, BENCH_CONNECTIONS (50).
+// The import's cost is measured by bench/search-import.ts (two builds).
+import { sql } from 'kysely';
+import { parseDatabaseUrl } from '../src/config.js';
+import { type Database, type Engine, openDatabase } from '../src/db/database.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { searchPosts } from '../src/modules/search/search.service.js';
+import { parseSearchQuery } from '../src/modules/search/search-query.js';
+import { systemClock } from '../src/shared/clock.js';
+import { wordOfRank } from '../test/support/search-corpus.js';
+import { loadGeneratorName, runLoad } from './load.js';
+import { type SearchCorpus, searchCorpus } from './search-dataset.js';
+import { startServer } from './server.js';
+import { Log, median } from './util.js';
+
+const total = Number(process.argv[2] ?? process.env.BENCH_SEARCH_POSTS ?? 1_000_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const runs = Number(process.env.BENCH_RUNS ?? 2);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? '';
+const log = new Log();
+
+/** The measured queries: words of the corpus' vocabulary by frequency rank (0 the most frequent). */
+const queries: { name: string; q: string }[] = [
+  { name: 'one word', q: wordOfRank(1200) },
+  { name: 'two words', q: `${wordOfRank(60)} ${wordOfRank(250)}` },
+  { name: 'phrase', q: `"${wordOfRank(0)} ${wordOfRank(40)}"` },
+  { name: 'prefix', q: `${wordOfRank(400).slice(0, 4)}*` },
+  { name: 'frequent word', q: wordOfRank(3) },
+];
+
+const open = (url: string): Database => {
+  const target = parseDatabaseUrl(url);
+  if (target.engine === 'sqlite') return openDatabase(target);
+  const schema = /search_path%3D([a-z0-9_]+)/i.exec(url)?.[1];
+  return openDatabase(target, schema ? { schema } : {});
+};
+
+interface QueryFigures {
+  name: string;
+  q: string;
+  matches: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number | null;
+}
+
+async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
+  const communityId = corpus.communityIds[0] as string;
+  const database = open(corpus.databaseUrl);
+  const key = await createApiKey({ database, clock: systemClock }, communityId, 'bench-search');
+  await database.close();
+  const server = await startServer({ databaseUrl: corpus.databaseUrl, env: { RESPONSE_CACHE_MB: '0' } });
+  const figures: QueryFigures[] = [];
+  try {
+    for (const { name, q } of queries) {
+      const path = `/admin/v0/search?q=${encodeURIComponent(q)}`;
+      const headers = { authorization: `Bearer ${key.key}` };
+      const first = await fetch(`${server.url}${path}`, { headers });
+      const body = (await first.json()) as { data?: { total_records: number } };
+      if (first.status !== 200 || !body.data) throw new Error(`${name}: ${first.status} ${JSON.stringify(body)}`);
+      const results = await runLoad({
+        url: server.url,
+        method: 'GET',
+        path,
+        headers,
+        connections,
+        warmupSeconds: 2,
+        runs,
+        durationSeconds: seconds,
+        serverPid: server.pid,
+      });
+      const cpu = results.map((r) => (r.cpu ? (r.cpu.userUs + r.cpu.sysUs) / 1000 : Number.NaN)).filter(Number.isFinite);
+      figures.push({
+        name,
+        q,
+        matches: body.data.total_records,
+        rps: Math.round(median(results.map((r) => r.rps))),
+        p50: median(results.map((r) => r.p50)),
+        p99: median(results.map((r) => r.p99)),
+        cpuMsPerRequest: cpu.length > 0 ? Math.round(median(cpu) * 1000) / 1000 : null,
+      });
+      log.line(`${corpus.engine} ${name}: ${JSON.stringify(figures.at(-1))}`);
+    }
+  } finally {
+    await server.stop();
+  }
+  return figures;
+}
+
+/** Median milliseconds of a whole search (hits, then the page's records) of a community, over many runs. */
+async function inProcessMs(database: Database, communityId: string, q: string, times: number): Promise<number> {
+  const parsed = parseSearchQuery(q);
+  const filters = { feedId: undefined, authorProfileId: undefined };
+  for (let i = 0; i < 20; i++) await searchPosts(database, communityId, parsed, filters, 0, 10);
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await searchPosts(database, communityId, parsed, filters, 0, 10);
+    samples.push(performance.now() - started);
+  }
+  return Math.round(median(samples) * 1000) / 1000;
+}
+
+async function isolationFigures(engine: Engine, corpus: SearchCorpus) {
+  const alone = await searchCorpus(engine, total, postgresUrl, log, 1);
+  const inCorpus = open(corpus.databaseUrl);
+  const single = open(alone.databaseUrl);
+  try {
+    const rows = [];
+    // The community's id differs between the two databases; its posts, feeds and profiles do not.
+    for (const { name, q } of queries.slice(0, 4)) {
+      const among = await inProcessMs(inCorpus, corpus.communityIds[1] as string, q, 300);
+      const only = await inProcessMs(single, alone.communityIds[0] as string, q, 300);
+      rows.push({ name, q, msAmongTen: among, msAlone: only, ratio: Math.round((among / only) * 100) / 100 });
+    }
+    return rows;
+  } finally {
+    await inCorpus.close();
+    await single.close();
+  }
+}
+
+async function sizeFigures(corpus: SearchCorpus) {
+  const database = open(corpus.databaseUrl);
+  try {
+    const db = database.db;
+    if (corpus.engine === 'sqlite') {
+      const text = await sql<{ bytes: number }>`select sum(length(cast(coalesce(json_extract(p.doc, '$.title'), '') as blob))
+          + length(cast(coalesce(json_extract(p.doc, '$.body_plaintext'), '') as blob)) + length(cast(s.author_name as blob))) as bytes
+        from posts p join post_search s on s.community_id = p.community_id and s.post_id = p.id`.execute(db);
+      const index = await sql<{ name: string; bytes: number }>`select name, sum(pgsize) as bytes from dbstat
+        where name like 'post_search%' or name in ('post_search_post', 'post_search_author') group by name`.execute(db);
+      const posts = await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat where name like 'posts%'`.execute(db);
+      return { textMb: mb(text.rows[0]?.bytes), indexMb: mb(sum(index.rows)), postsTableMb: mb(posts.rows[0]?.bytes), parts: index.rows };
+    }
+    const text = await sql<{ bytes: string }>`select sum(octet_length(coalesce((p.doc::json)->>'title', ''))
+        + octet_length(coalesce((p.doc::json)->>'body_plaintext', '')) + octet_length(s.author_name)) as bytes
+      from posts p join post_search s on s.community_id = p.community_id and s.post_id = p.id`.execute(db);
+    const index = await sql<{ name: string; bytes: string }>`select 'post_search (table, toast, indexes)' as name,
+        pg_total_relation_size('post_search') as bytes
+      union all select 'post_search_terms (GIN)', pg_relation_size('post_search_terms')`.execute(db);
+    const posts = await sql<{ bytes: string }>`select pg_total_relation_size('posts') as bytes`.execute(db);
+    return {
+      textMb: mb(text.rows[0]?.bytes),
+      indexMb: mb(index.rows[0]?.bytes),
+      postsTableMb: mb(posts.rows[0]?.bytes),
+      parts: index.rows,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+const mb = (bytes: number | string | undefined) => Math.round(Number(bytes ?? 0) / 1024 / 102.4) / 10;
+const sum = (rows: { bytes: number }[]) => rows.reduce((total, row) => total + Number(row.bytes), 0);
+
+async function main(): Promise<void> {
+  const engines: Engine[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+  const report: Record<string, unknown> = { posts: total, connections, seconds, runs, loadGenerator: loadGeneratorName(), engines: {} };
+  for (const engine of engines) {
+    const corpus = await searchCorpus(engine, total, postgresUrl, log);
+    log.line(`${engine}: corpus of ${corpus.totalPosts} posts (${corpus.postsPerCommunity.join(', ')}), built in ${corpus.buildSeconds} s`);
+    const queriesFigures = await loadFigures(corpus);
+    const isolation = await isolationFigures(engine, corpus);
+    const size = await sizeFigures(corpus);
+    (report.engines as Record<string, unknown>)[engine] = {
+      targetPosts: corpus.postsPerCommunity[0],
+      queries: queriesFigures,
+      isolation,
+      size,
+    };
+    log.line(`${engine}: ${JSON.stringify({ isolation, size })}`);
+  }
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+}
+
+await main();

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
+import { batchesOf, selectInBatches } from '../../db/batches.js';
+import type { Db, Tx } from '../../db/database.js';
+import type { Flag } from '../../db/schema.js';
+import { communityTag, searchDocument } from '../../shared/search-text.js';
+
+/*
+ * The search index, kept by the posts' own query functions in the writer's transaction (every writer
+ * of posts goes through them: import, chat sync, seed), so that a search sees exactly what the lists
+ * see. Knows nothing of the posts module (which calls it): it reads the posts and profiles rows it
+ * needs itself.
+ */
+
+/** The columns of a post row the index needs (its `doc` is the stored JSON with title and body_plaintext). */
+export interface IndexablePost {
+  id: string;
+  feed_id: string;
+  author_profile_id: string | null;
+  in_home: Flag;
+  latest_activity_at: number;
+  doc: string;
+}
+
+/** The searchable fields of a post's doc. */
+export interface SearchableText {
+  title?: string;
+  body_plaintext?: string;
+}
+
+const isPostgres = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+const hashOf = (title: string, body: string, author: string): string =>
+  createHash('sha1').update(`${title}\u0000${body}\u0000${author}`).digest('base64').slice(0, 20);
+
+/** The authors' preferred names by profile id. */
+async function authorNames(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('profiles').select(['id', 'doc']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Map(rows.map((row) => [row.id, String((JSON.parse(row.doc) as { preferred_name?: unknown }).preferred_name ?? '')]));
+}
+
+/**
+ * Indexes posts as they are now stored (new ones, and changed ones again); an unchanged text is not
+ * indexed twice. `texts`: their title and body by id, when the caller has them (else read from `doc`).
+ */
+export async function indexPosts(
+  tx: Tx,
+  communityId: string,
+  posts: readonly IndexablePost[],
+  texts?: ReadonlyMap<string, SearchableText>,
+): Promise<void> {
+  if (posts.length === 0) return;
+  const names = await authorNames(
+    tx,
+    communityId,
+    posts.flatMap((post) => (post.author_profile_id ? [post.author_profile_id] : [])),
+  );
+  for (const batch of batchesOf(posts)) await indexBatch(tx, communityId, batch, names, texts);
+}
+
+async function indexBatch(
+  tx: Tx,
+  communityId: string,
+  posts: readonly IndexablePost[],
+  names: Map<string, string>,
+  texts: ReadonlyMap<string, SearchableText> | undefined,
+): Promise<void> {
+  const postgres = isPostgres(tx);
+  const stored = new Map(
+    (
+      await tx
+        .selectFrom('post_search')
+        .select(['post_id', 'source_hash'])
+        .where('community_id', '=', communityId)
+        .where(
+          'post_id',
+          'in',
+          posts.map((post) => post.id),
+        )
+        .execute()
+    ).map((row) => [row.post_id, row.source_hash]),
+  );
+  const tag = communityTag(communityId);
+  const changed = new Map<string, ReturnType<typeof searchDocument>>();
+  const rows = posts.map((post) => {
+    const doc = texts?.get(post.id) ?? (JSON.parse(post.doc) as SearchableText);
+    const source = {
+      title: doc.title ?? '',
+      body: doc.body_plaintext ?? '',
+      author: names.get(post.author_profile_id ?? '') ?? '',
+    };
+    const source_hash = hashOf(source.title, source.body, source.author);
+    const document = stored.get(post.id) === source_hash ? undefined : searchDocument(tag, source, postgres);
+    if (document) changed.set(post.id, document);
+    return {
+      community_id: communityId,
+      post_id: post.id,
+      feed_id: post.feed_id,
+      author_profile_id: post.author_profile_id,
+      author_name: source.author,
+      in_home: post.in_home,
+      latest_activity_at: post.latest_activity_at,
+      source_hash,
+      ...(postgres ? { terms: document ? sql<string>`${document.tsvector}::tsvector` : null } : {}),
+    };
+  });
+  const written = await tx
+    .insertInto('post_search')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['community_id', 'post_id']).doUpdateSet((eb) => ({
+        feed_id: eb.ref('excluded.feed_id'),
+        author_profile_id: eb.ref('excluded.author_profile_id'),
+        author_name: eb.ref('excluded.author_name'),
+        in_home: eb.ref('excluded.in_home'),
+        latest_activity_at: eb.ref('excluded.latest_activity_at'),
+        source_hash: eb.ref('excluded.source_hash'),
+        ...(postgres ? { terms: eb.fn.coalesce('excluded.terms', 'post_search.terms') } : {}),
+      })),
+    )
+    .$if(!postgres, (q) => q.returning(['post_id', 'doc_id']))
+    .execute();
+  if (postgres || changed.size === 0) return;
+  const entries = (written as { post_id: string; doc_id: number }[]).flatMap((row) => {
+    const document = changed.get(row.post_id);
+    return document ? [sql`(${row.doc_id}, ${document.title}, ${document.author}, ${document.body})`] : [];
+  });
+  for (const part of batchesOf(entries, 200)) {
+    await sql`insert or replace into post_search_fts (rowid, title, author, body) values ${sql.join(part)}`.execute(tx);
+  }
+}
+
+/** Removes posts from the index (a post deleted). */
+export async function unindexPosts(tx: Tx, communityId: string, postIds: readonly string[]): Promise<void> {
+  for (const batch of batchesOf(postIds)) {
+    if (!isPostgres(tx)) {
+      await sql`delete from post_search_fts where rowid in (
+        select doc_id from post_search where community_id = ${communityId} and post_id in (${sql.join(batch)}))`.execute(tx);
+    }
+    await tx.deleteFrom('post_search').where('community_id', '=', communityId).where('post_id', 'in', batch).execute();
+  }
+}
+
+/** Moves the index entries of these feeds' posts into (1) or out of (0) the Home feed, as updatePostsInHome does the posts. */
+export async function setIndexedInHome(tx: Tx, communityId: string, feedIds: readonly string[], inHome: Flag): Promise<void> {
+  await tx
+    .updateTable('post_search')
+    .set({ in_home: inHome })
+    .where('community_id', '=', communityId)
+    .where('feed_id', 'in', feedIds)
+    .where('in_home', '<>', inHome)
+    .execute();
+}
+
+const postColumns = ['id', 'feed_id', 'author_profile_id', 'in_home', 'latest_activity_at', 'doc'] as const;
+
+/** Indexes again the posts of these profiles whose indexed author name is no longer the profile's (a rename). */
+export async function reindexAuthors(tx: Tx, communityId: string, profiles: readonly { id: string; name: string }[]): Promise<void> {
+  const names = new Map(profiles.map((profile) => [profile.id, profile.name]));
+  const entries = await selectInBatches([...names.keys()], (batch) =>
+    tx
+      .selectFrom('post_search')
+      .select(['post_id', 'author_profile_id', 'author_name'])
+      .where('community_id', '=', communityId)
+      .where('author_profile_id', 'in', batch)
+      .execute(),
+  );
+  const stale = entries.filter((entry) => names.get(entry.author_profile_id ?? '') !== entry.author_name).map((entry) => entry.post_id);
+  const posts = await selectInBatches(stale, (batch) =>
+    tx.selectFrom('posts').select(postColumns).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  await indexPosts(tx, communityId, posts);
+}
+
+/** Drops the community's index and builds it again from its posts; returns how many posts were indexed. */
+export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<number> {
+  if (!isPostgres(tx)) {
+    await sql`delete from post_search_fts where rowid in (select doc_id from post_search where community_id = ${communityId})`.execute(tx);
+  }
+  await tx.deleteFrom('post_search').where('community_id', '=', communityId).execute();
+  let indexed = 0;
+  let after = '';
+  for (;;) {
+    const posts = await tx
+      .selectFrom('posts')
+      .select(postColumns)
+      .where('community_id', '=', communityId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(2000)
+      .execute();
+    await indexPosts(tx, communityId, posts);
+    indexed += posts.length;
+    const last = posts.at(-1);
+    if (!last || posts.length < 2000) return indexed;
+    after = last.id;
+  }
+}

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ModuleOptions } from '../../dependencies.js';
+import { sendJsonBytes } from '../../routing/json-reply.js';
+import { principalOf } from '../../routing/request-context.js';
+import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
+import { PostSchema } from '../posts/posts.schemas.js';
+import { SearchQuerySchema } from './search.schemas.js';
+import { readSearch, searchText } from './search.service.js';
+
+/** `GET /search`: ranked full-text search over the community's posts (docs/search.md). */
+export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {
+  app.get(
+    '/admin/v0/search',
+    {
+      config: { operation: 'search' },
+      schema: {
+        tags: ['Feeds'],
+        summary: 'Search the posts of the community',
+        description:
+          'Posts whose title, body or author name match, from every feed that is neither archived nor unlisted, records shaped as ' +
+          '`GET /feeds/{feed_id}/posts` answers them. Ranked: more query terms in the title first, then more in the body or ' +
+          'author name, then latest_activity_at (newest first), then id.',
+        querystring: SearchQuerySchema,
+        response: { 200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(PostSchema) }), ...errorResponses(400) },
+      },
+    },
+    (request, reply) => {
+      // Checked before the cache so that a bad query is a 400 whatever is cached.
+      searchText(request.query.q);
+      return sendJsonBytes(reply, readSearch(options.services, principalOf(request).communityId, request.query));
+    },
+  );
+};

@@ -1,0 +1,60 @@
+import { cachedRead } from '../../caching/cached-read.js';
+import type { Database } from '../../db/database.js';
+import { validationFailed } from '../../errors.js';
+import { type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
+import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
+import { renderPageRows } from '../posts/posts.service.js';
+import { type SearchFilters, selectSearchHits } from './search.queries.js';
+import { maxQueryLength, type SearchQuery } from './search.schemas.js';
+import { rebuildSearchIndex } from './search-index.queries.js';
+import { type ParsedQuery, parseSearchQuery } from './search-query.js';
+
+/** The query text, trimmed, or a 400 naming `query.q` when it is empty or longer than 200 characters. */
+export function searchText(q: string): string {
+  const text = q.trim();
+  if (text === '') throw validationFailed('query.q', 'must not be empty (1 to 200 characters after trimming)');
+  if ([...text].length > maxQueryLength) throw validationFailed('query.q', `must be at most ${maxQueryLength} characters after trimming`);
+  return text;
+}
+
+/** A page of search results: the paged list envelope, with each post record as its JSON text. */
+export async function searchPosts(
+  database: Database,
+  communityId: string,
+  query: ParsedQuery,
+  filters: SearchFilters,
+  page: number,
+  perPage: number,
+): Promise<PageMeta & { records: string[] }> {
+  const hits = await selectSearchHits(database.db, communityId, query, filters, perPage, page * perPage);
+  return pageOf(page, perPage, hits.total, await renderPageRows(database, communityId, hits.rows));
+}
+
+const filtersOf = (query: SearchQuery): SearchFilters => ({
+  feedId: query.feed_id?.toLowerCase(),
+  authorProfileId: query.author_profile_id?.toLowerCase(),
+});
+
+/** `GET /search`, cached like the posts lists: an answer holds until the community's posts (or their authors, feeds) change. */
+export const readSearch = cachedRead({
+  name: 'search',
+  view: 'posts',
+  key: (_now, query: SearchQuery) => {
+    const filters = filtersOf(query);
+    return JSON.stringify([searchText(query.q), query.page, query.per_page, filters.feedId ?? '', filters.authorProfileId ?? '']);
+  },
+  render: async (deps, communityId, _now, query: SearchQuery) => {
+    const parsed = parseSearchQuery(searchText(query.q));
+    const { records, ...meta } = await searchPosts(deps.database, communityId, parsed, filtersOf(query), query.page, query.per_page);
+    return { body: pagedListEnvelope(meta, records) };
+  },
+});
+
+/** Rebuilds the community's search index from its posts (`community-admin search reindex`); returns how many posts it holds. */
+export async function reindexCommunity(deps: WriteDeps, communityId: string): Promise<number> {
+  return writeCommunityData(deps, communityId, async (w) => {
+    const indexed = await rebuildSearchIndex(w.tx, communityId);
+    w.touch('posts');
+    return indexed;
+  });
+}

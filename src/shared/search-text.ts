@@ -1,0 +1,150 @@
+/*
+ * The words of search (docs/search.md): text is normalised here, in JavaScript, once, so that both
+ * engines index and query the very same tokens and agree on every match. Case and accents are
+ * folded (lower case, NFKD, combining marks dropped, NFC again so that Hangul syllables recompose),
+ * words are runs of letters and digits, and each character of a script written without spaces (Han,
+ * kana, Hangul, Thai ...) is a token of its own, so that a phrase of them finds any substring.
+ *
+ * Every token carries its community's tag (a fixed-length prefix): an index term then belongs to one
+ * community, and a search reads only its community's part of the index whatever the others hold.
+ *
+ * Migration 013 indexes with these rules: a change of them is a new migration that reindexes.
+ */
+
+/** Most tokens indexed per field: title, author name, body (the rest of a longer text is not searchable). */
+export const fieldTokenLimits = { title: 1000, author: 50, body: 8000 } as const;
+/** Where each field's positions start in a PostgreSQL tsvector (gaps keep a phrase inside one field). */
+const fieldStarts = { title: 1, author: 1010, body: 1100 } as const;
+const fieldWeights = { title: 'A', author: 'C', body: 'D' } as const;
+/** PostgreSQL keeps at most 256 positions of a lexeme; later occurrences are left out on both engines. */
+const positionsPerToken = 256;
+/** Longer tokens are cut (a lexeme is at most 2 kB on PostgreSQL; nobody searches a 60-letter word). */
+const maxTokenLength = 60;
+
+const wordRun = /[\p{L}\p{N}]+/gu;
+const marks = /\p{M}+/gu;
+const unspaced = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const unspacedAll = new RegExp(unspaced.source, 'gu');
+
+/** Latin letters whose stroke or ligature no decomposition removes, spelled as a person without them types them. */
+const letterFolds: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ð: 'd', ħ: 'h', ı: 'i', ŀ: 'l', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th' };
+const foldable = new RegExp(`[${Object.keys(letterFolds).join('')}]`, 'gu');
+
+const nonAscii = /[^\x00-\x7f]/;
+const asciiWord = /[a-z0-9]+/g;
+
+/** Case and accents folded: `Café` and `CAFE` both give `cafe`, `naïve` gives `naive`, `Łódź` gives `lodz`. */
+export function foldText(text: string): string {
+  // Most text is ASCII: lower case is all it needs (NFKD, the marks and NFC change nothing there).
+  if (!nonAscii.test(text)) return text.toLowerCase();
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(marks, '')
+    .replace(foldable, (letter) => letterFolds[letter] ?? letter)
+    .normalize('NFC');
+}
+
+function cut(token: string): string {
+  return token.length <= maxTokenLength ? token : Array.from(token).slice(0, maxTokenLength).join('');
+}
+
+/** Splits a run of letters and digits around its unspaced-script characters (each a token). */
+function pushRun(tokens: string[], run: string): void {
+  if (!unspaced.test(run)) {
+    tokens.push(cut(run));
+    return;
+  }
+  let last = 0;
+  for (const match of run.matchAll(unspacedAll)) {
+    if (match.index > last) tokens.push(cut(run.slice(last, match.index)));
+    tokens.push(match[0]);
+    last = match.index + match[0].length;
+  }
+  if (last < run.length) tokens.push(cut(run.slice(last)));
+}
+
+/** The tokens of a text, in order (folded; unspaced-script characters one by one), at most `limit`. */
+export function tokensOf(text: string, limit = Number.POSITIVE_INFINITY): string[] {
+  const folded = foldText(text);
+  const ascii = !nonAscii.test(folded);
+  const tokens: string[] = [];
+  for (const [run] of folded.matchAll(ascii ? asciiWord : wordRun)) {
+    if (ascii) tokens.push(cut(run));
+    else pushRun(tokens, run);
+    if (tokens.length >= limit) return tokens.slice(0, limit);
+  }
+  return tokens;
+}
+
+/** True when a token is one character of an unspaced script (a prefix of it is the character itself). */
+export const isUnspacedChar = (token: string): boolean => unspaced.test(token) && Array.from(token).length === 1;
+
+/** The community's tag: five base-36 digits of a hash of its id, after a letter (fixed length, so tags never blur). */
+export function communityTag(communityId: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < communityId.length; i++) {
+    hash ^= communityId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `q${(hash % 36 ** 5).toString(36).padStart(5, '0')}`;
+}
+
+/** What is searchable of a post. */
+export interface SearchSource {
+  title: string;
+  body: string;
+  author: string;
+}
+
+/** A post's index entry: the three fields as tagged token texts (SQLite FTS5) or one tsvector literal (PostgreSQL). */
+export interface SearchDocument {
+  title: string;
+  author: string;
+  body: string;
+  tsvector: string;
+}
+
+type Field = keyof typeof fieldTokenLimits;
+const fields: Field[] = ['title', 'author', 'body'];
+
+/**
+ * The index entry of a post, for one engine (`tsvector` is '' for SQLite, the texts '' for
+ * PostgreSQL). Both forms hold the same tokens at the same positions: an occurrence past a token's
+ * 256th is left out of the tsvector, and stands as the bare tag (a token no query asks for) in the
+ * SQLite text, so that phrases match alike on both.
+ */
+export function searchDocument(tag: string, source: SearchSource, postgres: boolean): SearchDocument {
+  const fieldTokens = fields.map((field) => tokensOf(source[field], fieldTokenLimits[field]));
+  const count = fieldTokens.reduce((sum, tokens) => sum + tokens.length, 0);
+  // A token can pass its 256th occurrence only in a text of more than 256 tokens.
+  const seen = count > positionsPerToken ? new Map<string, number>() : undefined;
+  const positions = new Map<string, string[]>();
+  const texts: Record<Field, string> = { title: '', author: '', body: '' };
+  fields.forEach((field, f) => {
+    const out: string[] = [];
+    (fieldTokens[f] as string[]).forEach((token, i) => {
+      const lexeme = tag + token;
+      if (seen) {
+        const occurrences = (seen.get(lexeme) ?? 0) + 1;
+        seen.set(lexeme, occurrences);
+        if (occurrences > positionsPerToken) {
+          out.push(tag);
+          return;
+        }
+      }
+      if (!postgres) {
+        out.push(lexeme);
+        return;
+      }
+      const position = `${fieldStarts[field] + i}${fieldWeights[field]}`;
+      const list = positions.get(lexeme);
+      if (list) list.push(position);
+      else positions.set(lexeme, [position]);
+    });
+    texts[field] = out.join(' ');
+  });
+  if (!postgres) return { ...texts, tsvector: '' };
+  const tsvector = [...positions].map(([lexeme, list]) => `'${lexeme}':${list.join(',')}`).join(' ');
+  return { title: '', author: '', body: '', tsvector };
+}
