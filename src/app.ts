@@ -19,8 +19,8 @@ import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
 import { permissionSteps, planSteps, routeRuleOf } from './http/plans.js';
 import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
-import { AddressBudget } from './http/rate-limit-address.js';
-import { guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
+import { AddressBudget, downloadBudgetStep } from './http/rate-limit-address.js';
+import { guardDownloadRoutes, guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
 import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
 import { registerSerialization } from './http/serialization.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
@@ -30,6 +30,7 @@ import { Authenticator } from './modules/api-keys/authenticator.js';
 import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { publicBaseUrl } from './shared/public-base-url.js';
 import { SecretBox } from './shared/secret-box.js';
 import { errorProse, openApiDocumentTransform, registerWireNames } from './wire-names/wire-names.plugin.js';
 
@@ -56,6 +57,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     responses: new ResponseCache(config.responseCacheMb * 1024 * 1024),
     chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
     secrets: new SecretBox(config.secrets),
+    // Asked at request time: the listening port is known only then (PORT=0).
+    publicBaseUrl: () => publicBaseUrl(config.files.publicBaseUrl, config, app.server.address()),
     ...options.services,
   };
 
@@ -99,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const rule = routeRule(route);
     return [identify, keyBudget, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
   });
+  guardDownloadRoutes(app, [downloadBudgetStep(rateLimiter)]);
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
   registerIdempotency(app, new IdempotencyService(database, clock));
   registerHealthRoutes(app, database);

@@ -18,6 +18,7 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 50 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 1 }),
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
+  RATE_LIMIT_DOWNLOADS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
@@ -29,6 +30,8 @@ const EnvironmentSchema = Type.Object({
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
   CHAT_EVENTS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
   WIRE_NAMES: Type.Union([Type.Literal('chat'), Type.Literal('slack')], { default: 'chat' }),
+  FILES_MAX_MB: Type.Integer({ minimum: 1, maximum: 1024, default: 10 }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$', maxLength: 512 })),
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
@@ -45,7 +48,7 @@ export interface Config {
   logLevel: string;
   chatApiUrl: string;
   chatTimeoutMs: number;
-  rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number };
+  rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number; downloadsPerSecond: number };
   corsOrigins: string[];
   requestTimeoutMs: number;
   trustProxy: boolean;
@@ -59,6 +62,8 @@ export interface Config {
   chatEventsPerSecond: number;
   /** `slack`: the hosted product's spelling of identifiers on the wire (src/wire-names/). */
   wireNames: 'chat' | 'slack';
+  /** Uploaded files (docs/files.md): the largest upload, and the base of their public URLs (null: the listening address). */
+  files: { maxBytes: number; publicBaseUrl: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
       windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
+      downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
     },
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
@@ -143,5 +149,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chatEventsPerSecond: parsed.CHAT_EVENTS_PER_SECOND,
     wireNames: parsed.WIRE_NAMES,
+    files: {
+      maxBytes: parsed.FILES_MAX_MB * 1024 * 1024,
+      publicBaseUrl: parsed.PUBLIC_BASE_URL === undefined ? null : parsed.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    },
   };
 }
