@@ -14,3 +14,6 @@ export function publicBaseUrl(
   const host = listening.host.includes(':') ? `[${listening.host}]` : listening.host;
   return `http://${host}:${port}`;
 }
+
+/** The base of public URLs under the default HOST and PORT, for writers that run without a server (the CLI import). */
+export const defaultPublicBaseUrl = 'http://127.0.0.1:3000';

@@ -78,3 +78,11 @@ export async function selectChunk(db: Db, communityId: string, fileId: string, s
     .executeTakeFirst();
   return row?.data;
 }
+
+/** The names of the given files of the community, by id (the files that exist). */
+export async function selectFileNames(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('files').select(['id', 'name']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
