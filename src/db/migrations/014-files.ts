@@ -25,8 +25,10 @@ export async function up(db: MigrationDb): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('files_pkey', ['community_id', 'id'])
     .execute();
-  // Downloads name the file by id alone (the public URL carries no community).
-  await db.schema.createIndex('files_id').unique().on('files').column('id').execute();
+  // Downloads name the file by id alone (the public URL carries no community). Not unique: an export
+  // imported into another community keeps its file ids (and so its URLs), which the import allows
+  // only for the very same file (name and bytes), so any row of an id serves the same thing.
+  await db.schema.createIndex('files_id').on('files').column('id').execute();
   await db.schema
     .createTable('file_chunks')
     .addColumn('community_id', 'text', (c) => c.notNull())

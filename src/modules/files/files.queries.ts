@@ -49,9 +49,9 @@ export async function upsertFile(tx: Tx, row: Insertable<FilesTable>, chunks: re
   for (const chunk of chunks) await tx.insertInto('file_chunks').values(chunk).execute();
 }
 
-/** A file by its id alone (public downloads name no community). */
+/** A file by its id alone (public downloads name no community); rows of one id in several communities hold the same file. */
 export async function selectFileById(db: Db, id: string): Promise<FileRow | undefined> {
-  return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('files').selectAll().where('id', '=', id).orderBy('community_id').limit(1).executeTakeFirst();
 }
 
 /** A file of the community, or undefined. */
@@ -59,12 +59,29 @@ export async function selectCommunityFile(db: Db | Tx, communityId: string, id: 
   return db.selectFrom('files').selectAll().where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Ids of the given files that belong to another community (an import must not take them over). */
-export async function selectForeignFileIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
+/** Name and digest of the given files as other communities hold them, by id (an import may reuse an id only for the same file). */
+export async function selectForeignFiles(
+  db: Db | Tx,
+  communityId: string,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; sha256: string }>> {
   const rows = await selectInBatches(ids, (batch) =>
-    db.selectFrom('files').select('id').where('id', 'in', batch).where('community_id', '<>', communityId).execute(),
+    db.selectFrom('files').select(['id', 'name', 'sha256']).where('id', 'in', batch).where('community_id', '<>', communityId).execute(),
   );
-  return new Set(rows.map((row) => row.id));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The chunks of a file in order, one row per read (the export streams them). */
+export async function* selectChunks(
+  db: Db,
+  file: Pick<FileRow, 'community_id' | 'id' | 'size' | 'chunk_size'>,
+): AsyncGenerator<Uint8Array> {
+  const count = Math.ceil(Number(file.size) / Number(file.chunk_size));
+  for (let seq = 0; seq < count; seq++) {
+    const data = await selectChunk(db, file.community_id, file.id, seq);
+    if (!data) throw new Error(`file ${file.id} has no chunk ${seq}`);
+    yield data;
+  }
 }
 
 /** The bytes of one chunk of a file. */
