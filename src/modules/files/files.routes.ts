@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -52,7 +53,7 @@ function partsError(error: unknown): unknown {
   return error;
 }
 
-type StagedUploadStream = Parameters<typeof stageUpload>[1];
+type StagedUploadStream = Parameters<typeof stageUpload>[1] & Readable;
 
 /** POST /admin/v0/files: a public file of the community (docs/files.md). */
 export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
@@ -89,6 +90,8 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
       let staged: StagedUpload | undefined;
       const stage = async (file: StagedUploadStream) => {
         if (staged) throw validationFailed('body.file', 'only one file per upload');
+        // Past the limit the parser drops the rest of the file but would wait for its end: stop at once instead.
+        file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
         staged = await stageUpload(services, file, maxBytes);
         return staged;
       };
