@@ -7,43 +7,21 @@
 // SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverNodeOptions } from '../src/cli/server-node-options.js';
 import { parseDatabaseUrl } from '../src/config.js';
-import { type Database, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
 import { createCommunity } from '../src/modules/communities/communities.service.js';
 import { systemClock } from '../src/shared/clock.js';
+import { openBenchDatabase } from './bench-database.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const fileBytes = 10 * 1024 * 1024;
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = join(root, 'bin/community-admin.js');
-
-async function openBenchDatabase(): Promise<{ database: Database; url: string; cleanup: () => Promise<void> }> {
-  const pgUrl = process.env.BENCH_DATABASE_URL;
-  if (pgUrl) {
-    const schema = `bench_files_${randomBytes(4).toString('hex')}`;
-    await ensurePostgresSchema(pgUrl, schema);
-    const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const database = openDatabase(parseDatabaseUrl(url) as { engine: 'postgres'; url: string }, { schema });
-    return { database, url, cleanup: () => database.close() };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'bench-files-'));
-  const url = `sqlite:${join(dir, 'bench.db')}`;
-  const database = openDatabase(parseDatabaseUrl(url));
-  return {
-    database,
-    url,
-    cleanup: async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** VmHWM and VmRSS of a process, in MiB. */
 function memoryOf(pid: number): { peak: number; rss: number } {
@@ -92,7 +70,7 @@ async function download(url: string): Promise<number> {
 const mb = (n: number) => n.toFixed(1);
 
 async function main(): Promise<void> {
-  const { database, url, cleanup } = await openBenchDatabase();
+  const { database, url, cleanup } = await openBenchDatabase('files');
   await migrateToLatest(database);
   const community = await createCommunity({ database, clock: systemClock }, 'Bench files', 'free');
   const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench');
