@@ -33,7 +33,10 @@ export async function registerOpenApi(
     },
     ...(options.transformDocument ? { transformObject: options.transformDocument as never } : {}),
     // Each operation states its plan and permission from the one table of route rules (x-plan, x-permission, and in words).
-    transform: ({ schema, url, route }) => {
+    transform: ({ schema: routeSchema, url, route }) => {
+      // A body the route streams itself is not validated by Fastify, but is documented all the same.
+      const multipart = route.config?.documentedMultipartBody;
+      const schema = multipart ? { ...routeSchema, body: multipart, consumes: ['multipart/form-data'] } : routeSchema;
       const rule = ruleOf(rules, [route.method].flat()[0] ?? '', route.url);
       if (!schema || !rule) return { schema, url };
       const stated = documentedRule(rule);

@@ -28,6 +28,8 @@ declare module 'fastify' {
      * knows what makes the request the same operation (a streamed upload: after reading it).
      */
     idempotencyInHandler?: boolean;
+    /** The parts of a multipart/form-data body the route reads itself (documentation only: the OpenAPI requestBody). */
+    documentedMultipartBody?: object;
   }
 }
 

@@ -69,7 +69,9 @@ export const fileDownloadRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asyn
       const { start, end } = range ?? { start: 0, end: size - 1 };
       if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
       reply.header('content-length', String(end - start + 1));
-      return reply.send(Readable.from(fileBytes(db, file, start, end), { objectMode: false }));
+      // HEAD: the headers only (Fastify would read a real stream to its end and drop it).
+      const bytes = request.method === 'HEAD' ? [] : fileBytes(db, file, start, end);
+      return reply.send(Readable.from(bytes, { objectMode: false }));
     },
   );
 };

@@ -7,7 +7,7 @@ import { validationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
 import { deleteStagedChunks } from './files.queries.js';
-import { UploadResponseSchema } from './files.schemas.js';
+import { UploadFormSchema, UploadResponseSchema } from './files.schemas.js';
 import { createFile, fileTooLarge, type StagedUpload, stageUpload, type UploadFields } from './files.upload.js';
 
 /** Room for the multipart framing and the text fields around the file, in the early Content-Length check. */
@@ -66,7 +66,12 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   app.post(
     '/admin/v0/files',
     {
-      config: { operation: 'files.upload', bodyTypes: ['multipart'], idempotencyInHandler: true },
+      config: {
+        operation: 'files.upload',
+        bodyTypes: ['multipart'],
+        idempotencyInHandler: true,
+        documentedMultipartBody: UploadFormSchema,
+      },
       schema: {
         tags: ['Files'],
         summary: 'Upload a public file',

@@ -18,3 +18,11 @@ export const DownloadParamsSchema = Type.Object({
   file_id: Type.String({ minLength: 1, maxLength: 64 }),
   name: Type.String({ minLength: 1, maxLength: 1024 }),
 });
+
+/** The parts of an upload, for the OpenAPI document (the route reads and checks them itself: files.upload.ts). */
+export const UploadFormSchema = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The bytes; at most FILES_MAX_MB MiB.' }),
+  filename: Type.String({ minLength: 1, maxLength: 255, description: 'With its extension, e.g. photo.png.' }),
+  size: Type.Integer({ minimum: 1, description: 'Bytes of `file`; must be what is sent.' }),
+  description: Type.Optional(Type.String({ maxLength: 1000, description: 'Alt text; answered as `title`.' })),
+});

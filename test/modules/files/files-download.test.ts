@@ -34,6 +34,10 @@ describeEachEngine('GET /files/{id}/{name}', (ctx) => {
     assert.equal(response.headers['accept-ranges'], 'bytes');
     assert.equal(response.headers['content-disposition'], 'inline; filename="tiny.png"');
     assert.equal(response.headers['content-security-policy'], undefined);
+    const head = await ctx().request({ method: 'HEAD', url: path });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.headers['content-length'], String(fixture('tiny.png').length));
+    assert.equal(head.rawPayload.length, 0);
   });
 
   for (const file of ['prolog.svg', 'bare.svg']) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { fixture, multipartBody, uploadParts } from '../../support/multipart.js';
 
@@ -99,12 +100,32 @@ describeEachEngine('POST /admin/v0/files', (ctx) => {
     );
   });
 
+  it('is documented in the OpenAPI document with its multipart parts, permission and answer', async () => {
+    const document = (await ctx().request({ method: 'GET', url: '/admin/v0/openapi.json' })).json<{
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    }>();
+    const operation = document.paths['/admin/v0/files']?.post as {
+      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
+      responses: Record<string, unknown>;
+      'x-permission': string;
+    };
+    const form = operation.requestBody.content['multipart/form-data']?.schema;
+    assert.deepEqual(Object.keys(form?.properties ?? {}), ['file', 'filename', 'size', 'description']);
+    assert.deepEqual(form?.required, ['file', 'filename', 'size']);
+    assert.equal(operation['x-permission'], 'files:write');
+    assert.ok(operation.responses['201']);
+  });
+
   it('needs a key with files:write, and multipart/form-data', async () => {
     const response = await upload(ctx(), { authorization: 'Bearer nope-nope-nope-nope' }, fixture('tiny.png'), 'tiny.png');
     assert.equal(response.statusCode, 401);
-    const { auth } = await ctx().community();
+    const { id, auth } = await ctx().community();
     const json = await ctx().request({ method: 'POST', url: '/admin/v0/files', headers: auth, payload: { filename: 'a.png' } });
     assert.equal(json.statusCode, 415);
+    const scoped = await createApiKey(ctx(), id, 'events only', { permissions: new Set(['calendar_events:write'] as const) });
+    const refused = await upload(ctx(), { authorization: `Bearer ${scoped.key}` }, fixture('tiny.png'), 'tiny.png');
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json<{ error: { code: string } }>().error.code, 'insufficient_scope');
   });
 
   it('replays the answer of the same upload under the same Idempotency-Key, and refuses another upload under it', async () => {
