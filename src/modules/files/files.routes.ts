@@ -8,7 +8,7 @@ import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
 import { deleteStagedChunks } from './files.queries.js';
 import { UploadFormSchema, UploadResponseSchema } from './files.schemas.js';
-import { createFile, fileTooLarge, type StagedUpload, stageUpload, type UploadFields } from './files.upload.js';
+import { createFile, fileTooLarge, malformedBody, type StagedUpload, stageUpload, type UploadFields } from './files.upload.js';
 
 /** Room for the multipart framing and the text fields around the file, in the early Content-Length check. */
 const framingBytes = 64 * 1024;
@@ -29,7 +29,14 @@ async function readUpload(
 ): Promise<{ fields: UploadFields; staged: StagedUpload | undefined }> {
   const fields: UploadFields = {};
   let staged: StagedUpload | undefined;
-  for await (const part of request.parts()) {
+  const parts = request.parts()[Symbol.asyncIterator]();
+  for (;;) {
+    // The parser's failures are the body's; what staging throws (the database) is not.
+    const next = await parts.next().catch((error: unknown) => {
+      throw malformedBody(partsError(error));
+    });
+    if (next.done) break;
+    const part = next.value;
     if (part.type === 'file') {
       if (part.fieldname !== 'file')
         throw validationFailed(`body.${part.fieldname}`, 'is not a part of an upload (file, filename, size, description)');

@@ -52,8 +52,14 @@ export async function stageUpload(deps: StorageDeps, stream: UploadStream, maxBy
     await insertStagedChunk(db, uploadId, seq++, bytes, deps.clock.now());
     filled = 0;
   };
+  const pieces = stream[Symbol.asyncIterator]();
   try {
-    for await (const piece of stream) {
+    for (;;) {
+      const next = await pieces.next().catch((error: unknown) => {
+        throw malformedBody(error);
+      });
+      if (next.done) break;
+      const piece = next.value;
       size += piece.byteLength;
       if (size > maxBytes || stream.truncated) throw fileTooLarge(maxBytes);
       hash.update(piece);
@@ -69,10 +75,18 @@ export async function stageUpload(deps: StorageDeps, stream: UploadStream, maxBy
     if (stream.truncated) throw fileTooLarge(maxBytes);
     if (filled > 0) await flush();
   } catch (error) {
+    await pieces.return?.();
     await deleteStagedChunks(db, uploadId);
     throw error;
   }
   return { uploadId, size, sha256: hash.digest('hex'), head: head ?? Buffer.alloc(0) };
+}
+
+/** A failure of the multipart parser (no boundary, a part cut short, ...) as the client's 400; our own refusals pass. */
+export function malformedBody(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return validationFailed('body', `is not valid multipart/form-data (${reason})`);
 }
 
 /** The text fields of an upload as received. */

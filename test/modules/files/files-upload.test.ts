@@ -100,6 +100,20 @@ describeEachEngine('POST /admin/v0/files', (ctx) => {
     );
   });
 
+  it('answers 400 in the envelope to a body that is not valid multipart/form-data', async () => {
+    const { auth } = await ctx().community();
+    for (const [type, payload] of [
+      ['multipart/form-data', '{"filename":"a.png"}'],
+      ['multipart/form-data; boundary=x', '{"filename":"a.png"}'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc'],
+    ]) {
+      const response = await ctx().request({ method: 'POST', url: '/admin/v0/files', headers: { ...auth, 'content-type': type }, payload });
+      assert.equal(response.statusCode, 400, `${type} ${payload}: ${response.body}`);
+      assert.match(response.json<{ error: { message: string } }>().error.message, /^body: is not valid multipart\/form-data/);
+    }
+    assert.deepEqual(await ctx().database.db.selectFrom('file_upload_chunks').select('upload_id').execute(), []);
+  });
+
   it('is documented in the OpenAPI document with its multipart parts, permission and answer', async () => {
     const document = (await ctx().request({ method: 'GET', url: '/admin/v0/openapi.json' })).json<{
       paths: Record<string, Record<string, Record<string, unknown>>>;
