@@ -10,16 +10,13 @@
 // BENCH_CASES=1,2 runs only those of the five attendee-update cases; BENCH_NO_DELIVERIES=1 skips part 2.
 // SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { serverNodeOptions } from '../src/cli/server-node-options.js';
 import { parseDatabaseUrl } from '../src/config.js';
-import { type Database, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/database.js';
 import { runImport } from '../src/import/run-import.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
 import { createCommunity } from '../src/modules/communities/communities.service.js';
@@ -27,6 +24,7 @@ import { systemClock } from '../src/shared/clock.js';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { createWebhookEndpoint, removeWebhookEndpoint } from '../src/webhooks/endpoints.service.js';
 import { writeCommunityData } from '../src/write-path/write-community-data.js';
+import { openBenchDatabase } from './bench-database.js';
 import { cpuPerRequest, readCpuTicks } from './proc-cpu.js';
 import { hasTaskset } from './server.js';
 
@@ -36,28 +34,6 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = join(root, 'bin/community-admin.js');
 const hooks = join(root, 'bench/hooks/register-variant.mjs');
-
-async function openBenchDatabase(): Promise<{ database: Database; url: string; cleanup: () => Promise<void> }> {
-  const pgUrl = process.env.BENCH_DATABASE_URL;
-  if (pgUrl) {
-    const schema = `bench_webhooks_${randomBytes(4).toString('hex')}`;
-    await ensurePostgresSchema(pgUrl, schema);
-    const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const database = openDatabase(parseDatabaseUrl(url) as { engine: 'postgres'; url: string }, { schema });
-    return { database, url, cleanup: () => database.close() };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-  const url = `sqlite:${join(dir, 'bench.db')}`;
-  const database = openDatabase(parseDatabaseUrl(url));
-  return {
-    database,
-    url,
-    cleanup: async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 function startReceiver(): Promise<{ server: Server; url: string; count: () => number }> {
   let received = 0;
@@ -123,7 +99,7 @@ const median = (values: number[]): number => {
 };
 
 async function main(): Promise<void> {
-  const { database, url, cleanup } = await openBenchDatabase();
+  const { database, url, cleanup } = await openBenchDatabase('webhooks');
   await migrateToLatest(database);
   const community = await createCommunity({ database, clock: systemClock }, 'Bench webhooks', 'enterprise');
   const key = await createApiKey({ database, clock: systemClock }, community.id, 'bench');

@@ -20,9 +20,9 @@ import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
 import { permissionSteps, planSteps, routeRuleOf } from './http/plans.js';
 import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
-import { AddressBudget } from './http/rate-limit-address.js';
+import { AddressBudget, downloadBudgetStep } from './http/rate-limit-address.js';
 import { registerRequestDeadline } from './http/request-deadline.js';
-import { guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
+import { guardDownloadRoutes, guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
 import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
 import { registerSerialization } from './http/serialization.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
@@ -32,6 +32,7 @@ import { Authenticator } from './modules/api-keys/authenticator.js';
 import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { publicBaseUrl } from './shared/public-base-url.js';
 import { SecretBox } from './shared/secret-box.js';
 import { errorProse, openApiDocumentTransform, registerWireNames } from './wire-names/wire-names.plugin.js';
 
@@ -60,6 +61,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     responses: new ResponseCache(config.responseCacheMb * 1024 * 1024),
     chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
     secrets: new SecretBox(config.secrets),
+    // Asked at request time: the listening port is known only then (PORT=0).
+    publicBaseUrl: () => publicBaseUrl(config.files.publicBaseUrl, config, app.server.address()),
     ...options.services,
   };
 
@@ -107,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const rule = routeRule(route);
     return [identify, keyBudget, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
   });
+  guardDownloadRoutes(app, [downloadBudgetStep(rateLimiter)]);
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
   // A claim's lease follows from the request's deadline: a key whose request died is free again
   // after it, plus the longest a commit begun before the deadline may still take.

@@ -18,6 +18,7 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 50 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 1 }),
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
+  RATE_LIMIT_DOWNLOADS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   REQUEST_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 15000 }),
@@ -32,6 +33,8 @@ const EnvironmentSchema = Type.Object({
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
   CHAT_EVENTS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
   WIRE_NAMES: Type.Union([Type.Literal('chat'), Type.Literal('slack')], { default: 'chat' }),
+  FILES_MAX_MB: Type.Integer({ minimum: 1, maximum: 1024, default: 10 }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$', maxLength: 512 })),
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
@@ -54,7 +57,7 @@ export interface Config {
   logLevel: string;
   chatApiUrl: string;
   chatTimeoutMs: number;
-  rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number };
+  rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number; downloadsPerSecond: number };
   corsOrigins: string[];
   requestTimeoutMs: number;
   /** How long a request may run once received before it answers 503 request_timeout and its write is rolled back. */
@@ -72,6 +75,8 @@ export interface Config {
   chatEventsPerSecond: number;
   /** `slack`: the hosted product's spelling of identifiers on the wire (src/wire-names/). */
   wireNames: 'chat' | 'slack';
+  /** Uploaded files (docs/files.md): the largest upload, and the base of their public URLs (null: the listening address). */
+  files: { maxBytes: number; publicBaseUrl: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -137,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
       windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
+      downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
     },
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
@@ -158,5 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chatEventsPerSecond: parsed.CHAT_EVENTS_PER_SECOND,
     wireNames: parsed.WIRE_NAMES,
+    files: {
+      maxBytes: parsed.FILES_MAX_MB * 1024 * 1024,
+      publicBaseUrl: parsed.PUBLIC_BASE_URL === undefined ? null : parsed.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    },
   };
 }

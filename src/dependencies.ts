@@ -24,6 +24,8 @@ export interface AppServices {
   responses: ResponseCache;
   /** How webhook target hosts are resolved (the system's resolver unless a test gives one that never leaves the machine). */
   webhookResolver?: Resolver;
+  /** The base of public URLs (uploaded files): PUBLIC_BASE_URL, else the listening address. */
+  publicBaseUrl: () => string;
 }
 
 /** Options every module's route plugin receives. */

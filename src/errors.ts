@@ -46,6 +46,11 @@ export const errorCatalogue = {
   },
   request_timeout_client: { status: 408, message: 'The request was not received in time.', hint: 'Send the whole request promptly.' },
   payload_too_large: { status: 413, message: 'The request body is too large.', hint: 'Send at most 1 MiB.' },
+  range_not_satisfiable: {
+    status: 416,
+    message: 'The requested range is not within the file.',
+    hint: "Ask for a range inside Content-Range's total, or omit the Range header.",
+  },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type.', hint: 'Send Content-Type: application/json.' },
   idempotency_key_reused: {
     status: 422,

@@ -6,6 +6,7 @@ import { UserInputError } from '../errors.js';
 import { runImport } from '../import/run-import.js';
 import { requireCommunity } from '../modules/communities/communities.service.js';
 import { systemClock } from '../shared/clock.js';
+import { publicBaseUrl as configuredPublicBaseUrl } from '../shared/public-base-url.js';
 import { withDatabase } from './context.js';
 import { printResult } from './output.js';
 
@@ -49,9 +50,11 @@ export function registerDataCommands(program: Command): void {
       } catch (error) {
         throw new UserInputError(`${file} is not valid JSON: ${(error as Error).message}`);
       }
-      const counts = await withDatabase(async (database) => {
+      const counts = await withDatabase(async (database, config) => {
         await requireCommunity({ database }, options.community);
-        return runImport(database, systemClock, options.community, document);
+        // Cover images named by file id get the URL the server would give them (PUBLIC_BASE_URL, else HOST and PORT).
+        const publicBaseUrl = configuredPublicBaseUrl(config.files.publicBaseUrl, config);
+        return runImport(database, systemClock, options.community, document, { publicBaseUrl });
       });
       const summary = Object.entries(counts)
         .map(([section, n]) => `${section}: ${n}`)

@@ -302,6 +302,39 @@ export interface PostSearchTable {
   terms: string | null;
 }
 
+/** An uploaded file (docs/files.md); its bytes are its `file_chunks` rows. */
+export interface FilesTable {
+  community_id: string;
+  id: string;
+  name: string;
+  /** The alt text given as `description`; null when none. */
+  title: string | null;
+  /** Detected from the bytes at upload, never taken from the client. */
+  mimetype: string;
+  size: number;
+  /** Hex SHA-256 of the bytes: the strong ETag of downloads and the export's check. */
+  sha256: string;
+  /** Bytes per chunk row (every chunk but the last holds exactly this many). */
+  chunk_size: number;
+  created_at: number;
+}
+
+export interface FileChunksTable {
+  community_id: string;
+  file_id: string;
+  seq: number;
+  data: Buffer;
+}
+
+/** An upload in progress, staged outside any transaction; moved into file_chunks when it commits. */
+export interface FileUploadChunksTable {
+  upload_id: string;
+  seq: number;
+  data: Buffer;
+  /** Epoch milliseconds. */
+  created_at: number;
+}
+
 export interface DB {
   communities: CommunitiesTable;
   api_keys: ApiKeysTable;
@@ -326,4 +359,7 @@ export interface DB {
   chat_sync_connections: ChatSyncConnectionsTable;
   chat_sync_checkpoints: ChatSyncCheckpointsTable;
   chat_event_queue: ChatEventQueueTable;
+  files: FilesTable;
+  file_chunks: FileChunksTable;
+  file_upload_chunks: FileUploadChunksTable;
 }

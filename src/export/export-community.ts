@@ -2,6 +2,8 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Database, Db } from '../db/database.js';
 import { CalendarEventImportSchema } from '../modules/calendar-events/calendar-events.import-schema.js';
 import { FeedImportSchema } from '../modules/feeds/feeds.schemas.js';
+import { base64Pieces, type ExportedFile, fileRecordHead } from '../modules/files/files.export.js';
+import { FileImportSchema } from '../modules/files/files.import.js';
 import { GroupImportSchema } from '../modules/groups/groups.schemas.js';
 import { MemberImportSchema } from '../modules/members/members.import.js';
 import { PostImportSchema } from '../modules/posts/posts.schemas.js';
@@ -30,6 +32,8 @@ interface ExportSection {
   name: string;
   schema: TSchema;
   records(tx: Db, database: Database, communityId: string): Records;
+  /** The text of one record, in pieces, when it is too large to build at once (a file's bytes); default: its JSON. */
+  pieces?(tx: Db, record: Record<string, unknown>): AsyncGenerator<string>;
 }
 
 async function* mapped<R extends { id: string }>(
@@ -39,8 +43,26 @@ async function* mapped<R extends { id: string }>(
   for await (const rows of batches) yield await map(rows);
 }
 
+/** A file's record: its fields in schema order, then its bytes in base64, streamed chunk by chunk. */
+async function* fileRecordPieces(tx: Db, record: Record<string, unknown>): AsyncGenerator<string> {
+  const file = record as unknown as ExportedFile;
+  const head = JSON.stringify(orderLikeSchema(fileRecordHead(file), FileImportSchema));
+  yield `${head.slice(0, -1)},"content_base64":"`;
+  yield* base64Pieces(tx, file);
+  yield '"}';
+}
+
 /** The sections in the import's own order (a section refers only to those before it). */
 const exportSections: ExportSection[] = [
+  {
+    name: 'files',
+    schema: FileImportSchema,
+    records: (tx, { engine }, communityId) =>
+      orderedRows(tx, engine, 'files', communityId, (q) =>
+        q.select(['community_id', 'id', 'name', 'title', 'size', 'sha256', 'chunk_size', 'created_at']),
+      ) as Records,
+    pieces: fileRecordPieces,
+  },
   {
     name: 'profiles',
     schema: ProfileImportSchema,
@@ -138,10 +160,17 @@ export async function exportCommunity(
       await sink.write(`${s === 0 ? '' : ','}\n${JSON.stringify(section.name)}: [`);
       let count = 0;
       for await (const records of section.records(tx, database, communityId)) {
-        const lines = records.map(
-          (record, i) => `${count + i === 0 ? '' : ','}\n${JSON.stringify(orderLikeSchema(record, section.schema))}`,
-        );
-        await sink.write(lines.join(''));
+        if (section.pieces) {
+          for (const [i, record] of records.entries()) {
+            await sink.write(count + i === 0 ? '\n' : ',\n');
+            for await (const piece of section.pieces(tx, record)) await sink.write(piece);
+          }
+        } else {
+          const lines = records.map(
+            (record, i) => `${count + i === 0 ? '' : ','}\n${JSON.stringify(orderLikeSchema(record, section.schema))}`,
+          );
+          await sink.write(lines.join(''));
+        }
         count += records.length;
         progress(`export ${section.name}: ${count}`);
       }

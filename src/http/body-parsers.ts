@@ -72,6 +72,12 @@ export function jsonTooDeep(text: string, max: number): boolean {
   return false;
 }
 
+const mediaTypes: Record<BodyType, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+};
+
 function mediaType(request: FastifyRequest): string | null {
   const header = request.headers['content-type'];
   return header ? (header.split(';')[0] ?? '').trim().toLowerCase() : null;
@@ -111,7 +117,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const accepted: BodyType[] | undefined = route.config?.bodyTypes;
     if (!accepted) return;
-    const allowed = new Set<string>(accepted.map((t) => (t === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')));
+    const allowed = new Set<string>(accepted.map((t) => mediaTypes[t]));
     const refusal = () =>
       new ApiError('unsupported_media_type', `Content-Type must be ${[...allowed].join(' or ')}.`, {
         hint: `Send the body with Content-Type: ${[...allowed][0]}.`,

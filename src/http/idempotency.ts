@@ -111,11 +111,13 @@ export interface IdempotencyStore {
  * They run after the request guard, so requests refused by auth, the rate limit or the plan guard
  * (401, 429, 403) store nothing. The header is checked in onRequest; the key is claimed in
  * preHandler, after parsing and validation (an invalid request stores nothing and can be
- * corrected under the same key); the response is stored in onSend, before it leaves, so a retry
- * right after it already replays.
+ * corrected under the same key), or by the route itself once it has read a body it streams
+ * (`config.idempotencyInHandler`, `request.claimIdempotencyKey`: uploads, docs/files.md); the
+ * response is stored in onSend, before it leaves, so a retry right after it already replays.
  */
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyStore): void {
   const states = new WeakMap<FastifyRequest, KeyState>();
+  app.decorateRequest('claimIdempotencyKey', null);
 
   const checkHeader = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     const header = request.headers['idempotency-key'];
@@ -136,25 +138,38 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySt
     done();
   };
 
-  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
+  /** Claims the request's key for `body`; true when a stored answer was replayed. */
+  const claimFor = async (request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<boolean> => {
     const state = states.get(request);
-    if (!state || !request.principal) return;
-    const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    if (!state || !request.principal) return false;
+    const fingerprint = requestFingerprint(request.method, request.url, body);
     const outcome = await service.claim(request.principal.communityId, state.key, fingerprint);
     switch (outcome.kind) {
       case 'claimed':
         state.claim = outcome.claim;
-        return;
+        return false;
       case 'replay': {
-        const { statusCode, headers, body } = outcome.response;
+        const { statusCode, headers, body: stored } = outcome.response;
         reply.code(statusCode).headers(headers).header('x-idempotent-replayed', 'true');
-        return body === null ? reply.send() : reply.send(body);
+        if (stored === null) reply.send();
+        else reply.send(stored);
+        return true;
       }
       case 'in_flight':
         throw new ApiError('idempotency_key_in_use', undefined, { headers: { 'retry-after': String(outcome.retryAfterSeconds) } });
       case 'reused':
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different method, path or body.');
     }
+  };
+
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (await claimFor(request, reply, request.body)) return reply;
+  };
+
+  // A route that reads its body itself (a streamed upload) claims once it knows what it received.
+  const offerClaim = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (states.has(request)) request.claimIdempotencyKey = (body) => claimFor(request, reply, body);
+    done();
   };
 
   const store = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -190,7 +205,8 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySt
   app.addHook('onRoute', (route) => {
     if (route.config?.public || ![route.method].flat().some((method) => mutatingMethods.has(method))) return;
     route.onRequest = withHook(route.onRequest, checkHeader);
-    route.preHandler = withHook(route.preHandler, claim);
+    if (route.config?.idempotencyInHandler) route.preHandler = withHook(route.preHandler, offerClaim);
+    else route.preHandler = withHook(route.preHandler, claim);
     route.onSend = withHook(route.onSend, store);
     route.onResponse = withHook(route.onResponse, settle);
   });

@@ -45,7 +45,12 @@ export async function registerOpenApi(
     ...(options.transformDocument ? { transformObject: options.transformDocument as never } : {}),
     // Each operation states its plan and permission from the one table of route rules (x-plan, x-permission, and in words).
     transform: ({ schema: routeSchema, url, route }) => {
-      const schema = routeSchema?.querystring ? { ...routeSchema, querystring: defaultedOptional(routeSchema.querystring) } : routeSchema;
+      const withQuery = routeSchema?.querystring
+        ? { ...routeSchema, querystring: defaultedOptional(routeSchema.querystring) }
+        : routeSchema;
+      // A body the route streams itself is not validated by Fastify, but is documented all the same.
+      const multipart = route.config?.documentedMultipartBody;
+      const schema = multipart ? { ...withQuery, body: multipart, consumes: ['multipart/form-data'] } : withQuery;
       const rule = ruleOf(rules, [route.method].flat()[0] ?? '', route.url);
       if (!schema || !rule) return { schema, url };
       const stated = documentedRule(rule);

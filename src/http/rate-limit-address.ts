@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { andThen } from '../shared/maybe-async.js';
 import type { PrincipalLookup } from '../shared/principal.js';
 import { applyRateLimitHeaders, enforce, type RateLimiter } from './rate-limit.js';
+import type { GuardStep } from './request-guard.js';
 
 /** How long a secret that authenticated here skips the per-address budget (auth itself still runs every time). */
 const knownKeyTtlMs = 10 * 60_000;
@@ -113,4 +114,11 @@ export class AddressBudget {
     if (this.knownKeys.size >= maxKnownKeys && !this.knownKeys.has(hash)) this.knownKeys.clear();
     this.knownKeys.set(hash, this.clock.now() + knownKeyTtlMs);
   }
+}
+
+/** Counts a public download against its address's download budget (its own, not the unauthenticated requests' one). */
+export function downloadBudgetStep(limiter: RateLimiter): GuardStep {
+  const policy = limiter.perDownloadAddress;
+  const refusal = `Too many downloads from this address: at most ${policy.limit} per ${policy.windowSeconds} s.`;
+  return (request, reply) => andThen(limiter.consume(policy, addressBucket(request.ip)), (decision) => enforce(reply, decision, refusal));
 }

@@ -10,7 +10,7 @@ import type { GuardStep } from './request-guard.js';
 
 /** One budget: `limit` requests per fixed window of `windowSeconds`, counted per bucket id. */
 export interface RateLimitPolicy {
-  name: 'key' | 'address';
+  name: 'key' | 'address' | 'download';
   limit: number;
   windowSeconds: number;
 }
@@ -29,6 +29,8 @@ export interface RateLimitDecision {
 export class RateLimiter {
   readonly perKey: RateLimitPolicy;
   readonly perAddress: RateLimitPolicy;
+  /** Public file downloads, per address: a page with twenty images is not a key-guessing attack. */
+  readonly perDownloadAddress: RateLimitPolicy;
 
   constructor(
     readonly store: RateLimitStore,
@@ -37,6 +39,7 @@ export class RateLimiter {
   ) {
     this.perKey = { name: 'key', limit: settings.perSecond, windowSeconds: settings.windowSeconds };
     this.perAddress = { name: 'address', limit: settings.unauthenticatedPerSecond, windowSeconds: settings.windowSeconds };
+    this.perDownloadAddress = { name: 'download', limit: settings.downloadsPerSecond, windowSeconds: settings.windowSeconds };
   }
 
   /**

@@ -62,3 +62,12 @@ export function guardProtectedRoutes(app: FastifyInstance, stepsOf: (route: Rout
     route.onRequest = [asHook(stepsOf(route)), ...existing];
   });
 }
+
+/** The steps of public routes that ask for a budget of their own (`config.downloadBudget`: file downloads). */
+export function guardDownloadRoutes(app: FastifyInstance, steps: readonly GuardStep[]): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.downloadBudget) return;
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [asHook(steps), ...existing];
+  });
+}

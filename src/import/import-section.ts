@@ -18,6 +18,8 @@ export interface ImportContext {
   communityId: string;
   /** The import time (epoch µs): default for every timestamp the file leaves out. */
   now: number;
+  /** The base of uploaded files' URLs (an event's cover_image_file_id); absent: the configured default's. */
+  publicBaseUrl?: string;
 }
 
 /** One section of the import file (`profiles`, `calendar_events`, ...). */

@@ -11,7 +11,13 @@ export type ImportCounts = Record<string, number>;
  * Loads an import document into a community, all or nothing: every record is checked first, then
  * every section is upserted by id in one transaction; any problem rolls the whole file back.
  */
-export async function runImport(database: Database, clock: Clock, communityId: string, document: unknown): Promise<ImportCounts> {
+export async function runImport(
+  database: Database,
+  clock: Clock,
+  communityId: string,
+  document: unknown,
+  options: { publicBaseUrl?: string } = {},
+): Promise<ImportCounts> {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ImportError('file', null, null, 'must be a JSON object with sections such as "profiles" or "calendar_events"');
   }
@@ -29,7 +35,7 @@ export async function runImport(database: Database, clock: Clock, communityId: s
   });
 
   return writeCommunityData({ database, clock }, communityId, async (w) => {
-    const context = { communityId, now: w.now };
+    const context = { communityId, now: w.now, publicBaseUrl: options.publicBaseUrl };
     const counts: ImportCounts = {};
     for (const { section, records } of parsed) {
       if (records) counts[section.name] = await section.apply(w.tx, records, context);

@@ -1,5 +1,6 @@
 import { calendarEventsImportSection } from '../modules/calendar-events/calendar-events.import.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
+import { filesImportSection } from '../modules/files/files.import.js';
 import { groupsImportSection } from '../modules/groups/groups.import.js';
 import { membersImportSection } from '../modules/members/members.import.js';
 import { postsImportSection } from '../modules/posts/posts.import.js';
@@ -11,6 +12,8 @@ import type { ImportSection } from './import-section.js';
  * sections before it (posts to feeds and profiles, events to profiles and feeds, ...).
  */
 export const importSections: ImportSection<unknown>[] = [
+  // files: first, as calendar_events may name one as cover image (cover_image_file_id).
+  filesImportSection as ImportSection<unknown>,
   profilesImportSection as ImportSection<unknown>,
   membersImportSection as ImportSection<unknown>,
   groupsImportSection as ImportSection<unknown>,

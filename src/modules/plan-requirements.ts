@@ -31,6 +31,8 @@ export const routeRules: RouteRuleTable = {
   'GET /admin/v0/webhook_endpoints': { plan: 'enterprise', permission: 'webhooks:write' },
   'POST /admin/v0/webhook_endpoints': { plan: 'enterprise', permission: 'webhooks:write' },
   'DELETE /admin/v0/webhook_endpoints/:id': { plan: 'enterprise', permission: 'webhooks:write' },
+  // Uploads (docs/files.md): on every plan, as the events whose cover images they are; a permission of their own.
+  'POST /admin/v0/files': onEveryPlan('files:write'),
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 };

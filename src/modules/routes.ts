@@ -5,6 +5,8 @@ import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
 import { calendarEventWriteRoutes } from './calendar-events/calendar-events.write-routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
+import { fileDownloadRoutes } from './files/files.download-routes.js';
+import { filesRoutes } from './files/files.routes.js';
 import { groupsRoutes } from './groups/groups.routes.js';
 import { membersRoutes } from './members/members.routes.js';
 import { postsRoutes } from './posts/posts.routes.js';
@@ -21,4 +23,6 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   apiKeysRoutes,
   calendarEventWriteRoutes,
   webhooksRoutes,
+  filesRoutes,
+  fileDownloadRoutes,
 ];

@@ -1,12 +1,18 @@
 import type { Principal } from '../shared/principal.js';
 
 /** Body encodings a route accepts. */
-export type BodyType = 'json' | 'form';
+export type BodyType = 'json' | 'form' | 'multipart';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth plugin on every /admin/v0 route that needs a key. */
     principal: Principal | null;
+    /**
+     * On routes with `config.idempotencyInHandler` and an Idempotency-Key: claims the key for a
+     * request whose identity is `body`; true when the stored answer of an earlier request was
+     * replayed (the route must then stop), false to go on.
+     */
+    claimIdempotencyKey: ((body: unknown) => Promise<boolean>) | null;
   }
   interface FastifyContextConfig {
     /** No API key needed (OpenAPI document, docs, health). */
@@ -15,6 +21,15 @@ declare module 'fastify' {
     bodyTypes?: BodyType[];
     /** Operation name used in logs and metrics. */
     operation?: string;
+    /** Public downloads: counted against their own per-address budget (RATE_LIMIT_DOWNLOADS_PER_SECOND), not the key-guessing one. */
+    downloadBudget?: boolean;
+    /**
+     * The route claims its Idempotency-Key itself, with `request.claimIdempotencyKey(body)`, once it
+     * knows what makes the request the same operation (a streamed upload: after reading it).
+     */
+    idempotencyInHandler?: boolean;
+    /** The parts of a multipart/form-data body the route reads itself (documentation only: the OpenAPI requestBody). */
+    documentedMultipartBody?: object;
   }
 }
 

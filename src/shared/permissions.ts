@@ -9,6 +9,7 @@ export const permissions = [
   'groups:write',
   'feeds:read',
   'webhooks:write',
+  'files:write',
 ] as const;
 export type Permission = (typeof permissions)[number];
 

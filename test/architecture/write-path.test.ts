@@ -37,6 +37,8 @@ export const notCommunityData: Readonly<Record<string, string>> = {
   chat_sync_connections: "the operator's chat bot configuration (sealed secrets)",
   chat_sync_checkpoints: 'where a chat backfill stands; the data it reads is written through the write path',
   chat_event_queue: 'Slack deliveries waiting to be applied; applying one goes through the write path',
+  file_upload_chunks:
+    'an upload streaming in, staged outside any transaction; it becomes files and file_chunks rows only in the write path (commitStagedFile)',
 };
 
 /** Folders whose files may write anything: the write path itself and the migrations (schema, not data). */

@@ -41,7 +41,12 @@ describe('rate-limit building blocks', () => {
 
   it('decides with the limit, what remains, and whole seconds until the reset (at least 1)', async () => {
     const clock = new TestClock(10_900);
-    const limiter = new RateLimiter(new MemoryRateLimitStore(), clock, { perSecond: 2, windowSeconds: 1, unauthenticatedPerSecond: 1 });
+    const limiter = new RateLimiter(new MemoryRateLimitStore(), clock, {
+      perSecond: 2,
+      windowSeconds: 1,
+      unauthenticatedPerSecond: 1,
+      downloadsPerSecond: 5,
+    });
     assert.deepEqual(await limiter.consume(limiter.perKey, 'k'), {
       allowed: true,
       limit: 2,
@@ -56,6 +61,7 @@ describe('rate-limit building blocks', () => {
       perSecond: 2,
       windowSeconds: 10,
       unauthenticatedPerSecond: 1,
+      downloadsPerSecond: 5,
     });
     assert.equal((await long.consume(long.perKey, 'k')).resetSeconds, 8);
   });

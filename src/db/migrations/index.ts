@@ -12,6 +12,7 @@ import * as webhookOutbox from './010-webhook-outbox.js';
 import * as eventSlugIndex from './011-event-slug-index.js';
 import * as eventTagOrder from './012-event-tag-order.js';
 import * as postSearch from './013-post-search.js';
+import * as files from './014-files.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011-event-slug-index': eventSlugIndex,
   '012-event-tag-order': eventTagOrder,
   '013-post-search': postSearch,
+  '014-files': files,
 };

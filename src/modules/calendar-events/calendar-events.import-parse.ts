@@ -35,6 +35,8 @@ export interface ParsedEvent {
   /** Timestamps undefined when the file leaves them out (the import time then). */
   attendees: { profileId: string; link: string | null; created_at: number | undefined; updated_at: number | undefined }[];
   given: { created_at: number | undefined; updated_at: number | undefined };
+  /** An uploaded file whose URL is the cover image (resolved by resolveCoverImages); null when none is named. */
+  coverImageFileId: string | null;
 }
 
 const parseShape = schemaParser<CalendarEventImport>(section, CalendarEventImportSchema);
@@ -58,6 +60,14 @@ const flag = (value: boolean | null | undefined): Flag => (value === true ? 1 : 
 /** Blocks the API answers as null when the event has none: absent, null and [] all mean "none". */
 const blocksOrNull = (value: unknown[] | null | undefined): RichTextBlock[] | null =>
   value === undefined || value === null || value.length === 0 ? null : (value as RichTextBlock[]);
+
+/** The file named as cover image, lower case; refused beside a cover_image_url (which it would replace). */
+function coverImageFileIdOf(e: CalendarEventImport, index: number): string | null {
+  if (e.cover_image_file_id == null) return null;
+  if (e.cover_image_url != null && e.cover_image_url !== '')
+    throw new ImportError(section, index, 'cover_image_file_id', 'cannot be given together with cover_image_url (the file gives the URL)');
+  return e.cover_image_file_id.toLowerCase();
+}
 
 /** Checks one record of the section (shape, blocks, dates, duplicates) and reduces it to what is stored. */
 export function parseEventRecord(record: unknown, index: number): ParsedEvent {
@@ -145,5 +155,6 @@ export function parseEventRecord(record: unknown, index: number): ParsedEvent {
       created_at: optionalInstant(e.created_at, index, 'created_at'),
       updated_at: optionalInstant(e.updated_at, index, 'updated_at'),
     },
+    coverImageFileId: coverImageFileIdOf(e, index),
   };
 }

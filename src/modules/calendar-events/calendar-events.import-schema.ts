@@ -69,6 +69,8 @@ export const CalendarEventImportSchema = Type.Object(
     recording_link: OptText(2048),
     slug: OptText(256),
     cover_image_url: OptText(2048),
+    // An uploaded file of the community (docs/files.md): cover_image_url becomes its URL. Not with cover_image_url.
+    cover_image_file_id: Opt(Uuid()),
     created_at: OptTimestamp(),
     updated_at: OptTimestamp(),
     host_profile_ids: Opt(Type.Array(Uuid(), { maxItems: 100 })),

@@ -3,8 +3,10 @@ import type { Insertable } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import type { CalendarEventsTable } from '../../db/schema.js';
 import { assertUniqueIds, ImportError, type ImportSection } from '../../import/import-section.js';
+import { defaultPublicBaseUrl } from '../../shared/public-base-url.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
+import { resolveCoverImages } from './calendar-events.cover-image.js';
 import { type ParsedEvent, parseEventRecord, section } from './calendar-events.import-parse.js';
 import {
   type EventChildRows,
@@ -159,6 +161,7 @@ export const calendarEventsImportSection: ImportSection<ParsedEvent> = {
   async apply(tx, records, context) {
     assertUniqueIds(section, records, (record) => record.id);
     await assertReferencesExist(tx, context.communityId, records);
+    await resolveCoverImages(tx, context.communityId, records, context.publicBaseUrl ?? defaultPublicBaseUrl);
     const stored = await storedStamps(
       tx,
       context.communityId,

@@ -41,6 +41,13 @@ const fields = {
   recap_text: Text(20_000, 'Plain text turned into one rich text block; not together with recap_chat_blocks.'),
   recording_link: Nullable(Text(2048)),
   cover_image_url: Nullable(Text(2048)),
+  cover_image_file_id: Nullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'An uploaded file of the community (POST /files): cover_image_url becomes its URL. Not together with cover_image_url.',
+    }),
+  ),
   external_speakers: Nullable(Text(10_000)),
   partner_event_id: Nullable(Text(256)),
   status: StringEnum(writableStatuses, { description: '`draft` cannot be set through the API (see docs/calendar-events.md).' }),

@@ -8,6 +8,7 @@ import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectProfileIdBy } from '../groups/groups.queries.js';
 import { userIdentifier } from '../groups/groups.service.js';
 import { type Announcement, announceEvent } from './calendar-events.announce.js';
+import { resolveCoverImages } from './calendar-events.cover-image.js';
 import { docOf } from './calendar-events.import.js';
 import { type ParsedEvent, parseEventRecord } from './calendar-events.import-parse.js';
 import { insertEventChildren } from './calendar-events.import-queries.js';
@@ -25,7 +26,8 @@ import {
 } from './calendar-events.write-queries.js';
 import type { CreateEventBody, EventPerson, UpdateEventBody } from './calendar-events.write-schemas.js';
 
-export type EventWriteDeps = ServiceDeps;
+/** The services, and the base of uploaded files' URLs (a cover_image_file_id). */
+export type EventWriteDeps = ServiceDeps & { publicBaseUrl: () => string };
 
 /** The event as GET shows it (JSON text) and, when some channel could not be posted to, why. */
 export interface WrittenEvent {
@@ -150,15 +152,30 @@ function parseAsApi(record: ImportRecord): ParsedEvent {
   try {
     return parseEventRecord(record, 0);
   } catch (error) {
-    if (!(error instanceof UserInputError)) throw error;
-    const match = /^calendar_events\[0\]\.(\S+): ([\s\S]*)$/.exec(error.message);
-    if (!match) throw validationFailed('body', error.message);
-    const field = (match[1] as string)
-      .replace(/^host_profile_ids/, 'hosts')
-      .replace(/^speaker_profile_ids/, 'speakers')
-      .replace(/^tags\[(\d+)\]\.id$/, 'tags[$1]');
-    throw validationFailed(`body.${field}`, match[2] as string);
+    throw asApiError(error);
   }
+}
+
+/** The parsed event with its cover image file resolved (400 naming cover_image_file_id when the community has no such file). */
+async function withCoverImage(db: Db | Tx, communityId: string, parsed: ParsedEvent, baseUrl: string): Promise<ParsedEvent> {
+  try {
+    await resolveCoverImages(db, communityId, [parsed], baseUrl);
+    return parsed;
+  } catch (error) {
+    throw asApiError(error);
+  }
+}
+
+/** An import error of the single record an API write checks, as the 400 naming the body field. */
+function asApiError(error: unknown): unknown {
+  if (!(error instanceof UserInputError)) return error;
+  const match = /^calendar_events\[0\]\.(\S+): ([\s\S]*)$/.exec(error.message);
+  if (!match) return validationFailed('body', error.message);
+  const field = (match[1] as string)
+    .replace(/^host_profile_ids/, 'hosts')
+    .replace(/^speaker_profile_ids/, 'speakers')
+    .replace(/^tags\[(\d+)\]\.id$/, 'tags[$1]');
+  return validationFailed(`body.${field}`, match[2] as string);
 }
 
 /** An event's stored state as an import record, so that a PATCH goes through the same parser as the import. */
@@ -193,6 +210,13 @@ async function storedRecord(
 async function applyBody(db: Db | Tx, communityId: string, id: string, base: ImportRecord, body: WriteBody): Promise<ImportRecord> {
   const record: ImportRecord = { ...base, id };
   for (const field of plainFields) if (body[field] !== undefined) record[field] = body[field];
+  if (body.cover_image_file_id !== undefined) {
+    if (body.cover_image_url !== undefined)
+      throw validationFailed('body.cover_image_file_id', 'cannot be sent together with cover_image_url (the file gives the URL)');
+    // The file's URL replaces the stored one; null clears the cover image.
+    record.cover_image_url = null;
+    if (body.cover_image_file_id !== null) record.cover_image_file_id = body.cover_image_file_id;
+  }
   const description = blocksOf(body, 'description');
   if (description !== undefined) record.description_chat_blocks = description;
   const recap = blocksOf(body, 'recap');
@@ -276,7 +300,12 @@ export async function createCalendarEvent(deps: EventWriteDeps, communityId: str
         );
   const written = await writeCommunityData(deps, communityId, async (w) => {
     // Again inside the transaction, so that references and the slug are checked against what commits.
-    const parsed = parseAsApi(await applyBody(w.tx, communityId, id, { status: 'published' }, body));
+    const parsed = await withCoverImage(
+      w.tx,
+      communityId,
+      parseAsApi(await applyBody(w.tx, communityId, id, { status: 'published' }, body)),
+      deps.publicBaseUrl(),
+    );
     const { row, children } = rowsOf(communityId, parsed, announced.publishedTo, w.now, w.now);
     const inserted = { id, ...row, attendees_count: 0, created_at: w.now };
     await insertEventRow(w.tx, { community_id: communityId, ...inserted });
@@ -317,7 +346,12 @@ export async function updateCalendarEvent(
   await writeCommunityData(deps, communityId, async (w) => {
     const stored = await storedRecord(w.tx, communityId, id);
     if (!stored) throw notFound('Calendar event');
-    const parsed = parseAsApi(await applyBody(w.tx, communityId, id, stored.record, body));
+    const parsed = await withCoverImage(
+      w.tx,
+      communityId,
+      parseAsApi(await applyBody(w.tx, communityId, id, stored.record, body)),
+      deps.publicBaseUrl(),
+    );
     const known = new Set(stored.publishedTo.map((p) => p.chat_channel_id));
     const publishedTo = [...stored.publishedTo, ...announced.publishedTo.filter((p) => !known.has(p.chat_channel_id))];
     const { row, children } = rowsOf(communityId, parsed, publishedTo, stored.createdAt, w.now);

@@ -131,7 +131,7 @@ function bodyArb(operation: Operation, pools: Pools, hostility: number): fc.Arbi
     if (!body) return fc.constant({});
     return fc
       .tuple(fc.constantFrom(...body.contentTypes), objectValue(body.schema, pools, 0, 0))
-      .map(([contentType, value]) => ({ contentType, payload: serialise(contentType, value) }));
+      .map(([contentType, value]) => encode(contentType, value));
   }
   const anyType = fc.constantFrom(...otherContentTypes, 'application/json');
   const raw = fc.record({ contentType: anyType, payload: fc.constantFrom(...malformedBodies) });
@@ -141,10 +141,10 @@ function bodyArb(operation: Operation, pools: Pools, hostility: number): fc.Arbi
   }
   const structured = fc
     .tuple(fc.constantFrom(...body.contentTypes), objectValue(body.schema, pools, 0, hostility))
-    .map(([contentType, value]) => ({ contentType, payload: serialise(contentType, value) }));
+    .map(([contentType, value]) => encode(contentType, value));
   const wrongTopLevel = fc
     .tuple(fc.constantFrom(...body.contentTypes), wrongType)
-    .map(([contentType, value]) => ({ contentType, payload: serialise(contentType, value) }));
+    .map(([contentType, value]) => encode(contentType, value));
   const mislabelled = fc
     .tuple(anyType, objectValue(body.schema, pools, 0, 0))
     .map(([contentType, value]) => ({ contentType, payload: JSON.stringify(value) }));
@@ -159,6 +159,25 @@ function bodyArb(operation: Operation, pools: Pools, hostility: number): fc.Arbi
 
 function serialise(contentType: string, value: unknown): string {
   return contentType === 'application/x-www-form-urlencoded' ? toForm(value).toString() : (JSON.stringify(value) ?? 'null');
+}
+
+/** Stands for "the length of the file part" in a multipart body (the `size` pool), so some uploads are consistent. */
+export const fileLengthMarker = 'fuzz:file-length';
+const boundary = 'fuzz-boundary-7f3a';
+
+/** A body of the content type: multipart/form-data gets real parts (`file` as a file part), the others their text. */
+function encode(contentType: string, value: unknown): { contentType: string; payload: string } {
+  if (contentType !== 'multipart/form-data' || typeof value !== 'object' || value === null || Array.isArray(value))
+    return { contentType, payload: serialise(contentType, value) };
+  const fields = value as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+  const file = fields.file === undefined ? undefined : text(fields.file);
+  const parts = Object.entries(fields).map(([name, v]) => {
+    if (name === 'file') return `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload"\r\n\r\n${file}\r\n`;
+    const content = v === fileLengthMarker ? String(Buffer.byteLength(file ?? '')) : text(v);
+    return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${content}\r\n`;
+  });
+  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: `${parts.join('')}--${boundary}--\r\n` };
 }
 
 const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…(${text.length} chars)` : text);

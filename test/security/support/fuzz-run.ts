@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Resolver } from '../../../src/webhooks/target-address.js';
 import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';
-import { type FuzzContext, requestArb, summarise } from './fuzz-requests.js';
+import { type FuzzContext, fileLengthMarker, requestArb, summarise } from './fuzz-requests.js';
 import { fetchDocument, type Operation, operationsOf, ResponseValidator } from './openapi.js';
 import { seedWorld } from './world.js';
 
@@ -137,6 +137,10 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
             url: [webhookTarget],
             // Search queries that find something, in the query language (hostile ones come from the arbitraries).
             q: ['post', 'the community', '"weekly update"', 'launch*', 'team -draft', 'café', '東京'],
+            // POST /files: a name with an extension, bytes of a few kinds, and a size that matches them.
+            filename: ['photo.png', 'notes.txt'],
+            file: ['%PDF-1.4 fuzz', '<svg xmlns="http://www.w3.org/2000/svg"/>', 'plain bytes'],
+            size: [fileLengthMarker],
           },
         };
       });

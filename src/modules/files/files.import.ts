@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { type Static, Type } from '@sinclair/typebox';
+import type { Insertable } from 'kysely';
+import type { FileChunksTable } from '../../db/schema.js';
+import { ImportUuid, importInstant, OptText, OptTimestamp } from '../../import/import-fields.js';
+import { assertUniqueIds, ImportError, type ImportSection, schemaParser } from '../../import/import-section.js';
+import { detectionHeadBytes, detectMimetype } from './files.mimetype.js';
+import { selectForeignFiles, upsertFile } from './files.queries.js';
+import { chunkBytes } from './files.upload.js';
+
+const section = 'files';
+
+/**
+ * A `files` record of the import file (and of the export): the upload's fields, the SHA-256 of the
+ * bytes, and the bytes in base64, last, so an export can stream them. The mimetype is not part of
+ * it: it is detected from the bytes again, as on upload.
+ */
+export const FileImportSchema = Type.Object(
+  {
+    id: ImportUuid(),
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    title: OptText(1000),
+    size: Type.Integer({ minimum: 1 }),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    created_at: OptTimestamp(),
+    content_base64: Type.String({ pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' }),
+  },
+  { additionalProperties: false },
+);
+type FileImport = Static<typeof FileImportSchema>;
+
+interface ParsedFile {
+  record: FileImport;
+  bytes: Buffer;
+  created_at: number | undefined;
+}
+
+const parseShape = schemaParser<FileImport>(section, FileImportSchema);
+
+function parseFile(value: unknown, index: number): ParsedFile {
+  const record = parseShape(value, index);
+  const bytes = Buffer.from(record.content_base64, 'base64');
+  if (bytes.length !== record.size)
+    throw new ImportError(section, index, 'size', `says ${record.size} bytes but content_base64 holds ${bytes.length}`);
+  if (createHash('sha256').update(bytes).digest('hex') !== record.sha256)
+    throw new ImportError(section, index, 'sha256', 'is not the SHA-256 of content_base64');
+  return {
+    record: { ...record, id: record.id.toLowerCase() },
+    bytes,
+    created_at: importInstant(record.created_at, section, index, 'created_at'),
+  };
+}
+
+/**
+ * The `files` section: upsert by id. An id another community holds is accepted only for the very
+ * same file (name and bytes: an export imported into another community), since the public URL
+ * names the file by id alone.
+ */
+export const filesImportSection: ImportSection<ParsedFile> = {
+  name: section,
+  parse: parseFile,
+  async apply(tx, records, context) {
+    assertUniqueIds(section, records, (file) => file.record.id);
+    const foreign = await selectForeignFiles(
+      tx,
+      context.communityId,
+      records.map((file) => file.record.id),
+    );
+    for (const [index, { record, bytes, created_at }] of records.entries()) {
+      const other = foreign.get(record.id);
+      if (other && (other.name !== record.name || other.sha256 !== record.sha256))
+        throw new ImportError(section, index, 'id', `"${record.id}" is another community's file (with another name or other bytes)`);
+      const chunks: Insertable<FileChunksTable>[] = [];
+      for (let offset = 0, seq = 0; offset < bytes.length; offset += chunkBytes, seq++)
+        chunks.push({ community_id: context.communityId, file_id: record.id, seq, data: bytes.subarray(offset, offset + chunkBytes) });
+      const row = {
+        community_id: context.communityId,
+        id: record.id,
+        name: record.name,
+        title: record.title == null || record.title === '' ? null : record.title,
+        mimetype: await detectMimetype(bytes.subarray(0, detectionHeadBytes)),
+        size: bytes.length,
+        sha256: record.sha256,
+        chunk_size: chunkBytes,
+        created_at: created_at ?? context.now,
+      };
+      await upsertFile(tx, row, chunks);
+    }
+    return records.length;
+  },
+};

@@ -1,0 +1,105 @@
+import type { Insertable } from 'kysely';
+import { selectInBatches } from '../../db/batches.js';
+import type { Db, Tx } from '../../db/database.js';
+import type { FileChunksTable, FilesTable } from '../../db/schema.js';
+import type { FileRow } from './files.records.js';
+
+/*
+ * The SQL of uploaded files. Staging rows (`file_upload_chunks`) are not community data: they are
+ * written outside any transaction while an upload streams in and become a file only when
+ * `commitStagedFile` moves them, in the write path's transaction.
+ */
+
+/** Stores one staged chunk of an upload in progress. */
+export async function insertStagedChunk(db: Db, uploadId: string, seq: number, data: Buffer, nowMs: number): Promise<void> {
+  await db.insertInto('file_upload_chunks').values({ upload_id: uploadId, seq, data, created_at: nowMs }).execute();
+}
+
+/** Drops what an upload staged (it failed, or was refused after it was read). */
+export async function deleteStagedChunks(db: Db, uploadId: string): Promise<void> {
+  await db.deleteFrom('file_upload_chunks').where('upload_id', '=', uploadId).execute();
+}
+
+/** Drops staged chunks older than `beforeMs`: uploads of a process that stopped before it could clean up. */
+export async function deleteStaleStagedChunks(db: Db, beforeMs: number): Promise<void> {
+  await db.deleteFrom('file_upload_chunks').where('created_at', '<', beforeMs).execute();
+}
+
+/** Makes a staged upload a file of the community: its row, and its chunks moved out of staging. */
+export async function commitStagedFile(tx: Tx, row: Insertable<FilesTable>, uploadId: string): Promise<void> {
+  await tx.insertInto('files').values(row).execute();
+  await tx
+    .insertInto('file_chunks')
+    .columns(['community_id', 'file_id', 'seq', 'data'])
+    .expression((eb) =>
+      eb
+        .selectFrom('file_upload_chunks')
+        .select([eb.val(row.community_id).as('community_id'), eb.val(row.id).as('file_id'), 'seq', 'data'])
+        .where('upload_id', '=', uploadId),
+    )
+    .execute();
+  await tx.deleteFrom('file_upload_chunks').where('upload_id', '=', uploadId).execute();
+}
+
+/** Writes a whole file at once (the import, whose file is already in memory). */
+export async function upsertFile(tx: Tx, row: Insertable<FilesTable>, chunks: readonly Insertable<FileChunksTable>[]): Promise<void> {
+  await tx.deleteFrom('file_chunks').where('community_id', '=', row.community_id).where('file_id', '=', row.id).execute();
+  await tx.deleteFrom('files').where('community_id', '=', row.community_id).where('id', '=', row.id).execute();
+  await tx.insertInto('files').values(row).execute();
+  for (const chunk of chunks) await tx.insertInto('file_chunks').values(chunk).execute();
+}
+
+/** A file by its id alone (public downloads name no community); rows of one id in several communities hold the same file. */
+export async function selectFileById(db: Db, id: string): Promise<FileRow | undefined> {
+  return db.selectFrom('files').selectAll().where('id', '=', id).orderBy('community_id').limit(1).executeTakeFirst();
+}
+
+/** A file of the community, or undefined. */
+export async function selectCommunityFile(db: Db | Tx, communityId: string, id: string): Promise<FileRow | undefined> {
+  return db.selectFrom('files').selectAll().where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Name and digest of the given files as other communities hold them, by id (an import may reuse an id only for the same file). */
+export async function selectForeignFiles(
+  db: Db | Tx,
+  communityId: string,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; sha256: string }>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('files').select(['id', 'name', 'sha256']).where('id', 'in', batch).where('community_id', '<>', communityId).execute(),
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The chunks of a file in order, one row per read (the export streams them). */
+export async function* selectChunks(
+  db: Db,
+  file: Pick<FileRow, 'community_id' | 'id' | 'size' | 'chunk_size'>,
+): AsyncGenerator<Uint8Array> {
+  const count = Math.ceil(Number(file.size) / Number(file.chunk_size));
+  for (let seq = 0; seq < count; seq++) {
+    const data = await selectChunk(db, file.community_id, file.id, seq);
+    if (!data) throw new Error(`file ${file.id} has no chunk ${seq}`);
+    yield data;
+  }
+}
+
+/** The bytes of one chunk of a file. */
+export async function selectChunk(db: Db, communityId: string, fileId: string, seq: number): Promise<Uint8Array | undefined> {
+  const row = await db
+    .selectFrom('file_chunks')
+    .select('data')
+    .where('community_id', '=', communityId)
+    .where('file_id', '=', fileId)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+  return row?.data;
+}
+
+/** The names of the given files of the community, by id (the files that exist). */
+export async function selectFileNames(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('files').select(['id', 'name']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

@@ -1,0 +1,132 @@
+import type { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { ModuleOptions } from '../../dependencies.js';
+import { validationFailed } from '../../errors.js';
+import { principalOf } from '../../routing/request-context.js';
+import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
+import { deleteStagedChunks } from './files.queries.js';
+import { UploadFormSchema, UploadResponseSchema } from './files.schemas.js';
+import { createFile, fileTooLarge, malformedBody, type StagedUpload, stageUpload, type UploadFields } from './files.upload.js';
+
+/** Room for the multipart framing and the text fields around the file, in the early Content-Length check. */
+const framingBytes = 64 * 1024;
+const textFields = new Set<keyof UploadFields>(['filename', 'size', 'description']);
+const isTextField = (name: string): name is keyof UploadFields => textFields.has(name as keyof UploadFields);
+
+const description = [
+  'multipart/form-data with the parts `file` (the bytes; required), `filename` (1-255 characters with its extension; required),',
+  '`size` (bytes, at least 1, equal to what is sent; required) and `description` (alt text, at most 1000 characters; answered as `title`).',
+  "The mimetype is detected from the file's bytes. Larger than FILES_MAX_MB: 413 (before the body is read when Content-Length says so).",
+  "The answer's `url` serves the file publicly, without a key. See docs/files.md.",
+].join(' ');
+
+/** Reads the multipart parts: the file streamed into staging, the text fields kept. */
+async function readUpload(
+  request: FastifyRequest,
+  stage: (file: StagedUploadStream) => Promise<StagedUpload>,
+): Promise<{ fields: UploadFields; staged: StagedUpload | undefined }> {
+  const fields: UploadFields = {};
+  let staged: StagedUpload | undefined;
+  const parts = request.parts()[Symbol.asyncIterator]();
+  for (;;) {
+    // The parser's failures are the body's; what staging throws (the database) is not.
+    const next = await parts.next().catch((error: unknown) => {
+      throw malformedBody(partsError(error));
+    });
+    if (next.done) break;
+    const part = next.value;
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file')
+        throw validationFailed(`body.${part.fieldname}`, 'is not a part of an upload (file, filename, size, description)');
+      staged = await stage(part.file);
+    } else {
+      if (!isTextField(part.fieldname))
+        throw validationFailed(`body.${part.fieldname}`, 'is not a part of an upload (file, filename, size, description)');
+      if (part.valueTruncated) throw validationFailed(`body.${part.fieldname}`, 'is too long');
+      fields[part.fieldname] = String(part.value);
+    }
+  }
+  return { fields, staged };
+}
+
+/** The multipart parser's refusals of a body with more parts than an upload has, as the 400 they are. */
+function partsError(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_FILES_LIMIT') return validationFailed('body.file', 'only one file per upload');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return validationFailed('body', 'an upload has the parts file, filename, size and description, each once');
+  return error;
+}
+
+type StagedUploadStream = Parameters<typeof stageUpload>[1] & Readable;
+
+/** POST /admin/v0/files: a public file of the community (docs/files.md). */
+export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
+  const { maxBytes } = services.config.files;
+  // Only this plugin's routes parse multipart. One file; text parts small (a filename, a size, alt text).
+  await app.register(multipart, {
+    limits: { fileSize: maxBytes, files: 1, fields: 3, parts: 4, fieldSize: 16 * 1024, headerPairs: 20 },
+  });
+
+  app.post(
+    '/admin/v0/files',
+    {
+      config: {
+        operation: 'files.upload',
+        bodyTypes: ['multipart'],
+        idempotencyInHandler: true,
+        documentedMultipartBody: UploadFormSchema,
+      },
+      schema: {
+        tags: ['Files'],
+        summary: 'Upload a public file',
+        description,
+        headers: IdempotencyHeaders,
+        response: { 201: UploadResponseSchema, ...errorResponses(...idempotentErrorStatuses, 413, 415) },
+      },
+      // After the key is checked, before any of the body is read: a declared length over the limit is refused at once.
+      onRequest: (request, reply, done) => {
+        const declared = Number(request.headers['content-length'] ?? 0);
+        if (declared > maxBytes + framingBytes) {
+          reply.header('connection', 'close');
+          done(fileTooLarge(maxBytes));
+          return;
+        }
+        done();
+      },
+    },
+    async (request, reply) => {
+      const { communityId } = principalOf(request);
+      let staged: StagedUpload | undefined;
+      const stage = async (file: StagedUploadStream) => {
+        if (staged) throw validationFailed('body.file', 'only one file per upload');
+        // Past the limit the parser drops the rest of the file but would wait for its end: stop at once instead.
+        file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
+        staged = await stageUpload(services, file, maxBytes);
+        return staged;
+      };
+      let fields: UploadFields;
+      try {
+        ({ fields } = await readUpload(request, stage));
+        // The same upload again (same bytes and fields) under the same key replays the first answer.
+        const identity = { ...fields, sha256: staged?.sha256 ?? null, bytes: staged?.size ?? null };
+        if (request.claimIdempotencyKey && (await request.claimIdempotencyKey(identity))) {
+          if (staged) await deleteStagedChunks(services.database.db, staged.uploadId);
+          return reply;
+        }
+      } catch (error) {
+        // The rest of the body is not read: close the connection after the answer.
+        reply.header('connection', 'close');
+        if (staged) await deleteStagedChunks(services.database.db, staged.uploadId);
+        throw partsError(error);
+      }
+      const file = await createFile(services, communityId, staged, fields, services.publicBaseUrl());
+      return reply
+        .code(201)
+        .header('location', file.url)
+        .send({ success: true as const, data: file });
+    },
+  );
+};
