@@ -30,7 +30,7 @@ const unspacedAll = new RegExp(unspaced.source, 'gu');
 const letterFolds: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ð: 'd', ħ: 'h', ı: 'i', ŀ: 'l', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th' };
 const foldable = new RegExp(`[${Object.keys(letterFolds).join('')}]`, 'gu');
 
-const nonAscii = /[^\x00-\x7f]/;
+const nonAscii = /[\u0080-\uffff]/;
 const asciiWord = /[a-z0-9]+/g;
 
 /** Case and accents folded: `Café` and `CAFE` both give `cafe`, `naïve` gives `naive`, `Łódź` gives `lodz`. */

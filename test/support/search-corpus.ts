@@ -4,7 +4,7 @@
  * few words everywhere, most rare, as in real text), with mentions, emoji shortcodes and links.
  */
 import { Rng } from '../../src/cli/seed/prng.js';
-import { words as seedWords, words } from '../../src/cli/seed/vocabulary.js';
+import { words as seedWords } from '../../src/cli/seed/vocabulary.js';
 
 const latinConsonants = ['b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'ch', 'st'];
 const latinVowels = ['a', 'e', 'i', 'o', 'u', 'a', 'e', 'o', 'é', 'è', 'ü', 'ö', 'ña', 'ï', 'ô'];
