@@ -91,7 +91,11 @@ describeEachEngine('posts: validation, 404 and isolation', (ctx) => {
     const res = await ctx().request({ method: 'GET', url: '/admin/v0/openapi.json' });
     const paths = res.json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>().paths;
     for (const path of ['/admin/v0/feeds/{feed_id}', '/admin/v0/feeds/{feed_id}/posts']) {
-      assert.deepEqual(Object.keys(paths[path]?.get?.responses ?? {}).sort(), ['200', '400', '401', '403', '404', '429', '500', '503'], path);
+      assert.deepEqual(
+        Object.keys(paths[path]?.get?.responses ?? {}).sort(),
+        ['200', '400', '401', '403', '404', '429', '500', '503'],
+        path,
+      );
     }
   });
 });
