@@ -32,6 +32,8 @@ const pgMessages = [
   'is not queryable',
   'Connection ended unexpectedly',
   'Cannot use a pool after calling end on the pool',
+  // Kysely, once the database has been closed by a stop with requests still in flight.
+  'driver has already been destroyed',
 ];
 
 /**

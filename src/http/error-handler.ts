@@ -87,7 +87,8 @@ export function registerErrorHandler(app: FastifyInstance, options: ErrorHandler
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError.code === 'database_unavailable') outageLog.note(request, error);
-    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A 503 made on purpose (a stopping server, a deadline) is an answer, not a fault.
+    else if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: apiError.code }, apiError.message);
     // Fastify closes the connection when it refused a body it did not read (the client may still be sending).
     if (reply.getHeader('connection') === 'close') lingerBeforeClose(request.raw.socket);

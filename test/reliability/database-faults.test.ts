@@ -300,7 +300,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
       assert.ok(stopMs < 9000, `the stop took ${stopMs} ms`);
       t.diagnostic(`stop in a black hole with the default timeouts: ${stopMs} ms`);
       const answered = lateLoad.since(stoppedAt).filter((answer) => answer.status !== 'no answer');
-      assert.deepEqual(wrongAnswers(answered), [], summary(answered));
+      assert.deepEqual(wrongAnswers(answered), [], `${summary(answered)}\n${running.output().slice(-4000)}`);
     } finally {
       await lateLoad?.stop();
       await late?.stop();
