@@ -1,14 +1,9 @@
 import type { Command } from 'commander';
 import { ApiError, UserInputError } from '../errors.js';
 import { systemClock } from '../shared/clock.js';
-import {
-  createWebhookEndpoint,
-  listWebhookDeliveries,
-  listWebhookEndpoints,
-  redeliverWebhooks,
-  removeWebhookEndpoint,
-  rotateWebhookSecret,
-} from '../webhooks/endpoints.service.js';
+import { listWebhookDeliveries, redeliverWebhooks, type WebhookDeliveryView } from '../webhooks/deliveries.service.js';
+import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, rotateWebhookSecret } from '../webhooks/endpoints.service.js';
+import { sendTestWebhook } from '../webhooks/test-send.service.js';
 import { withDatabase } from './context.js';
 import { formatTable, printResult } from './output.js';
 
@@ -40,7 +35,15 @@ async function run<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `webhook add|list|remove|rotate-secret|deliveries|redeliver` (docs/webhooks.md). */
+/** One line per attempt of a delivery, for the text output of `webhook deliveries`. */
+function attemptLines(delivery: WebhookDeliveryView): string[] {
+  return delivery.attempt_log.map(
+    (attempt) =>
+      `  ${delivery.id} attempt at ${attempt.attempted_at}: ${attempt.status ?? 'no answer'} in ${attempt.duration_ms} ms${attempt.error ? ` (${attempt.error})` : ''}`,
+  );
+}
+
+/** `webhook add|list|remove|rotate-secret|test|deliveries|redeliver` (docs/webhooks.md). */
 export function registerWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('manage outbound webhook endpoints and deliveries');
   webhook
@@ -121,20 +124,41 @@ export function registerWebhookCommands(program: Command): void {
       const deliveries = await run(() =>
         withDatabase((database) => listWebhookDeliveries({ database }, options.endpoint, options.status ?? null, limit)),
       );
+      const table = formatTable(deliveries as unknown as Record<string, unknown>[], [
+        'id',
+        'type',
+        'status',
+        'attempts',
+        'last_response_status',
+        'last_error',
+        'created_at',
+        'next_attempt_at',
+      ]);
+      const attempts = deliveries.flatMap(attemptLines);
       printResult(
         { json: Boolean(options.json) },
         deliveries,
-        formatTable(deliveries as unknown as Record<string, unknown>[], [
-          'id',
-          'type',
-          'status',
-          'attempts',
-          'last_response_status',
-          'last_error',
-          'created_at',
-          'next_attempt_at',
-        ]),
+        attempts.length > 0 ? `${table}\n\nAttempts:\n${attempts.join('\n')}` : table,
       );
+    });
+  webhook
+    .command('test')
+    .description('send a signed example event to an endpoint now and print what its receiver answered (exit 1 unless 2xx)')
+    .argument('<endpoint_id>', 'endpoint id')
+    .option('--event <type>', 'the event type of the example', 'member.created')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { event: string; json?: boolean }) => {
+      const result = await run(() =>
+        withDatabase((database, config) =>
+          sendTestWebhook({ database, clock: systemClock, wireNames: config.wireNames, ...config.webhooks }, null, id, options.event),
+        ),
+      );
+      const answer =
+        result.status === null
+          ? `no answer after ${result.duration_ms} ms: ${result.error}`
+          : `answered ${result.status} in ${result.duration_ms} ms${result.body ? `:\n${result.body}` : ''}`;
+      printResult({ json: Boolean(options.json) }, result, `Test ${result.event_type} (${result.webhook_id}) sent to ${id}: ${answer}`);
+      if (!result.delivered) process.exitCode = 1;
     });
   webhook
     .command('redeliver')

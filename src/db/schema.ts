@@ -230,6 +230,17 @@ export interface WebhookDeliveriesTable {
   updated_at: number;
 }
 
+/** One attempt to send a delivery (migration 015): kept as long as its delivery. */
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  /** Epoch ms, like the rest of the webhook tables. */
+  attempted_at: number;
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
 /** A webhook event waiting to be fanned out to its endpoints' deliveries (migration 010). */
 export interface WebhookOutboxTable {
   id: Generated<number>;
@@ -299,6 +310,7 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_outbox: WebhookOutboxTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   chat_sync_connections: ChatSyncConnectionsTable;
   chat_sync_checkpoints: ChatSyncCheckpointsTable;
   chat_event_queue: ChatEventQueueTable;

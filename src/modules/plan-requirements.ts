@@ -30,6 +30,9 @@ export const routeRules: RouteRuleTable = {
   'GET /admin/v0/webhook_endpoints': { plan: 'enterprise', permission: 'webhooks:write' },
   'POST /admin/v0/webhook_endpoints': { plan: 'enterprise', permission: 'webhooks:write' },
   'DELETE /admin/v0/webhook_endpoints/:id': { plan: 'enterprise', permission: 'webhooks:write' },
+  'POST /admin/v0/webhook_endpoints/:id/test': { plan: 'enterprise', permission: 'webhooks:write' },
+  'GET /admin/v0/webhook_endpoints/:id/deliveries': { plan: 'enterprise', permission: 'webhooks:write' },
+  'POST /admin/v0/webhook_deliveries/:id/redeliver': { plan: 'enterprise', permission: 'webhooks:write' },
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../dependencies.js';
+import { webhookDeliveriesRoutes } from '../webhooks/deliveries.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
@@ -19,4 +20,5 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   apiKeysRoutes,
   calendarEventWriteRoutes,
   webhooksRoutes,
+  webhookDeliveriesRoutes,
 ];

@@ -33,7 +33,8 @@ for (const { engine, skip } of engines) {
     after(async () => testDb?.drop());
 
     it("fills every tag row with its event's updated_at, and a create naming a tag takes the latest event's record", async () => {
-      assert.deepEqual(await migrateToLatest(testDb.database), ['012-event-tag-order']);
+      // 012 and every later migration run; later ones are not this test's concern.
+      assert.equal((await migrateToLatest(testDb.database))[0], '012-event-tag-order');
       const { rows } = await sql<{ n: number; same: number }>`
         select count(*) as n, sum(case when t.event_updated_at = e.updated_at then 1 else 0 end) as same
         from calendar_event_tags t join calendar_events e on e.community_id = t.community_id and e.id = t.event_id`.execute(

@@ -11,6 +11,7 @@ import * as fidelityPostNulls from './009-fidelity-post-nulls.js';
 import * as webhookOutbox from './010-webhook-outbox.js';
 import * as eventSlugIndex from './011-event-slug-index.js';
 import * as eventTagOrder from './012-event-tag-order.js';
+import * as awardsAndWebhookAttempts from './015-awards-and-webhook-attempts.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010-webhook-outbox': webhookOutbox,
   '011-event-slug-index': eventSlugIndex,
   '012-event-tag-order': eventTagOrder,
+  '015-awards-and-webhook-attempts': awardsAndWebhookAttempts,
 };
