@@ -1,3 +1,4 @@
+import { awardsImportSection } from '../modules/awards/awards.import.js';
 import { calendarEventsImportSection } from '../modules/calendar-events/calendar-events.import.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import { groupsImportSection } from '../modules/groups/groups.import.js';
@@ -18,4 +19,6 @@ export const importSections: ImportSection<unknown>[] = [
   feedsImportSection as ImportSection<unknown>,
   postsImportSection as ImportSection<unknown>,
   calendarEventsImportSection as ImportSection<unknown>,
+  // awards: after profiles, whose members hold them.
+  awardsImportSection as ImportSection<unknown>,
 ];

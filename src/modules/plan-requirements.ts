@@ -33,6 +33,8 @@ export const routeRules: RouteRuleTable = {
   'POST /admin/v0/webhook_endpoints/:id/test': { plan: 'enterprise', permission: 'webhooks:write' },
   'GET /admin/v0/webhook_endpoints/:id/deliveries': { plan: 'enterprise', permission: 'webhooks:write' },
   'POST /admin/v0/webhook_deliveries/:id/redeliver': { plan: 'enterprise', permission: 'webhooks:write' },
+  // Awards (issue 32): on every plan, like group adds: recognition is part of running any community.
+  'POST /admin/v0/awards/:award_id/assign': onEveryPlan('awards:write'),
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 };

@@ -3,6 +3,7 @@ import type { ModuleOptions } from '../dependencies.js';
 import { webhookDeliveriesRoutes } from '../webhooks/deliveries.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { awardsRoutes } from './awards/awards.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
 import { calendarEventWriteRoutes } from './calendar-events/calendar-events.write-routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
@@ -21,4 +22,5 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   calendarEventWriteRoutes,
   webhooksRoutes,
   webhookDeliveriesRoutes,
+  awardsRoutes,
 ];

@@ -9,6 +9,7 @@ export const permissions = [
   'groups:write',
   'feeds:read',
   'webhooks:write',
+  'awards:write',
 ] as const;
 export type Permission = (typeof permissions)[number];
 

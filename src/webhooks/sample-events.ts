@@ -46,6 +46,13 @@ const samples: Record<WebhookEventType, Record<string, unknown>> = {
   'post.created': post,
   'post.updated': post,
   'post.deleted': post,
+  'award.assigned': {
+    award: { id: '00000000-0000-4000-8000-000000000004', name: 'Test award', description: null, emoji: ':trophy:' },
+    recipient_profile_id: profileId,
+    sender_profile_id: null,
+    send_anonymously: false,
+    assigned_at: '2030-01-01T18:00:00.000000+00:00',
+  },
 };
 
 /** The `data` of a test send of `type`: `{test: true, ...example}`. */
