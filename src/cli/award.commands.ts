@@ -1,19 +1,8 @@
 import type { Command } from 'commander';
-import { ApiError, UserInputError } from '../errors.js';
 import { createAward, listAwards } from '../modules/awards/awards.service.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
-import { formatTable, printResult } from './output.js';
-
-/** The service speaks in API errors; the operator gets their message and exit status 1. */
-async function run<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof ApiError) throw new UserInputError(error.message);
-    throw error;
-  }
-}
+import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 /** `award create|list` (docs/awards.md). */
 export function registerAwardCommands(program: Command): void {
@@ -27,7 +16,7 @@ export function registerAwardCommands(program: Command): void {
     .option('--emoji <shortcode>', 'an emoji shortcode such as :trophy:')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; name: string; description?: string; emoji?: string; json?: boolean }) => {
-      const created = await run(() =>
+      const created = await asOperatorErrors(() =>
         withDatabase((database) =>
           createAward({ database, clock: systemClock }, options.community, {
             name: options.name,
@@ -44,7 +33,7 @@ export function registerAwardCommands(program: Command): void {
     .requiredOption('--community <id>', 'community id')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
-      const awards = await run(() => withDatabase((database) => listAwards({ database }, options.community)));
+      const awards = await asOperatorErrors(() => withDatabase((database) => listAwards({ database }, options.community)));
       printResult(
         { json: Boolean(options.json) },
         awards,

@@ -242,7 +242,7 @@ describeEachEngine(
     });
 
     it('retries a failed DM on the queue with backoff once Slack answers an error, until it is sent', async () => {
-      const { id, auth, award } = await setUp(ctx(), { bot: true });
+      const { auth, award } = await setUp(ctx(), { bot: true });
       fake.setBehaviour('chat.postMessage', { error: 'internal_error' });
       assert.equal((await assign(auth, award.id, { recipient: { chat_user_id: 'U1' } })).statusCode, 200);
       const row = () =>
@@ -284,4 +284,27 @@ describeEachEngine(
     });
   },
   { env: { CHAT_API_URL: fake.url, CHAT_TIMEOUT_MS: '2000', WEBHOOK_ALLOW_PRIVATE: 'true' } },
+);
+
+describeEachEngine(
+  'awards with WIRE_NAMES=slack',
+  (ctx) => {
+    it('takes slack_user_id, refuses chat_user_id as an unknown field, and names slack_user_id in messages', async () => {
+      const community = await ctx().community();
+      await runImport(ctx().database, ctx().clock, community.id, {
+        profiles: [{ profile_id: profileId(1), email: 'ada@example.com', chat_user_id: 'U1' }],
+      });
+      const award = await createAward({ database: ctx().database, clock: ctx().clock }, community.id, { name: 'Slack spelled' });
+      const post = (payload: Record<string, unknown>) =>
+        ctx().request({ method: 'POST', url: `/admin/v0/awards/${award.id}/assign`, headers: community.auth, payload });
+      assert.equal((await post({ recipient: { slack_user_id: 'U1' } })).statusCode, 200);
+      const chatSpelled = await post({ recipient: { chat_user_id: 'U1' } });
+      assert.equal(chatSpelled.statusCode, 400);
+      assert.match(chatSpelled.body, /chat_user_id/);
+      const none = await post({ recipient: {} });
+      assert.equal(none.statusCode, 400);
+      assert.match(none.json<{ error: { message: string } }>().error.message, /exactly one of slack_user_id, email, profile_id/);
+    });
+  },
+  { env: { WIRE_NAMES: 'slack' } },
 );
