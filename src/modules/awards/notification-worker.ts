@@ -3,6 +3,7 @@ import { ChatReadError, createSlackReader } from '../../chat/slack-reader.js';
 import { selectSyncConnection } from '../../chat-sync/sync-connections.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import { PolledDrain } from '../../shared/polled-drain.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { type ClaimedNotification, claimNotifications, settleNotification } from './notification-queue.js';
 
@@ -47,47 +48,30 @@ export const notificationRetryDelay = (attempts: number): number => Math.min(3_6
  * up to eight attempts, except answers no retry can change.
  */
 export class AwardNotificationWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PolledDrain;
 
-  constructor(private readonly deps: NotificationWorkerDeps) {}
+  constructor(private readonly deps: NotificationWorkerDeps) {
+    this.loop = new PolledDrain(
+      () => this.drain(),
+      (error) => deps.log.error({ err: error }, 'award notification worker: drain failed'),
+    );
+  }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), this.deps.pollMs ?? 1000);
-    this.timer.unref();
-    this.wake();
+    this.loop.start(this.deps.pollMs ?? 1000);
   }
 
   /** Sends what is due now (an assignment was just committed). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.deps.log.error({ err: error }, 'award notification worker: drain failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.loop.isStopped) {
       const claimed = await claimNotifications(this.deps.database, this.deps.clock.now(), leaseMs, batch);
       if (claimed.length === 0) return;
       for (const notification of claimed) await this.send(notification);
