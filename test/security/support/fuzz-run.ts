@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { createAward } from '../../../src/modules/awards/awards.service.js';
+import { drainWebhookOutbox } from '../../../src/webhooks/fan-out.js';
 import type { Resolver } from '../../../src/webhooks/target-address.js';
 import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';
 import { type FuzzContext, requestArb, summarise } from './fuzz-requests.js';
@@ -115,6 +117,16 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         const world = await seedWorld(t, 'a');
         const free = await t.community('free', 'Free community');
         const webhookEndpointIds = await createWebhookEndpoints(t, world.auth, 2);
+        // A change with a webhook, fanned out: delivery ids POST /webhook_deliveries/{id}/redeliver finds.
+        await t.request({
+          method: 'POST',
+          url: `/admin/v0/groups/${world.groupIds[0]}/members`,
+          headers: world.auth,
+          payload: { user: { profile_id: world.profileIds[0] } },
+        });
+        await drainWebhookOutbox(t.database);
+        const deliveryIds = (await t.database.db.selectFrom('webhook_deliveries').select('id').execute()).map((r) => r.id);
+        const award = await createAward({ database: t.database, clock: t.clock }, world.communityId, { name: 'Fuzz award' });
         const document = await fetchDocument(t);
         operations = operationsOf(document).sort(byWriteImpact);
         validator = new ResponseValidator(document);
@@ -133,18 +145,19 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
             email: [...world.emails, ...world.memberEmails],
             tag_ids: [world.tagIds.join(','), world.tagIds[0] as string],
             // The webhook endpoint id (DELETE /webhook_endpoints/{id}) and a target the fuzz app accepts.
-            id: webhookEndpointIds,
+            id: [...webhookEndpointIds, ...deliveryIds],
+            award_id: [award.id],
             url: [webhookTarget],
           },
         };
       });
 
-      it('fuzzes all eighteen operations of the document', () => {
+      it('fuzzes all twenty-two operations of the document', () => {
         assert.deepEqual(
           operations.map((o) => o.name),
           names,
         );
-        assert.equal(names.length, 18);
+        assert.equal(names.length, 22);
       });
 
       names.forEach((name, index) => {
