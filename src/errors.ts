@@ -39,6 +39,11 @@ export const errorCatalogue = {
     message: 'This member is linked to a chat profile and cannot be deactivated here.',
     hint: 'Deactivate the user in the chat workspace instead.',
   },
+  webhook_endpoint_disabled: {
+    status: 409,
+    message: 'This webhook endpoint is disabled.',
+    hint: 'Add the endpoint again once its receiver works.',
+  },
   idempotency_key_in_use: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed.',

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
 import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
+import { PolledDrain } from '../shared/polled-drain.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { applyEvent, prepareEvent } from './apply-event.js';
@@ -32,54 +33,37 @@ const maxAttempts = 8;
  * a delivery changes the data once.
  */
 export class ChatEventWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PolledDrain;
   private readonly readers = new Map<string, { token: string; reader: ChatReader }>();
 
-  constructor(private readonly deps: WorkerDeps) {}
+  constructor(private readonly deps: WorkerDeps) {
+    this.loop = new PolledDrain(
+      () => this.drain(),
+      (error) => deps.log.error({ err: error }, 'chat event worker: drain failed'),
+    );
+  }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), this.deps.pollMs ?? 1000);
-    this.timer.unref();
-    this.wake();
+    this.loop.start(this.deps.pollMs ?? 1000);
   }
 
   /** Drains the queue now (a delivery was just stored). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.deps.log.error({ err: error }, 'chat event worker: drain failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   /** Resolves when the queue is empty of what this worker can claim now (tests). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async drain(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       const events = await claimEvents(this.deps.database, this.deps.clock.now(), leaseMs, batch);
       if (events.length === 0) return;
       for (const event of events) {

@@ -1,3 +1,5 @@
+import { ApiError, UserInputError } from '../errors.js';
+
 /** How a command reports: one JSON document with --json, readable lines otherwise. */
 export interface Output {
   json: boolean;
@@ -21,4 +23,14 @@ export function formatTable(rows: Record<string, unknown>[], columns: string[]):
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** Runs a service action for a command: an API error becomes the operator's error (its message, exit status 1). */
+export async function asOperatorErrors<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ApiError) throw new UserInputError(error.message);
+    throw error;
+  }
 }

@@ -1,16 +1,11 @@
 import type { Command } from 'commander';
-import { ApiError, UserInputError } from '../errors.js';
+import { UserInputError } from '../errors.js';
 import { systemClock } from '../shared/clock.js';
-import {
-  createWebhookEndpoint,
-  listWebhookDeliveries,
-  listWebhookEndpoints,
-  redeliverWebhooks,
-  removeWebhookEndpoint,
-  rotateWebhookSecret,
-} from '../webhooks/endpoints.service.js';
+import { listWebhookDeliveries, redeliverWebhooks, type WebhookDeliveryView } from '../webhooks/deliveries.service.js';
+import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, rotateWebhookSecret } from '../webhooks/endpoints.service.js';
+import { sendTestWebhook } from '../webhooks/test-send.service.js';
 import { withDatabase } from './context.js';
-import { formatTable, printResult } from './output.js';
+import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 const durationUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -30,17 +25,15 @@ function parseSince(raw: string): number {
   return instant;
 }
 
-/** The service speaks in API errors; the operator gets their message and exit status 1. */
-async function run<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof ApiError) throw new UserInputError(error.message);
-    throw error;
-  }
+/** One line per attempt of a delivery, for the text output of `webhook deliveries`. */
+function attemptLines(delivery: WebhookDeliveryView): string[] {
+  return delivery.attempt_log.map(
+    (attempt) =>
+      `  ${delivery.id} attempt at ${attempt.attempted_at}: ${attempt.status ?? 'no answer'} in ${attempt.duration_ms} ms${attempt.error ? ` (${attempt.error})` : ''}`,
+  );
 }
 
-/** `webhook add|list|remove|rotate-secret|deliveries|redeliver` (docs/webhooks.md). */
+/** `webhook add|list|remove|rotate-secret|test|deliveries|redeliver` (docs/webhooks.md). */
 export function registerWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('manage outbound webhook endpoints and deliveries');
   webhook
@@ -51,7 +44,7 @@ export function registerWebhookCommands(program: Command): void {
     .option('--events <types>', 'comma-separated event types (default: every type)')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; url: string; events?: string; json?: boolean }) => {
-      const created = await run(() =>
+      const created = await asOperatorErrors(() =>
         withDatabase((database, config) =>
           createWebhookEndpoint({ database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate }, options.community, {
             url: options.url,
@@ -72,7 +65,7 @@ export function registerWebhookCommands(program: Command): void {
     .requiredOption('--community <id>', 'community id')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
-      const endpoints = await run(() => withDatabase((database) => listWebhookEndpoints({ database }, options.community)));
+      const endpoints = await asOperatorErrors(() => withDatabase((database) => listWebhookEndpoints({ database }, options.community)));
       const rows = endpoints.map((endpoint) => ({
         ...endpoint,
         events: endpoint.events?.join(',') ?? '*',
@@ -86,7 +79,7 @@ export function registerWebhookCommands(program: Command): void {
     .argument('<endpoint_id>', 'endpoint id')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
-      const removed = await run(() => withDatabase((database) => removeWebhookEndpoint({ database }, id, null)));
+      const removed = await asOperatorErrors(() => withDatabase((database) => removeWebhookEndpoint({ database }, id, null)));
       printResult({ json: Boolean(options.json) }, { id: removed.id, removed: true }, `Removed webhook endpoint ${removed.id}.`);
     });
   webhook
@@ -97,7 +90,9 @@ export function registerWebhookCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (id: string, options: { grace: string; json?: boolean }) => {
       const graceMs = parseDuration(options.grace, '--grace');
-      const rotated = await run(() => withDatabase((database) => rotateWebhookSecret({ database, clock: systemClock }, id, graceMs)));
+      const rotated = await asOperatorErrors(() =>
+        withDatabase((database) => rotateWebhookSecret({ database, clock: systemClock }, id, graceMs)),
+      );
       printResult(
         { json: Boolean(options.json) },
         rotated,
@@ -118,23 +113,44 @@ export function registerWebhookCommands(program: Command): void {
     .action(async (options: { endpoint: string; status?: string; limit: string; json?: boolean }) => {
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw new UserInputError('--limit must be an integer from 1 to 10000.');
-      const deliveries = await run(() =>
+      const deliveries = await asOperatorErrors(() =>
         withDatabase((database) => listWebhookDeliveries({ database }, options.endpoint, options.status ?? null, limit)),
       );
+      const table = formatTable(deliveries as unknown as Record<string, unknown>[], [
+        'id',
+        'type',
+        'status',
+        'attempts',
+        'last_response_status',
+        'last_error',
+        'created_at',
+        'next_attempt_at',
+      ]);
+      const attempts = deliveries.flatMap(attemptLines);
       printResult(
         { json: Boolean(options.json) },
         deliveries,
-        formatTable(deliveries as unknown as Record<string, unknown>[], [
-          'id',
-          'type',
-          'status',
-          'attempts',
-          'last_response_status',
-          'last_error',
-          'created_at',
-          'next_attempt_at',
-        ]),
+        attempts.length > 0 ? `${table}\n\nAttempts:\n${attempts.join('\n')}` : table,
       );
+    });
+  webhook
+    .command('test')
+    .description('send a signed example event to an endpoint now and print what its receiver answered (exit 1 unless 2xx)')
+    .argument('<endpoint_id>', 'endpoint id')
+    .option('--event <type>', 'the event type of the example', 'member.created')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { event: string; json?: boolean }) => {
+      const result = await asOperatorErrors(() =>
+        withDatabase((database, config) =>
+          sendTestWebhook({ database, clock: systemClock, wireNames: config.wireNames, ...config.webhooks }, null, id, options.event),
+        ),
+      );
+      const answer =
+        result.status === null
+          ? `no answer after ${result.duration_ms} ms: ${result.error}`
+          : `answered ${result.status} in ${result.duration_ms} ms${result.body ? `:\n${result.body}` : ''}`;
+      printResult({ json: Boolean(options.json) }, result, `Test ${result.event_type} (${result.webhook_id}) sent to ${id}: ${answer}`);
+      if (!result.delivered) process.exitCode = 1;
     });
   webhook
     .command('redeliver')
@@ -149,7 +165,7 @@ export function registerWebhookCommands(program: Command): void {
         throw new UserInputError('Give either a delivery id, or both --endpoint ID and --since TIME.');
       const target =
         deliveryId !== undefined ? { deliveryId } : { endpointId: options.endpoint as string, since: parseSince(options.since as string) };
-      const count = await run(() => withDatabase((database) => redeliverWebhooks({ database, clock: systemClock }, target)));
+      const count = await asOperatorErrors(() => withDatabase((database) => redeliverWebhooks({ database, clock: systemClock }, target)));
       printResult({ json: Boolean(options.json) }, { redelivered: count }, `Scheduled ${count} delivery(ies) to be sent again now.`);
     });
 }

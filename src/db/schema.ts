@@ -230,6 +230,57 @@ export interface WebhookDeliveriesTable {
   updated_at: number;
 }
 
+/** One attempt to send a delivery (migration 015): kept as long as its delivery. */
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  /** Epoch ms, like the rest of the webhook tables. */
+  attempted_at: number;
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** An award an operator defined (migration 015). Instants in epoch µs. */
+export interface AwardsTable {
+  community_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  emoji: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Who holds which award: one row per (award, profile). */
+export interface AwardAssignmentsTable {
+  community_id: string;
+  award_id: string;
+  profile_id: string;
+  sender_profile_id: string | null;
+  send_anonymously: Flag;
+  assigned_at: number;
+}
+
+export type AwardNotificationStatus = 'pending' | 'sent' | 'failed';
+
+/** A Slack direct message telling a recipient of an award, waiting to be sent (epoch ms, like the other queues). */
+export interface AwardNotificationsTable {
+  id: string;
+  community_id: string;
+  award_id: string;
+  profile_id: string;
+  channel: string;
+  text: string;
+  status: AwardNotificationStatus;
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number;
+  last_error: string | null;
+  sent_at: number | null;
+  created_at: number;
+}
+
 /** A webhook event waiting to be fanned out to its endpoints' deliveries (migration 010). */
 export interface WebhookOutboxTable {
   id: Generated<number>;
@@ -356,6 +407,10 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_outbox: WebhookOutboxTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  awards: AwardsTable;
+  award_assignments: AwardAssignmentsTable;
+  award_notifications: AwardNotificationsTable;
   chat_sync_connections: ChatSyncConnectionsTable;
   chat_sync_checkpoints: ChatSyncCheckpointsTable;
   chat_event_queue: ChatEventQueueTable;

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Database, Db } from '../db/database.js';
+import { AwardImportSchema } from '../modules/awards/awards.schemas.js';
 import { CalendarEventImportSchema } from '../modules/calendar-events/calendar-events.import-schema.js';
 import { FeedImportSchema } from '../modules/feeds/feeds.schemas.js';
 import { base64Pieces, type ExportedFile, fileRecordHead } from '../modules/files/files.export.js';
@@ -11,7 +12,7 @@ import { ProfileImportSchema } from '../modules/profiles/profiles.schemas.js';
 import { readSnapshot } from '../write-path/read-snapshot.js';
 import { orderedRows } from './ordered-rows.js';
 import { orderLikeSchema } from './schema-order.js';
-import { eventRecords, feedRecord, groupRecords, memberRecord, postRecord, profileRecord } from './section-records.js';
+import { awardRecords, eventRecords, feedRecord, groupRecords, memberRecord, postRecord, profileRecord } from './section-records.js';
 
 /** Where the export's text goes; `write` resolves when the sink can take more (back-pressure). */
 export interface ExportSink {
@@ -133,6 +134,15 @@ const exportSections: ExportSection[] = [
           q.select(['id', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'doc', 'created_at', 'updated_at']),
         ),
         (rows) => eventRecords(tx, communityId, rows),
+      ),
+  },
+  {
+    name: 'awards',
+    schema: AwardImportSchema,
+    records: (tx, { engine }, communityId) =>
+      mapped(
+        orderedRows(tx, engine, 'awards', communityId, (q) => q.select(['id', 'name', 'description', 'emoji', 'created_at', 'updated_at'])),
+        (rows) => awardRecords(tx, communityId, rows),
       ),
   },
 ];

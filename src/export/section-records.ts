@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { CalendarEventsTable, FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
+import type { AwardsTable, CalendarEventsTable, FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
 import { idChunks } from './ordered-rows.js';
 
@@ -190,3 +190,38 @@ export async function eventRecords(tx: Db, communityId: string, rows: readonly E
 
 /** Byte order of UTF-16 strings that hold ASCII ids (what both engines' id order gives). */
 export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The stored columns an `awards` record is built from. */
+export type AwardExportRow = Pick<Selectable<AwardsTable>, 'id' | 'name' | 'description' | 'emoji' | 'created_at' | 'updated_at'>;
+
+/** The `awards` records of a batch, each with its holders in byte order of profile id. */
+export async function awardRecords(tx: Db, communityId: string, rows: readonly AwardExportRow[]): Promise<Record<string, unknown>[]> {
+  const holders = new Map<string, Record<string, unknown>[]>();
+  for (const ids of idChunks(rows.map((row) => row.id))) {
+    const found = await tx
+      .selectFrom('award_assignments')
+      .select(['award_id', 'profile_id', 'sender_profile_id', 'send_anonymously', 'assigned_at'])
+      .where('community_id', '=', communityId)
+      .where('award_id', 'in', ids)
+      .execute();
+    for (const row of found) {
+      const list = holders.get(row.award_id) ?? [];
+      list.push({
+        profile_id: row.profile_id,
+        sender_profile_id: row.sender_profile_id,
+        send_anonymously: Number(row.send_anonymously) === 1,
+        assigned_at: exportInstant(row.assigned_at),
+      });
+      holders.set(row.award_id, list);
+    }
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    emoji: row.emoji,
+    created_at: exportInstant(row.created_at),
+    updated_at: exportInstant(row.updated_at),
+    assignments: (holders.get(row.id) ?? []).sort((a, b) => byteOrder(String(a.profile_id), String(b.profile_id))),
+  }));
+}

@@ -1,3 +1,4 @@
+import { awardsImportSection } from '../modules/awards/awards.import.js';
 import { calendarEventsImportSection } from '../modules/calendar-events/calendar-events.import.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import { filesImportSection } from '../modules/files/files.import.js';
@@ -21,4 +22,6 @@ export const importSections: ImportSection<unknown>[] = [
   feedsImportSection as ImportSection<unknown>,
   postsImportSection as ImportSection<unknown>,
   calendarEventsImportSection as ImportSection<unknown>,
+  // awards: after profiles, whose members hold them.
+  awardsImportSection as ImportSection<unknown>,
 ];

@@ -33,6 +33,11 @@ export const routeRules: RouteRuleTable = {
   'DELETE /admin/v0/webhook_endpoints/:id': { plan: 'enterprise', permission: 'webhooks:write' },
   // Uploads (docs/files.md): on every plan, as the events whose cover images they are; a permission of their own.
   'POST /admin/v0/files': onEveryPlan('files:write'),
+  'POST /admin/v0/webhook_endpoints/:id/test': { plan: 'enterprise', permission: 'webhooks:write' },
+  'GET /admin/v0/webhook_endpoints/:id/deliveries': { plan: 'enterprise', permission: 'webhooks:write' },
+  'POST /admin/v0/webhook_deliveries/:id/redeliver': { plan: 'enterprise', permission: 'webhooks:write' },
+  // Awards (issue 32): on every plan, like group adds: recognition is part of running any community.
+  'POST /admin/v0/awards/:award_id/assign': onEveryPlan('awards:write'),
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 };

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../dependencies.js';
+import { webhookDeliveriesRoutes } from '../webhooks/deliveries.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { awardsRoutes } from './awards/awards.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
 import { calendarEventWriteRoutes } from './calendar-events/calendar-events.write-routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
@@ -25,4 +27,6 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   webhooksRoutes,
   filesRoutes,
   fileDownloadRoutes,
+  webhookDeliveriesRoutes,
+  awardsRoutes,
 ];

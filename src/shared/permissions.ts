@@ -10,6 +10,7 @@ export const permissions = [
   'feeds:read',
   'webhooks:write',
   'files:write',
+  'awards:write',
 ] as const;
 export type Permission = (typeof permissions)[number];
 

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { newUuid } from '../shared/ids.js';
 import type { AttemptResult } from './post-webhook.js';
 
 /** A leased delivery with what sending it needs from its endpoint. */
@@ -99,6 +100,8 @@ export async function claimDueDeliveries(database: Database, now: number, owner:
 }
 
 export interface AttemptOutcome {
+  /** When the attempt started, and when it ended (epoch ms). */
+  sentAt: number;
   now: number;
   attempts: number;
   delivered: boolean;
@@ -110,12 +113,13 @@ export interface AttemptOutcome {
 }
 
 /**
- * Writes one attempt's outcome, only while this worker still holds the lease, then the endpoint's
- * state. Two statements, not one transaction: a crash between them loses at most the start of a
- * failing run (failing_since), which the next failure writes again.
+ * Writes one attempt's outcome, only while this worker still holds the lease, then its line of the
+ * attempt log, then the endpoint's state. Separate statements, not one transaction: a crash between
+ * them loses at most that log line or the start of a failing run (failing_since), which the next
+ * failure writes again.
  */
 export async function recordAttempt(database: Database, delivery: DueDelivery, owner: string, outcome: AttemptOutcome): Promise<void> {
-  const { now, attempts, delivered, result, nextAttemptAt, disable } = outcome;
+  const { sentAt, now, attempts, delivered, result, nextAttemptAt, disable } = outcome;
   const { db } = database;
   const written = await db
     .updateTable('webhook_deliveries')
@@ -134,6 +138,17 @@ export async function recordAttempt(database: Database, delivery: DueDelivery, o
     .where('lease_owner', '=', owner)
     .executeTakeFirst();
   if (Number(written.numUpdatedRows) === 0) return;
+  await db
+    .insertInto('webhook_delivery_attempts')
+    .values({
+      id: newUuid(),
+      delivery_id: delivery.id,
+      attempted_at: sentAt,
+      response_status: result.status,
+      duration_ms: result.durationMs,
+      error: result.error,
+    })
+    .execute();
   const endpoint = db.updateTable('webhook_endpoints').where('id', '=', delivery.endpoint_id);
   if (delivered) {
     if (delivery.failing_since !== null) await endpoint.set({ failing_since: null }).execute();

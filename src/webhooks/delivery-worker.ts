@@ -5,10 +5,10 @@ import { slackKeysInJson } from '../wire-names/json-text-keys.js';
 import type { WireNames } from '../wire-names/wire-names.js';
 import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from './deliveries.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
-import { type AttemptResult, postWebhook } from './post-webhook.js';
+import { type AttemptResult, sendSignedWebhook } from './post-webhook.js';
 import { dayMs, defaultRetentionDays, retryDelay, scheduleSpanMs } from './retry-schedule.js';
-import { signatureHeader } from './signing.js';
-import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
+import { signingSecrets } from './signing.js';
+import type { Resolver } from './target-address.js';
 
 const pruneIntervalMs = 60 * 60 * 1000;
 
@@ -172,7 +172,7 @@ export class DeliveryWorker {
       const delay = disable === null ? retryDelay(attempts, this.options.random) : null;
       nextAttemptAt = delay === null ? null : now + delay;
     }
-    await recordAttempt(database, delivery, this.owner, { now, attempts, delivered, result, nextAttemptAt, disable });
+    await recordAttempt(database, delivery, this.owner, { sentAt, now, attempts, delivered, result, nextAttemptAt, disable });
     if (disable !== null) log.warn({ endpoint_id: delivery.endpoint_id, url: delivery.url, reason: disable }, 'webhook endpoint disabled');
     else if (!delivered)
       log.info(
@@ -189,28 +189,10 @@ export class DeliveryWorker {
     return disable !== null;
   }
 
-  private async attempt(delivery: DueDelivery, sentAt: number): Promise<AttemptResult> {
-    const { allowPrivate, timeoutMs, resolver } = this.options;
-    let target: Awaited<ReturnType<typeof resolveWebhookTarget>>;
-    try {
-      target = await resolveWebhookTarget(parseWebhookUrl(delivery.url, allowPrivate), allowPrivate, resolver);
-    } catch (error) {
-      if (error instanceof WebhookTargetRefused) return { status: null, error: `target refused: ${error.message}` };
-      throw error;
-    }
-    const timestamp = Math.floor(sentAt / 1000);
+  private attempt(delivery: DueDelivery, sentAt: number): Promise<AttemptResult> {
     // `data` is the resource as the API answers it, so in the API's spelling; it is signed as sent.
     const body = this.options.wireNames === 'slack' ? slackKeysInJson(delivery.payload) : delivery.payload;
-    const secrets = [delivery.secret];
-    if (delivery.previous_secret !== null && delivery.previous_secret_expires_at !== null && delivery.previous_secret_expires_at > sentAt)
-      secrets.push(delivery.previous_secret);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'community-admin-webhooks',
-      'webhook-id': delivery.webhook_id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(secrets, delivery.webhook_id, timestamp, body),
-    };
-    return postWebhook(target, headers, body, timeoutMs);
+    const secrets = signingSecrets(delivery, sentAt);
+    return sendSignedWebhook({ url: delivery.url, secrets, webhookId: delivery.webhook_id, body, sentAt }, this.options);
   }
 }

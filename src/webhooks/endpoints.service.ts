@@ -1,12 +1,11 @@
 import type { Database } from '../db/database.js';
-import type { WebhookDeliveryStatus, WebhookEndpointsTable } from '../db/schema.js';
-import { ApiError, notFound, validationFailed } from '../errors.js';
+import type { WebhookEndpointsTable } from '../db/schema.js';
+import { notFound, validationFailed } from '../errors.js';
 import { type Clock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
-import { selectDeliveries, selectEndpoint, selectEndpoints } from './endpoints.queries.js';
+import { selectEndpoint, selectEndpoints } from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
-import { drainWebhookOutbox } from './fan-out.js';
 import { newWebhookSecret } from './signing.js';
 import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
 
@@ -151,80 +150,4 @@ export async function rotateWebhookSecret(
     .where('id', '=', id)
     .execute();
   return { id, secret, previous_secret_expires_at: expires === null ? null : toIso(expires) };
-}
-
-export interface WebhookDeliveryView {
-  id: string;
-  endpoint_id: string;
-  webhook_id: string;
-  type: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
-
-const deliveryStatuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
-
-/** An endpoint's latest deliveries (newest first), optionally of one status. */
-export async function listWebhookDeliveries(
-  { database }: DatabaseDeps,
-  endpointId: string,
-  status: string | null,
-  limit = 100,
-): Promise<WebhookDeliveryView[]> {
-  if (status !== null && !(deliveryStatuses as readonly string[]).includes(status))
-    throw validationFailed('status', `must be one of ${deliveryStatuses.join(', ')}`);
-  if (!(await selectEndpoint(database.db, endpointId, null))) throw notFound('Webhook endpoint');
-  // Changes not yet fanned out by a worker (or made while no server runs) are listed too.
-  await drainWebhookOutbox(database);
-  const rows = await selectDeliveries(database.db, endpointId, status as WebhookDeliveryStatus | null, limit);
-  return rows.map((row) => ({
-    id: row.id,
-    endpoint_id: row.endpoint_id,
-    webhook_id: row.webhook_id,
-    type: row.type,
-    status: row.status,
-    attempts: row.attempts,
-    next_attempt_at: row.status === 'pending' ? toIso(row.next_attempt_at) : null,
-    last_response_status: row.last_response_status,
-    last_error: row.last_error,
-    created_at: toIso(row.created_at),
-    delivered_at: row.delivered_at === null ? null : toIso(row.delivered_at),
-  }));
-}
-
-/**
- * Sends deliveries again from now on, with the same `webhook-id` (receivers deduplicate on it):
- * one by id, or every delivery of an endpoint created at or after `since`. Answers how many.
- */
-export async function redeliverWebhooks(
-  deps: StorageDeps,
-  target: { deliveryId: string } | { endpointId: string; since: number },
-): Promise<number> {
-  const { db } = deps.database;
-  await drainWebhookOutbox(deps.database);
-  const endpointId =
-    'deliveryId' in target
-      ? (await db.selectFrom('webhook_deliveries').select('endpoint_id').where('id', '=', target.deliveryId).executeTakeFirst())
-          ?.endpoint_id
-      : target.endpointId;
-  if (endpointId === undefined) throw notFound('Webhook delivery');
-  const endpoint = await selectEndpoint(db, endpointId, null);
-  if (!endpoint) throw notFound('Webhook endpoint');
-  if (endpoint.disabled_at !== null)
-    throw new ApiError('validation_failed', `The endpoint ${endpointId} is disabled (${endpoint.disabled_reason}).`, {
-      hint: 'Add the endpoint again (webhook add) once its receiver works, then redeliver there.',
-    });
-  const now = deps.clock.now();
-  let query = db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, updated_at: now })
-    .where('endpoint_id', '=', endpointId);
-  query = 'deliveryId' in target ? query.where('id', '=', target.deliveryId) : query.where('created_at', '>=', target.since);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }

@@ -12,6 +12,7 @@ export const webhookEventTypes = [
   'post.created',
   'post.updated',
   'post.deleted',
+  'award.assigned',
 ] as const;
 
 export type WebhookEventType = (typeof webhookEventTypes)[number];

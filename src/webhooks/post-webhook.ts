@@ -1,12 +1,17 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ResolvedTarget } from './target-address.js';
+import { signatureHeader } from './signing.js';
+import { parseWebhookUrl, type ResolvedTarget, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
 
 /** What one attempt got: the receiver's status, or the reason there was none. */
 export interface AttemptResult {
   status: number | null;
   error: string | null;
+  /** From the request's start to the answer's end (or the failure), in whole milliseconds. */
+  durationMs: number;
+  /** The first KiB of the receiver's answer (UTF-8, a character cut in two replaced), "" when there was none. */
+  body: string;
 }
 
 // Kept-alive connections: a busy endpoint gets its deliveries over a few sockets, not one per request.
@@ -17,6 +22,8 @@ const agents = {
 
 /** How much of a receiver's answer is read before the connection is given up. */
 const maxResponseBytes = 64 * 1024;
+/** How much of it is kept, to show (test sends). */
+const keptResponseBytes = 1024;
 
 /**
  * POSTs one delivery to the address that was checked (the `lookup` below answers it instead of a
@@ -35,13 +42,17 @@ export function postWebhook(
     else callback(null, address, family);
   };
   const transport = url.protocol === 'https:' ? https : http;
+  const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: AttemptResult) => {
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    const finish = (result: Pick<AttemptResult, 'status' | 'error'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(result);
+      const body = Buffer.concat(kept).subarray(0, keptResponseBytes).toString('utf8');
+      resolve({ ...result, durationMs: Math.round(performance.now() - started), body });
     };
     const request = transport.request(
       url,
@@ -54,6 +65,10 @@ export function postWebhook(
       (response) => {
         let received = 0;
         response.on('data', (chunk: Buffer) => {
+          if (keptBytes < keptResponseBytes) {
+            kept.push(chunk);
+            keptBytes += chunk.length;
+          }
           received += chunk.length;
           if (received > maxResponseBytes) response.destroy();
         });
@@ -68,4 +83,44 @@ export function postWebhook(
     request.on('error', (error) => finish({ status: null, error: error.message }));
     request.end(body);
   });
+}
+
+/** One message to send: where, under which secrets, with which id, sent at which instant (epoch ms). */
+export interface SignedSend {
+  url: string;
+  secrets: readonly string[];
+  webhookId: string;
+  body: string;
+  sentAt: number;
+}
+
+/** What sending needs from the configuration. */
+export interface SendRules {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  resolver?: Resolver;
+}
+
+/**
+ * Checks the target again (the rules of docs/webhooks.md, "Where a webhook may go"), signs the body
+ * for this instant and POSTs it: the one way a webhook leaves, for deliveries and test sends alike.
+ * A refused target is an attempt that failed without a connection.
+ */
+export async function sendSignedWebhook(send: SignedSend, rules: SendRules): Promise<AttemptResult> {
+  let target: ResolvedTarget;
+  try {
+    target = await resolveWebhookTarget(parseWebhookUrl(send.url, rules.allowPrivate), rules.allowPrivate, rules.resolver);
+  } catch (error) {
+    if (error instanceof WebhookTargetRefused) return { status: null, error: `target refused: ${error.message}`, durationMs: 0, body: '' };
+    throw error;
+  }
+  const timestamp = Math.floor(send.sentAt / 1000);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'community-admin-webhooks',
+    'webhook-id': send.webhookId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(send.secrets, send.webhookId, timestamp, send.body),
+  };
+  return postWebhook(target, headers, send.body, rules.timeoutMs);
 }

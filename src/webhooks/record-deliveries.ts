@@ -58,7 +58,7 @@ function calendarEventOf(data: unknown): Readonly<Record<string, unknown>> | nul
 }
 
 /** A Standard Webhooks message id: `msg_` and 24 random characters, the same for every endpoint and attempt. */
-const newWebhookId = (): string => `msg_${randomAlphanumericId(24)}`;
+export const newWebhookId = (): string => `msg_${randomAlphanumericId(24)}`;
 
 // Compiled once, as the insert below: this read is on every emitting write, and a Kysely builder
 // costs more than the read (on SQLite it then runs on the transaction's handle, on PostgreSQL as a

@@ -25,3 +25,12 @@ export function signWebhook(secret: string, webhookId: string, timestampSeconds:
 export function signatureHeader(secrets: readonly string[], webhookId: string, timestampSeconds: number, body: string): string {
   return secrets.map((secret) => signWebhook(secret, webhookId, timestampSeconds, body)).join(' ');
 }
+
+/** The secrets that sign a message sent at `at` (epoch ms): the endpoint's, and the replaced one during its grace. */
+export function signingSecrets(
+  endpoint: { secret: string; previous_secret: string | null; previous_secret_expires_at: number | null },
+  at: number,
+): string[] {
+  const { secret, previous_secret: previous, previous_secret_expires_at: expires } = endpoint;
+  return previous !== null && expires !== null && expires > at ? [secret, previous] : [secret];
+}

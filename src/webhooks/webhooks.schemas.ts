@@ -45,3 +45,62 @@ export const CreatedWebhookEndpointResponseSchema = Type.Object({
 export const WebhookEndpointIdParamsSchema = Type.Object({ id: Uuid({ description: 'The webhook endpoint id.' }) });
 
 export const DeletedWebhookEndpointResponseSchema = Type.Object({ success: Type.Literal(true) });
+
+/** Body of `POST /webhook_endpoints/{id}/test`. */
+export const WebhookTestBodySchema = Type.Object(
+  { event_type: Type.Optional(EventTypeSchema) },
+  { additionalProperties: false, description: 'event_type defaults to member.created.' },
+);
+
+export const WebhookTestResponseSchema = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object(
+    {
+      endpoint_id: Uuid(),
+      webhook_id: Type.String({ description: 'The webhook-id header of the test send (not stored).' }),
+      event_type: EventTypeSchema,
+      delivered: Type.Boolean({ description: 'True when the receiver answered 2xx.' }),
+      status: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's status; null when there was no answer." }),
+      duration_ms: Type.Integer({ minimum: 0 }),
+      body: Type.String({ description: "The first KiB of the receiver's answer." }),
+      error: Type.Union([Type.String(), Type.Null()], { description: 'Why there was no answer (connection, timeout, refused target).' }),
+    },
+    { title: 'WebhookTestResult' },
+  ),
+});
+
+const WebhookAttemptSchema = Type.Object(
+  {
+    attempted_at: Timestamp(),
+    status: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's status; null when there was no answer." }),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    error: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'WebhookAttempt' },
+);
+
+export const WebhookDeliverySchema = Type.Object(
+  {
+    id: Uuid(),
+    endpoint_id: Uuid(),
+    webhook_id: Type.String(),
+    type: Type.String(),
+    status: StringEnum(['pending', 'delivered', 'failed'] as const),
+    attempts: Type.Integer({ minimum: 0, description: 'Attempts since the delivery was (re)scheduled.' }),
+    next_attempt_at: Type.Union([Timestamp(), Type.Null()]),
+    last_response_status: Type.Union([Type.Integer(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp(),
+    delivered_at: Type.Union([Timestamp(), Type.Null()]),
+    attempt_log: Type.Array(WebhookAttemptSchema, { description: 'Every attempt, oldest first, redeliveries included.' }),
+  },
+  { title: 'WebhookDelivery' },
+);
+
+export const ListWebhookDeliveriesQuerySchema = Type.Object({
+  status: Type.Optional(StringEnum(['pending', 'delivered', 'failed'] as const)),
+  page: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: '0-based page number.' }),
+  per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Deliveries per page, 1 to 100.' }),
+});
+
+export const WebhookDeliveryIdParamsSchema = Type.Object({ id: Uuid({ description: 'The webhook delivery id.' }) });

@@ -32,6 +32,9 @@ export const notCommunityData: Readonly<Record<string, string>> = {
   idempotency_keys: 'stored responses of the idempotency layer',
   webhook_endpoints: "an integrator's webhook configuration (like api_keys): no cached answer shows it",
   webhook_deliveries: 'one row per (webhook event, endpoint): fanned out from webhook_outbox by the delivery worker, then updated by it',
+  webhook_delivery_attempts: 'the attempt log of webhook deliveries, written by the delivery worker beside the delivery it updates',
+  award_notifications:
+    "Slack messages telling award recipients: written in the assignment's transaction, then updated by their sending worker",
   webhook_outbox:
     "the webhook outbox: written in the change's transaction by recordOutboxEntries, fanned out to deliveries after the commit",
   chat_sync_connections: "the operator's chat bot configuration (sealed secrets)",

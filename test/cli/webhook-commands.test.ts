@@ -4,6 +4,7 @@ import { createCommunity } from '../../src/modules/communities/communities.servi
 import { systemClock } from '../../src/shared/clock.js';
 import { parseJsonOutput, runCli } from '../support/cli.js';
 import { createTestDatabase, engines, type TestDatabase } from '../support/harness.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 for (const { engine, skip } of engines) {
   describe(`community-admin webhook commands [${engine}]`, { skip }, () => {
@@ -97,6 +98,32 @@ for (const { engine, skip } of engines) {
       const badGrace = await runCli(['webhook', 'rotate-secret', 'x', '--grace', 'soon'], env);
       assert.equal(badGrace.code, 1);
       assert.match(badGrace.stderr, /--grace must be a duration/);
+    });
+
+    it('test sends a signed example to the receiver and prints its answer; exit 1 when it fails', async () => {
+      const receiver = new WebhookReceiver();
+      await receiver.start();
+      try {
+        const added = await runCli(['webhook', 'add', '--community', communityId, '--url', receiver.url, '--json'], env);
+        const endpoint = parseJsonOutput<{ id: string; secret: string }>(added);
+        receiver.secrets = [endpoint.secret];
+        receiver.answerBody = 'got it';
+        const sent = await runCli(['webhook', 'test', endpoint.id, '--event', 'post.created', '--json'], env);
+        assert.equal(sent.code, 0, sent.stderr);
+        const result = parseJsonOutput<{ delivered: boolean; status: number; body: string; event_type: string; duration_ms: number }>(sent);
+        assert.deepEqual([result.delivered, result.status, result.body, result.event_type], [true, 200, 'got it', 'post.created']);
+        assert.deepEqual(receiver.received[0]?.verifiedWith, [endpoint.secret]);
+        assert.equal(receiver.received[0]?.payload.data.test, true);
+        receiver.script.push(500);
+        const failed = await runCli(['webhook', 'test', endpoint.id], env);
+        assert.equal(failed.code, 1);
+        assert.match(failed.stdout, /Test member\.created \(msg_\w+\) sent to .*: answered 500 in \d+ ms:\ngot it/);
+        const unknownType = await runCli(['webhook', 'test', endpoint.id, '--event', 'member.eaten'], env);
+        assert.equal(unknownType.code, 1);
+        assert.match(unknownType.stderr, /event_type: must be one of/);
+      } finally {
+        await receiver.stop();
+      }
     });
   });
 }

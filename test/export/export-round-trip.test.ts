@@ -54,7 +54,21 @@ describeEachEngine('export: the round trip keeps everything', (ctx) => {
   it('the file holds every section in a fixed order, records by id, one per line, and no community id', () => {
     const lines = exported.split('\n');
     const names = lines.filter((line) => /^"[a-z_]+": \[/.test(line)).map((line) => line.slice(1, line.indexOf('"', 1)));
-    assert.deepEqual(names, ['files', 'profiles', 'members', 'groups', 'feeds', 'posts', 'calendar_events']);
+    assert.deepEqual(names, ['files', 'profiles', 'members', 'groups', 'feeds', 'posts', 'calendar_events', 'awards']);
+    const awards = (JSON.parse(exported) as Record<string, Json[]>).awards ?? [];
+    assert.deepEqual(
+      awards.map((award) => [award.id, (award.assignments as Json[]).map((a) => a.profile_id)]),
+      [
+        ['e0000000-0000-4000-8000-000000000001', []],
+        ['e0000000-0000-4000-8000-000000000002', [profileId(1), profileId(3)]],
+      ],
+    );
+    assert.deepEqual((awards[1]?.assignments as Json[])[1], {
+      profile_id: profileId(3),
+      sender_profile_id: profileId(1),
+      send_anonymously: true,
+      assigned_at: '2025-02-01T00:00:00+00:00',
+    });
     const document = JSON.parse(exported) as Record<string, Json[]>;
     assert.equal(document.calendar_events?.length, 303);
     assert.equal(document.posts?.length, 304);
@@ -68,7 +82,7 @@ describeEachEngine('export: the round trip keeps everything', (ctx) => {
     }
     assert.ok(!exported.includes(source.id), 'the community id does not appear');
     // Two lines per section with records, one for the empty files section, three for the braces.
-    assert.equal(lines.length, Object.values(document).reduce((n, records) => n + records.length, 0) + 6 * 2 + 1 + 3);
+    assert.equal(lines.length, Object.values(document).reduce((n, records) => n + records.length, 0) + 7 * 2 + 1 + 3);
   });
 
   it('carries members and their states, groups, hosts and speakers in order, attendees and their join links, tags and timestamps', () => {

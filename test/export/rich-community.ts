@@ -176,5 +176,19 @@ export function richCommunity(): Json {
       },
       { id: 'EVTNEEDS0003', status: 'needs_approval', start_date: '2026-11-21T12:00:00Z', external_speakers: 'Someone, Else' },
     ],
+    awards: [
+      {
+        id: 'e0000000-0000-4000-8000-000000000002',
+        name: 'Helper of the month',
+        description: 'Answered the most questions',
+        emoji: ':star:',
+        created_at: '2025-01-02T03:04:05.123456Z',
+        assignments: [
+          { profile_id: profileId(3), sender_profile_id: profileId(1), send_anonymously: true, assigned_at: '2025-02-01T00:00:00Z' },
+          { profile_id: profileId(1), sender_profile_id: null },
+        ],
+      },
+      { id: 'E0000000-0000-4000-8000-000000000001', name: 'Nobody yet' },
+    ],
   };
 }

@@ -8,8 +8,8 @@
  * chat.postMessage (any channel of Slack's shape, unless `failChannel` says otherwise),
  * chat.getPermalink (for messages it posted); for the chat sync (bot token): users.list, users.info,
  * conversations.info, conversations.history, conversations.replies (cursor pages as Slack pages
- * them: `response_metadata.next_cursor`, "" on the last page) and chat.getPermalink (any message of
- * a known channel).
+ * them: `response_metadata.next_cursor`, "" on the last page), chat.getPermalink (any message of
+ * a known channel) and chat.postMessage (to a channel, or to a user id U…: a direct message from the bot).
  * Channel ids are accepted when they have the shape of Slack's (C… or G…, upper-case
  * alphanumerics); anything else is answered like Slack does, with failed_to_validate_channels.
  */
@@ -110,6 +110,8 @@ export interface FakeChatServer {
   updateMessage(channelId: string, ts: string, change: Record<string, unknown>): void;
   /** The (after+1)-th call of `method` from now on is answered with HTTP 429 and Retry-After, once. */
   rateLimitOnce(method: FakeChatMethod, after: number, retryAfterSeconds: number): void;
+  /** The next `times` calls of `method` are answered with HTTP `status` (a 5xx) and no Slack body. */
+  failHttp(method: FakeChatMethod, status: number, times: number): void;
   /** Forgets users, invitations, calls and behaviours (the token and team id stay). */
   reset(): void;
   close(): Promise<void>;
@@ -169,6 +171,7 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
   const history = new Map<string, FakeMessage[]>();
   const replies = new Map<string, FakeMessage[]>();
   const onceLimits = new Map<string, { remaining: number; retryAfter: number }>();
+  const httpFailures = new Map<string, { status: number; times: number }>();
   const teamId = 'T0FAKETEAM';
   const users = new Map<string, Json>();
   const invited = new Set<string>();
@@ -233,6 +236,16 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
         if (!parent) return { ok: false, error: 'thread_not_found' };
         const { items, next } = page([parent, ...(replies.get(`${channelId}:${parent.ts}`) ?? [])], params);
         return { ok: true, messages: items, has_more: next !== '', response_metadata: { next_cursor: next } };
+      }
+      case 'chat.postMessage': {
+        if (!/^[CGUW][A-Z0-9]+$/.test(channelId)) return { ok: false, error: 'channel_not_found' };
+        const failure = failingChannels.get(channelId);
+        if (failure !== undefined) return { ok: false, error: failure };
+        if (typeof params.text !== 'string' && params.blocks === undefined) return { ok: false, error: 'no_text' };
+        const ts = `${nextTs++}.000100`;
+        const blocks = typeof params.blocks === 'string' ? (JSON.parse(params.blocks) as unknown) : (params.blocks ?? null);
+        messages.push({ channel: channelId, ts, text: typeof params.text === 'string' ? params.text : '', blocks });
+        return { ok: true, channel: channelId, ts, message: { text: params.text, ts } };
       }
       case 'chat.getPermalink': {
         if (!channels.has(channelId) || typeof params.message_ts !== 'string') return { ok: false, error: 'message_not_found' };
@@ -320,6 +333,12 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
     const { token: _omit, ...recorded } = params;
     calls.push({ method, params: recorded, token });
 
+    const httpFailure = httpFailures.get(method);
+    if (httpFailure !== undefined && httpFailure.times > 0) {
+      httpFailure.times--;
+      res.writeHead(httpFailure.status, { 'content-type': 'text/plain' }).end('upstream error');
+      return;
+    }
     const once = onceLimits.get(method);
     if (once !== undefined) {
       if (once.remaining === 0) {
@@ -431,7 +450,11 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
     rateLimitOnce(method, after, retryAfterSeconds) {
       onceLimits.set(method, { remaining: after, retryAfter: retryAfterSeconds });
     },
+    failHttp(method, status, times) {
+      httpFailures.set(method, { status, times });
+    },
     reset() {
+      httpFailures.clear();
       users.clear();
       invited.clear();
       channels.clear();

@@ -25,6 +25,8 @@ export class WebhookReceiver {
   /** Answers of the next requests, in order; when empty, `fallback`. */
   readonly script: Behaviour[] = [];
   fallback: Behaviour = 200;
+  /** The body of every answer. */
+  answerBody = 'ok';
   secrets: string[] = [];
   private server: Server | null = null;
   private held: ServerResponse[] = [];
@@ -75,6 +77,7 @@ export class WebhookReceiver {
     this.received.length = 0;
     this.script.length = 0;
     this.fallback = 200;
+    this.answerBody = 'ok';
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -114,6 +117,6 @@ export class WebhookReceiver {
       this.held.push(response);
       return;
     }
-    response.writeHead(behaviour, { 'content-type': 'text/plain' }).end('ok');
+    response.writeHead(behaviour, { 'content-type': 'text/plain' }).end(this.answerBody);
   }
 }

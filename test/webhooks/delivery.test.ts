@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
+import { listWebhookDeliveries } from '../../src/webhooks/deliveries.service.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
-import { listWebhookDeliveries, rotateWebhookSecret } from '../../src/webhooks/endpoints.service.js';
+import { rotateWebhookSecret } from '../../src/webhooks/endpoints.service.js';
 import { webhookEventTypes } from '../../src/webhooks/event-types.js';
 import { retryDelaysMs } from '../../src/webhooks/retry-schedule.js';
 import { describeEachEngine, type TestApp } from '../support/harness.js';

@@ -19,7 +19,16 @@ const chatSpelled: Json = {
     { profile_id: profileId(1), email: 'ada@example.com', first_name: 'Ada', chat_user_id: 'U1', chat_is_admin: true },
     { profile_id: profileId(2), email: 'bob@example.com', first_name: 'Bob', chat_user_id: 'U2' },
   ],
-  feeds: [{ id: feedId, label: 'chat_channel_id talk', chat_channel_id: 'C1', chat_channel_name: 'chat' }],
+  feeds: [
+    {
+      id: feedId,
+      label: 'chat_channel_id talk',
+      chat_channel_id: 'C1',
+      chat_channel_name: 'chat',
+      chat_channel_purpose_chat_blocks: mention('U2'),
+      show_in_navigation_menu: true,
+    },
+  ],
   posts: [
     {
       id: 'post-1',
@@ -110,6 +119,14 @@ describeEachEngine(
       assert.equal(feed.slack_channel_id, 'C1');
       assert.equal(feed.label, 'chat_channel_id talk');
       assert.equal(feed.slack_channel_name, 'chat');
+      assert.deepEqual(feed.slack_channel_purpose_slack_blocks, mention('U2'));
+      assert.deepEqual(feed.slack_channel_topic_slack_blocks, []);
+      assert.deepEqual((feed.slack_channel_purpose_slack_blocks_references as Json).mentioned_slack_users, [
+        { profile_id: profileId(2), preferred_name: 'Bob', slack_user_id: 'U2' },
+      ]);
+      assert.ok('slack_channel_topic_slack_blocks_references' in feed);
+      assert.equal(feed.show_in_navigation_menu, true);
+      assert.equal(feed.is_site_posting_enabled, false);
     });
 
     it('members add takes invite_to_slack and slack_channel_ids, refuses invite_to_chat, and answers slack_profile_id', async () => {

@@ -13,6 +13,7 @@ import * as eventSlugIndex from './011-event-slug-index.js';
 import * as eventTagOrder from './012-event-tag-order.js';
 import * as postSearch from './013-post-search.js';
 import * as files from './014-files.js';
+import * as awardsAndWebhookAttempts from './015-awards-and-webhook-attempts.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '012-event-tag-order': eventTagOrder,
   '013-post-search': postSearch,
   '014-files': files,
+  '015-awards-and-webhook-attempts': awardsAndWebhookAttempts,
 };

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ImportUuid, Opt, OptText, OptTimestamp } from '../../import/import-fields.js';
 import type { RichTextBlock } from '../../rich-text/index.js';
+import { type References, ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/rich-text.schemas.js';
 import { Uuid } from '../../schemas/common.schemas.js';
 
 /** The stored string fields of a feed (default ""). */
@@ -46,9 +47,9 @@ export interface FeedDoc extends FeedText, FeedNullableText, FeedDocFlags {
 }
 
 /**
- * A feed as the API shows it: the spec's "published variant" (decisions.md, "Answering as the
- * hosted product answers"), without public_id, the timestamps and the fields from
- * chat_channel_is_private onward. The import keeps those fields; they are simply not answered.
+ * A feed as the API shows it (decisions.md, "Answering as the hosted product answers"): without
+ * public_id, the timestamps, chat_channel_is_private and the fields from visibility onward. The
+ * import keeps those fields; they are simply not answered.
  */
 export interface Feed extends FeedNullableText {
   id: string;
@@ -61,6 +62,12 @@ export interface Feed extends FeedNullableText {
   chat_channel_id: string;
   chat_channel_name: string;
   chat_channel_num_members: number;
+  chat_channel_purpose_chat_blocks: RichTextBlock[];
+  chat_channel_topic_chat_blocks: RichTextBlock[];
+  chat_channel_purpose_chat_blocks_references: References;
+  chat_channel_topic_chat_blocks_references: References;
+  show_in_navigation_menu: boolean;
+  is_site_posting_enabled: boolean;
 }
 
 /** `{id, label, slug}` of the feed a post belongs to. */
@@ -88,11 +95,17 @@ export const FeedSchema = Type.Object(
     chat_channel_id: Type.String(),
     chat_channel_name: Type.String(),
     chat_channel_num_members: Type.Integer({ minimum: 0 }),
+    chat_channel_purpose_chat_blocks: RichTextBlocksSchema,
+    chat_channel_topic_chat_blocks: RichTextBlocksSchema,
+    chat_channel_purpose_chat_blocks_references: ReferencesSchema,
+    chat_channel_topic_chat_blocks_references: ReferencesSchema,
+    show_in_navigation_menu: Type.Boolean(),
+    is_site_posting_enabled: Type.Boolean(),
   },
   {
     title: 'Feed',
     description:
-      'The published variant of the spec: public_id, created_at, updated_at and the fields from chat_channel_is_private onward are not answered.',
+      'As the hosted product answers: public_id, created_at, updated_at, chat_channel_is_private and the fields from visibility onward are not answered.',
   },
 );
 

@@ -1,4 +1,8 @@
+import type { Db } from '../../db/database.js';
 import { notFound, validationFailed } from '../../errors.js';
+import { resolveReferences } from '../../references/resolve-references.js';
+import { emptyReferences, extractMentions } from '../../rich-text/index.js';
+import type { References } from '../../rich-text/rich-text.schemas.js';
 import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { isUuid } from '../../shared/ids.js';
 import type { DatabaseDeps } from '../../shared/service-deps.js';
@@ -21,9 +25,12 @@ export async function requireFeedRow({ database }: DatabaseDeps, communityId: st
   return row;
 }
 
-/** `GET /feeds/{feed_id}`: the feed record (the spec's published variant). */
+/** `GET /feeds/{feed_id}`: the feed record (the hosted product's fields). */
 export async function getFeed({ database }: DatabaseDeps, communityId: string, rawFeedId: string): Promise<Feed> {
-  return feedFromRow(await requireFeedRow({ database }, communityId, feedIdFromPath(rawFeedId)));
+  const row = await requireFeedRow({ database }, communityId, feedIdFromPath(rawFeedId));
+  const [feed] = await feedsFromRows(database.db, communityId, [row]);
+  if (!feed) throw notFound('Feed');
+  return feed;
 }
 
 /** One page of the community's feeds (`GET /feeds`), in the order of `selectFeedsPage`. */
@@ -33,15 +40,29 @@ export async function listFeeds(
   query: ListFeedsQuery,
 ): Promise<PageMeta & { records: Feed[] }> {
   const { rows, total } = await selectFeedsPage(database.db, communityId, query.per_page, query.page * query.per_page);
-  return pageOf(query.page, query.per_page, total, rows.map(feedFromRow));
+  return pageOf(query.page, query.per_page, total, await feedsFromRows(database.db, communityId, rows));
+}
+
+/**
+ * The API records of stored feeds, with the references of their purpose and topic blocks resolved
+ * for all of them at once. Feeds keep no stored mentions: a community has tens of feeds and a
+ * purpose is a line or two, so reading the blocks again costs less than a column kept in step.
+ */
+async function feedsFromRows(db: Db, communityId: string, rows: readonly FeedRow[]): Promise<Feed[]> {
+  const docs = rows.map((row) => JSON.parse(row.doc) as Partial<FeedDoc>);
+  const mentions = docs.flatMap((doc) => [
+    extractMentions(doc.chat_channel_purpose_chat_blocks ?? []),
+    extractMentions(doc.chat_channel_topic_chat_blocks ?? []),
+  ]);
+  const references = await resolveReferences(db, communityId, mentions);
+  return rows.map((row, i) => feedFromRow(row, docs[i] ?? {}, references.slice(2 * i, 2 * i + 2)));
 }
 
 // Stored docs written before emoji_icon and the banner became nullable hold "" for "none".
 const nullIfEmpty = (value: string | null | undefined): string | null => (value === undefined || value === '' ? null : value);
 
-/** The API record of a stored feed: the fields of the published variant, in the spec's order. */
-function feedFromRow(row: FeedRow): Feed {
-  const doc = JSON.parse(row.doc) as Partial<FeedDoc>;
+/** The API record of a stored feed (its doc parsed, its two References given), in the spec's order. */
+function feedFromRow(row: FeedRow, doc: Partial<FeedDoc>, [purpose, topic]: References[]): Feed {
   return {
     id: row.id,
     label: doc.label ?? '',
@@ -56,5 +77,11 @@ function feedFromRow(row: FeedRow): Feed {
     chat_channel_id: doc.chat_channel_id ?? '',
     chat_channel_name: doc.chat_channel_name ?? '',
     chat_channel_num_members: doc.chat_channel_num_members ?? 0,
+    chat_channel_purpose_chat_blocks: doc.chat_channel_purpose_chat_blocks ?? [],
+    chat_channel_topic_chat_blocks: doc.chat_channel_topic_chat_blocks ?? [],
+    chat_channel_purpose_chat_blocks_references: purpose ?? emptyReferences(),
+    chat_channel_topic_chat_blocks_references: topic ?? emptyReferences(),
+    show_in_navigation_menu: doc.show_in_navigation_menu ?? false,
+    is_site_posting_enabled: doc.is_site_posting_enabled ?? false,
   };
 }

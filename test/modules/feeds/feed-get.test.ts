@@ -2,7 +2,22 @@ import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { FeedSchema } from '../../../src/modules/feeds/feeds.schemas.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, block, channel, emoji, feed, feedId, getFeed, importInto, link, profile, section, text, user } from './fixtures.js';
+import {
+  type Auth,
+  block,
+  channel,
+  emoji,
+  feed,
+  feedId,
+  getFeed,
+  importInto,
+  link,
+  profile,
+  profileId,
+  section,
+  text,
+  user,
+} from './fixtures.js';
 
 const purposeBlocks = [
   block(
@@ -64,7 +79,7 @@ describeEachEngine('feeds: GET /feeds/{feed_id}', (ctx) => {
     await importInto(ctx(), other.id, { feeds: [feed(9)] });
   });
 
-  it('returns the published variant: the fields up to chat_channel_num_members, with the imported values', async () => {
+  it("returns the hosted product's fields with the imported values, the blocks kept verbatim and their references resolved", async () => {
     const { status, body } = await getFeed(ctx(), auth, feedId(1));
     assert.equal(status, 200);
     assert.equal(body.success, true);
@@ -82,24 +97,35 @@ describeEachEngine('feeds: GET /feeds/{feed_id}', (ctx) => {
       chat_channel_id: 'C1',
       chat_channel_name: 'general',
       chat_channel_num_members: 42,
+      chat_channel_purpose_chat_blocks: purposeBlocks,
+      chat_channel_topic_chat_blocks: topicBlocks,
+      chat_channel_purpose_chat_blocks_references: {
+        mentioned_chat_users: [{ profile_id: profileId(1), preferred_name: 'Ada', chat_user_id: 'U1' }],
+        mentioned_chat_channels: [
+          {
+            chat_channel: { id: 'C2', name: 'random' },
+            feed: { id: feedId(2), label: 'Random', slug: 'random', public_id: 'pub-2', chat_channel: { name: 'random' } },
+          },
+        ],
+        custom_emojis: [{ alias: 'partyparrot', name: 'partyparrot', url: '' }],
+        urls: [{ order_seen: 0, is_embedded_media: true, is_image: true, is_video: false, url: 'https://example.com/a.png' }],
+      },
+      // U404 is nobody of the community: no reference, as for a post.
+      chat_channel_topic_chat_blocks_references: { mentioned_chat_users: [], mentioned_chat_channels: [], custom_emojis: [], urls: [] },
+      show_in_navigation_menu: true,
+      is_site_posting_enabled: true,
     });
     // In the spec's order, as the hosted product answers.
     assert.deepEqual(Object.keys(body.data), Object.keys(FeedSchema.properties));
   });
 
-  it('omits public_id, created_at, updated_at and every field from chat_channel_is_private onward', async () => {
+  it('omits public_id, created_at, updated_at, chat_channel_is_private and every field from visibility onward', async () => {
     const { body } = await getFeed(ctx(), auth, feedId(1));
     for (const field of [
       'public_id',
       'created_at',
       'updated_at',
       'chat_channel_is_private',
-      'chat_channel_purpose_chat_blocks',
-      'chat_channel_purpose_chat_blocks_references',
-      'chat_channel_topic_chat_blocks',
-      'chat_channel_topic_chat_blocks_references',
-      'show_in_navigation_menu',
-      'is_site_posting_enabled',
       'visibility',
       'sync_all_incoming_messages',
       'stores_new_messages',
@@ -129,6 +155,12 @@ describeEachEngine('feeds: GET /feeds/{feed_id}', (ctx) => {
       chat_channel_id: '',
       chat_channel_name: '',
       chat_channel_num_members: 0,
+      chat_channel_purpose_chat_blocks: [],
+      chat_channel_topic_chat_blocks: [],
+      chat_channel_purpose_chat_blocks_references: { mentioned_chat_users: [], mentioned_chat_channels: [], custom_emojis: [], urls: [] },
+      chat_channel_topic_chat_blocks_references: { mentioned_chat_users: [], mentioned_chat_channels: [], custom_emojis: [], urls: [] },
+      show_in_navigation_menu: false,
+      is_site_posting_enabled: false,
     });
   });
 

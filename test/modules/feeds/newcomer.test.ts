@@ -178,11 +178,14 @@ describeEachEngine('feeds: a newcomer imports chat posts and reads them back', (
     );
   });
 
-  it('shows the feed as the published variant, without its topic (kept by the import, not answered)', async () => {
+  it('shows the feed with its topic blocks and their references, as the hosted product answers', async () => {
     const { status, body } = await getFeed(ctx(), auth, feedId(1));
     assert.equal(status, 200);
     assert.equal(body.data.id, feedId(1));
-    assert.equal('chat_channel_topic_chat_blocks' in body.data, false);
-    assert.equal('chat_channel_topic_chat_blocks_references' in body.data, false);
+    assert.deepEqual(body.data.chat_channel_topic_chat_blocks, [block(section(text('Say hi to '), user('U2')))]);
+    assert.deepEqual((body.data.chat_channel_topic_chat_blocks_references as Json).mentioned_chat_users, [
+      { profile_id: profileId(2), preferred_name: 'Grace', chat_user_id: 'U2' },
+    ]);
+    assert.equal('chat_channel_is_private' in body.data, false);
   });
 });

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { createAward } from '../../../src/modules/awards/awards.service.js';
+import { drainWebhookOutbox } from '../../../src/webhooks/fan-out.js';
 import type { Resolver } from '../../../src/webhooks/target-address.js';
 import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';
 import { type FuzzContext, fileLengthMarker, requestArb, summarise } from './fuzz-requests.js';
@@ -115,6 +117,16 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         const world = await seedWorld(t, 'a');
         const free = await t.community('free', 'Free community');
         const webhookEndpointIds = await createWebhookEndpoints(t, world.auth, 2);
+        // A change with a webhook, fanned out: delivery ids POST /webhook_deliveries/{id}/redeliver finds.
+        await t.request({
+          method: 'POST',
+          url: '/admin/v0/members',
+          headers: world.auth,
+          payload: { email: 'fuzz-redeliver@example.com', full_name: 'Fuzz Redeliver' },
+        });
+        await drainWebhookOutbox(t.database);
+        const deliveryIds = (await t.database.db.selectFrom('webhook_deliveries').select('id').execute()).map((r) => r.id);
+        const award = await createAward({ database: t.database, clock: t.clock }, world.communityId, { name: 'Fuzz award' });
         const document = await fetchDocument(t);
         operations = operationsOf(document).sort(byWriteImpact);
         validator = new ResponseValidator(document);
@@ -133,7 +145,8 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
             email: [...world.emails, ...world.memberEmails],
             tag_ids: [world.tagIds.join(','), world.tagIds[0] as string],
             // The webhook endpoint id (DELETE /webhook_endpoints/{id}) and a target the fuzz app accepts.
-            id: webhookEndpointIds,
+            id: [...webhookEndpointIds, ...deliveryIds],
+            award_id: [award.id],
             url: [webhookTarget],
             // Search queries that find something, in the query language (hostile ones come from the arbitraries).
             q: ['post', 'the community', '"weekly update"', 'launch*', 'team -draft', 'café', '東京'],
@@ -145,12 +158,12 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         };
       });
 
-      it('fuzzes all nineteen operations of the document', () => {
+      it('fuzzes all twenty-four operations of the document', () => {
         assert.deepEqual(
           operations.map((o) => o.name),
           names,
         );
-        assert.equal(names.length, 19);
+        assert.equal(names.length, 24);
       });
 
       names.forEach((name, index) => {

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ModuleOptions } from '../dependencies.js';
+import { principalOf } from '../routing/request-context.js';
+import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../schemas/common.schemas.js';
+import { pageWebhookDeliveries, redeliverWebhookDelivery } from './deliveries.service.js';
+import { sendTestWebhook } from './test-send.service.js';
+import {
+  ListWebhookDeliveriesQuerySchema,
+  WebhookDeliveryIdParamsSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointIdParamsSchema,
+  WebhookTestBodySchema,
+  WebhookTestResponseSchema,
+} from './webhooks.schemas.js';
+
+/*
+ * POST /webhook_endpoints/{id}/test, GET /webhook_endpoints/{id}/deliveries and
+ * POST /webhook_deliveries/{id}/redeliver (docs/webhooks.md). Plan and permission: routeRules.
+ */
+export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
+  const sendDeps = {
+    database: services.database,
+    clock: services.clock,
+    wireNames: services.config.wireNames,
+    ...services.config.webhooks,
+    ...(services.webhookResolver ? { resolver: services.webhookResolver } : {}),
+  };
+
+  app.post(
+    '/admin/v0/webhook_endpoints/:id/test',
+    {
+      config: { operation: 'webhooks.testEndpoint', bodyTypes: ['json'] },
+      schema: {
+        tags: ['Webhooks'],
+        operationId: 'testWebhookEndpoint',
+        summary: 'Send a signed example event to the endpoint now and answer what the receiver answered',
+        description:
+          'The event\'s data is an example marked `"test": true`; nothing is stored or retried. A receiver that does not answer, or a target that now breaks the address rules, is answered with `delivered: false` and the error. A disabled endpoint is refused (409).',
+        headers: IdempotencyHeaders,
+        params: WebhookEndpointIdParamsSchema,
+        body: WebhookTestBodySchema,
+        response: { 200: WebhookTestResponseSchema, ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await sendTestWebhook(
+        sendDeps,
+        principalOf(request).communityId,
+        request.params.id,
+        request.body.event_type ?? 'member.created',
+      ),
+    }),
+  );
+
+  app.get(
+    '/admin/v0/webhook_endpoints/:id/deliveries',
+    {
+      config: { operation: 'webhooks.listDeliveries' },
+      schema: {
+        tags: ['Webhooks'],
+        operationId: 'listWebhookDeliveries',
+        summary: "An endpoint's deliveries, newest first, each with its attempts",
+        params: WebhookEndpointIdParamsSchema,
+        querystring: ListWebhookDeliveriesQuerySchema,
+        response: {
+          200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(WebhookDeliverySchema) }),
+          ...errorResponses(400, 403, 404),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await pageWebhookDeliveries(services, principalOf(request).communityId, request.params.id, request.query),
+    }),
+  );
+
+  app.post(
+    '/admin/v0/webhook_deliveries/:id/redeliver',
+    {
+      config: { operation: 'webhooks.redeliver' },
+      schema: {
+        tags: ['Webhooks'],
+        operationId: 'redeliverWebhookDelivery',
+        summary: 'Send a delivery again from now on, with the same webhook-id and a fresh retry schedule',
+        description: 'Answers the delivery as it stands now (pending). A delivery of a disabled endpoint is refused (409).',
+        headers: IdempotencyHeaders,
+        params: WebhookDeliveryIdParamsSchema,
+        response: {
+          200: Type.Object({ success: Type.Literal(true), data: WebhookDeliverySchema }),
+          ...errorResponses(400, 403, 404, 409, 422),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await redeliverWebhookDelivery(services, principalOf(request).communityId, request.params.id),
+    }),
+  );
+};

@@ -1,0 +1,155 @@
+import type { WebhookDeliveryStatus } from '../db/schema.js';
+import { ApiError, notFound, validationFailed } from '../errors.js';
+import { type PageMeta, pageOf } from '../schemas/json-text.js';
+import { toIso } from '../shared/clock.js';
+import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
+import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
+import { drainWebhookOutbox } from './fan-out.js';
+
+/*
+ * Deliveries and their attempt log, as the operator's CLI and the integrators' API show them, and
+ * redelivery: one service for both (the API scopes everything to the key's community, the CLI does not).
+ */
+
+/** One attempt of a delivery: when, what the receiver answered (or null), how long it took, the error. */
+export interface WebhookAttemptView {
+  attempted_at: string;
+  status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface WebhookDeliveryView {
+  id: string;
+  endpoint_id: string;
+  webhook_id: string;
+  type: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+  /** Every attempt still logged, oldest first (attempts made before the log existed are counted, not listed). */
+  attempt_log: WebhookAttemptView[];
+}
+
+const deliveryStatuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
+
+function checkStatus(status: string | null, field: string): WebhookDeliveryStatus | null {
+  if (status !== null && !(deliveryStatuses as readonly string[]).includes(status))
+    throw validationFailed(field, `must be one of ${deliveryStatuses.join(', ')}`);
+  return status as WebhookDeliveryStatus | null;
+}
+
+type DeliveryRow = NonNullable<Awaited<ReturnType<typeof selectDelivery>>>;
+
+/** The views of delivery rows, with their attempts read for all of them at once. */
+async function deliveryViews({ database }: DatabaseDeps, rows: readonly DeliveryRow[]): Promise<WebhookDeliveryView[]> {
+  const attempts = await selectAttempts(
+    database.db,
+    rows.map((row) => row.id),
+  );
+  const byDelivery = new Map<string, WebhookAttemptView[]>();
+  for (const attempt of attempts) {
+    const list = byDelivery.get(attempt.delivery_id) ?? [];
+    list.push({
+      attempted_at: toIso(Number(attempt.attempted_at)),
+      status: attempt.response_status,
+      duration_ms: attempt.duration_ms,
+      error: attempt.error,
+    });
+    byDelivery.set(attempt.delivery_id, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    endpoint_id: row.endpoint_id,
+    webhook_id: row.webhook_id,
+    type: row.type,
+    status: row.status,
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'pending' ? toIso(row.next_attempt_at) : null,
+    last_response_status: row.last_response_status,
+    last_error: row.last_error,
+    created_at: toIso(row.created_at),
+    delivered_at: row.delivered_at === null ? null : toIso(row.delivered_at),
+    attempt_log: byDelivery.get(row.id) ?? [],
+  }));
+}
+
+/** The endpoint (of the community when one is given), the outbox fanned out first, or a 404. */
+async function requireEndpoint({ database }: DatabaseDeps, endpointId: string, communityId: string | null) {
+  const endpoint = await selectEndpoint(database.db, endpointId, communityId);
+  if (!endpoint) throw notFound('Webhook endpoint');
+  // Changes not yet fanned out by a worker (or made while no server runs) are listed too.
+  await drainWebhookOutbox(database);
+  return endpoint;
+}
+
+/** An endpoint's latest deliveries with their attempts (newest first), optionally of one status: the CLI's list. */
+export async function listWebhookDeliveries(
+  deps: DatabaseDeps,
+  endpointId: string,
+  status: string | null,
+  limit = 100,
+): Promise<WebhookDeliveryView[]> {
+  const wanted = checkStatus(status, 'status');
+  await requireEndpoint(deps, endpointId, null);
+  return deliveryViews(deps, await selectDeliveries(deps.database.db, endpointId, wanted, limit));
+}
+
+/** One page of a community's endpoint's deliveries with their attempts, newest first (`GET .../deliveries`). */
+export async function pageWebhookDeliveries(
+  deps: DatabaseDeps,
+  communityId: string,
+  endpointId: string,
+  query: { status?: string; page: number; per_page: number },
+): Promise<PageMeta & { records: WebhookDeliveryView[] }> {
+  const wanted = checkStatus(query.status ?? null, 'querystring.status');
+  await requireEndpoint(deps, endpointId, communityId);
+  const { db } = deps.database;
+  const rows = await selectDeliveries(db, endpointId, wanted, query.per_page, query.page * query.per_page);
+  const total = await countDeliveries(db, endpointId, wanted);
+  return pageOf(query.page, query.per_page, total, await deliveryViews(deps, rows));
+}
+
+/**
+ * Sends deliveries again from now on, with the same `webhook-id` (receivers deduplicate on it):
+ * one by id, or every delivery of an endpoint created at or after `since`, within `communityId`
+ * when given (the API). Answers how many.
+ */
+export async function redeliverWebhooks(
+  deps: StorageDeps,
+  target: { deliveryId: string } | { endpointId: string; since: number },
+  communityId: string | null = null,
+): Promise<number> {
+  const { db } = deps.database;
+  await drainWebhookOutbox(deps.database);
+  const endpointId = 'deliveryId' in target ? (await selectDelivery(db, target.deliveryId, communityId))?.endpoint_id : target.endpointId;
+  if (endpointId === undefined) throw notFound('Webhook delivery');
+  const endpoint = await selectEndpoint(db, endpointId, communityId);
+  if (!endpoint) throw notFound('Webhook endpoint');
+  if (endpoint.disabled_at !== null)
+    throw new ApiError('webhook_endpoint_disabled', `The endpoint ${endpointId} is disabled (${endpoint.disabled_reason}).`, {
+      hint: 'Add the endpoint again (webhook add, or POST /webhook_endpoints) once its receiver works, then redeliver there.',
+    });
+  const now = deps.clock.now();
+  let query = db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, updated_at: now })
+    .where('endpoint_id', '=', endpointId);
+  query = 'deliveryId' in target ? query.where('id', '=', target.deliveryId) : query.where('created_at', '>=', target.since);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Redelivers one delivery of the community (`POST /webhook_deliveries/{id}/redeliver`) and answers it as listed now. */
+export async function redeliverWebhookDelivery(deps: StorageDeps, communityId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+  await redeliverWebhooks(deps, { deliveryId }, communityId);
+  const row = await selectDelivery(deps.database.db, deliveryId, communityId);
+  if (!row) throw notFound('Webhook delivery');
+  const [view] = await deliveryViews(deps, [row]);
+  if (!view) throw notFound('Webhook delivery');
+  return view;
+}
