@@ -6,15 +6,7 @@ import type { DB } from '../db/schema.js';
 export const exportBatchSize = 500;
 
 /** The export's tables that are read in order of their `id`. */
-export type OrderedTable =
-  | 'files'
-  | 'profiles'
-  | 'members'
-  | 'groups'
-  | 'feeds'
-  | 'posts'
-  | 'calendar_events'
-  | 'awards';
+export type OrderedTable = 'files' | 'profiles' | 'members' | 'groups' | 'feeds' | 'posts' | 'calendar_events' | 'awards';
 
 type Select<T extends OrderedTable, O> = SelectQueryBuilder<DB, T, O>;
 

@@ -15,7 +15,8 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
         tags: ['API keys'],
         summary: 'Describe the calling API key',
         description: 'The key that signs this request, its community and its permissions; never its secret.',
-        response: { 200: ApiKeyMeResponseSchema, ...errorResponses() },
+        // 400: it takes no parameters, but a NUL character in any part is refused (http/nul-guard.ts), as on every route.
+        response: { 200: ApiKeyMeResponseSchema, ...errorResponses(400) },
       },
     },
     async (request) => ({
