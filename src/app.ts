@@ -26,6 +26,7 @@ import { registerSerialization } from './http/serialization.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
 import { registerValidation } from './http/validation.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { createMetrics, registerMetrics } from './metrics/metrics.routes.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
 import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
@@ -56,6 +57,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     responses: new ResponseCache(config.responseCacheMb * 1024 * 1024),
     chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
     secrets: new SecretBox(config.secrets),
+    metrics: createMetrics(config),
     ...options.services,
   };
 
@@ -100,8 +102,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return [identify, keyBudget, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
   });
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
-  registerIdempotency(app, new IdempotencyService(database, clock));
+  registerIdempotency(app, new IdempotencyService(database, clock), services.metrics);
   registerHealthRoutes(app, database);
+  registerMetrics(app, services);
   for (const routes of moduleRoutes) await app.register(routes, { services });
   // Slack's Events API request URL: public, signed by Slack, outside /admin/v0.
   await app.register(chatEventsRoutes, { services });

@@ -13,6 +13,7 @@ const EnvironmentSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
   ),
+  LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], { default: 'auto' }),
   CHAT_API_URL: Type.String({ pattern: '^https?://.+', default: 'https://slack.com/api/' }),
   CHAT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
   RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 50 }),
@@ -29,6 +30,8 @@ const EnvironmentSchema = Type.Object({
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
   CHAT_EVENTS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
   WIRE_NAMES: Type.Union([Type.Literal('chat'), Type.Literal('slack')], { default: 'chat' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 256, pattern: '^[\\x21-\\x7e]+$' })),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
@@ -43,6 +46,8 @@ export interface Config {
   /** Prefix of every Redis key, so that several deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string;
   logLevel: string;
+  /** `pretty` (pino-pretty), `json` (one JSON object a line), or `auto`: pretty when stdout is a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
   chatApiUrl: string;
   chatTimeoutMs: number;
   rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number };
@@ -59,6 +64,11 @@ export interface Config {
   chatEventsPerSecond: number;
   /** `slack`: the hosted product's spelling of identifiers on the wire (src/wire-names/). */
   wireNames: 'chat' | 'slack';
+  /**
+   * GET /metrics (Prometheus): off when both are null; with a token it is served beside the API and
+   * needs `Authorization: Bearer <token>`; with a port it is served on that port only (bound like HOST).
+   */
+  metrics: { token: string | null; port: number | null };
 }
 
 export class ConfigError extends Error {}
@@ -118,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parsed.REDIS_URL ?? null,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     logLevel: parsed.LOG_LEVEL,
+    logFormat: parsed.LOG_FORMAT,
     chatApiUrl: parsed.CHAT_API_URL,
     chatTimeoutMs: parsed.CHAT_TIMEOUT_MS,
     rateLimit: {
@@ -143,5 +154,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chatEventsPerSecond: parsed.CHAT_EVENTS_PER_SECOND,
     wireNames: parsed.WIRE_NAMES,
+    metrics: { token: parsed.METRICS_TOKEN ?? null, port: parsed.METRICS_PORT ?? null },
   };
 }

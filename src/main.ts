@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
 import { systemClock } from './shared/clock.js';
+import { nodeEndOfLifeWarning } from './shared/node-support.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
@@ -45,8 +46,17 @@ export async function runServer(config: Config): Promise<void> {
   await migrateToLatest(database);
   const bootstrap = await bootstrapDefaultCommunity({ database, clock: systemClock });
   const app: FastifyInstance = await buildApp({ config, database });
+  const endOfLife = nodeEndOfLifeWarning(process.version, systemClock.now());
+  if (endOfLife) app.log.warn({ node: process.version }, endOfLife);
   // Webhook deliveries are sent from every instance; leases keep each one with one sender at a time.
-  const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, wireNames: config.wireNames, ...config.webhooks });
+  const webhooks = new DeliveryWorker({
+    database,
+    clock: systemClock,
+    log: app.log,
+    wireNames: config.wireNames,
+    metrics: app.services.metrics,
+    ...config.webhooks,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

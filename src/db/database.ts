@@ -11,7 +11,7 @@ import { registerPostgresPool, registerSqliteHandle } from './prepared-query.js'
 import type { DB } from './schema.js';
 import { migratorOf } from './schema-migrator.js';
 import { SqliteCommitWatch } from './sqlite-commit-watch.js';
-import { withStatementCache } from './statement-cache.js';
+import { type WriteLockWaits, withStatementCache } from './statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type { Db, Tx } from './handles.js';
@@ -25,7 +25,14 @@ export interface Database {
   /** SQLite in WAL mode: tells cheaply whether anything was committed since the last look (else null). */
   commitWatch(): SqliteCommitWatch | null;
   close(): Promise<void>;
+  /** Saturation figures for metrics, read when Prometheus scrapes. */
+  stats(): DatabaseStats;
 }
+
+/** PostgreSQL: the pool's connections; SQLite: how often and how long a write waited for the write lock. */
+export type DatabaseStats =
+  | { engine: 'postgres'; connections: number; idle: number; waiting: number; max: number }
+  | { engine: 'sqlite'; writeLockWaits: number; writeLockWaitSeconds: number };
 
 const loadPg = lazyRequire<typeof PgModule>('pg');
 
@@ -53,7 +60,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const statements = withStatementCache(sqlite);
+    const lockWaits: WriteLockWaits = { count: 0, seconds: 0 };
+    const statements = withStatementCache(sqlite, undefined, lockWaits);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
     registerSqliteHandle(db, sqlite, statements);
     // Opened on first use: the -shm file exists once a connection has used the WAL.
@@ -71,11 +79,13 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         watch = null;
         await db.destroy();
       },
+      stats: () => ({ engine: 'sqlite', writeLockWaits: lockWaits.count, writeLockWaitSeconds: lockWaits.seconds }),
     };
   }
+  const max = options.poolSize ?? 10;
   const pool = new (pgDriver().Pool)({
     connectionString: target.url,
-    max: options.poolSize ?? 10,
+    max,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client that errors (server restart) must not crash the process.
@@ -92,6 +102,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     close: async () => {
       await db.destroy();
     },
+    stats: () => ({ engine: 'postgres', connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
   };
 }
 
