@@ -1,6 +1,7 @@
 /** What the tests of GET /metrics share: reading samples of the text format, promtool, a second SQLite writer. */
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { sqliteDriverName } from '../../src/db/sqlite-driver.js';
 
 export interface Sample {
   name: string;
@@ -40,7 +41,8 @@ export function promtoolCheck(text: string): string | null {
   return run.status === 0 ? '' : `promtool exit ${run.status}: ${run.stdout}${run.stderr}`;
 }
 
-const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+/** The driver the server loads on this Node.js line (src/db/sqlite-driver.ts). */
+const betterSqlite = createRequire(import.meta.url).resolve(sqliteDriverName());
 
 /**
  * Holds the write lock of the SQLite file from another process for `ms` (as the CLI writing would);
