@@ -70,6 +70,7 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): vo
       app.log.info({ port, host: config.host }, 'metrics served on their own port');
     });
     app.addHook('onClose', async () => {
+      // Node's close() also closes the idle keep-alive connections Prometheus keeps between scrapes.
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     });
     return;

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -115,5 +116,20 @@ describe('METRICS_PORT', () => {
       prometheus.kill('SIGTERM');
       await exited;
     }
+  });
+
+  it("stops gracefully and at once though a scraper's keep-alive connection is open", async () => {
+    const agent = new Agent({ keepAlive: true });
+    await new Promise<void>((resolve, reject) => {
+      get(metricsUrl(), { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve());
+      }).on('error', reject);
+    });
+    const started = Date.now();
+    await server.stop();
+    agent.destroy();
+    assert.equal(server.child.exitCode, 0, server.output());
+    assert.ok(Date.now() - started < 5000, `the stop took ${Date.now() - started} ms`);
   });
 });
