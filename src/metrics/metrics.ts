@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, type LabelValues, Registry } from 'prom-client';
+import { RequestDurations } from './request-durations.js';
 
 /** Every metric of this service starts with this, so it never clashes with another exporter's. */
 export const metricPrefix = 'community_admin_';
@@ -29,37 +30,32 @@ export const noMetrics: Metrics = {
   webhookAttempt: () => {},
 };
 
-/** Request durations: 1 ms to 10 s, where an API answer's latency lives. */
-const durationBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Methods the router serves; anything else (rare, and would make a label value per spelling) is `OTHER`. */
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const statusClasses = ['1xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
 
-type HistogramChild = ReturnType<Histogram<string>['labels']>;
 type CounterChild = ReturnType<Counter<string>['labels']>;
 
 /** The Prometheus metrics of one running app, in their own registry (several apps in one test process do not mix). */
 export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
-  private readonly duration: Histogram<'route' | 'method' | 'status_class'>;
+  private readonly duration: RequestDurations;
   private readonly rejected: Counter<'policy'>;
   private readonly replays: Counter<'outcome'>;
   private readonly attempts: Counter<'outcome'>;
-  /** Label children by their joined values: a Map probe per request instead of prom-client's label hashing. */
-  private readonly durationChildren = new Map<string, HistogramChild>();
+  /** Label children by their values: a Map probe per count instead of prom-client's label hashing. */
   private readonly children = new Map<Counter<string>, Map<string, CounterChild>>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     for (const name of misnamedDefaultGauges) this.registry.removeSingleMetric(name);
     const registers = [this.registry];
-    this.duration = new Histogram({
-      name: `${metricPrefix}http_request_duration_seconds`,
-      help: 'Time from receiving a request to sending its answer, by route template, method and status class.',
-      labelNames: ['route', 'method', 'status_class'],
-      buckets: durationBuckets,
-      registers,
-    });
+    this.duration = new RequestDurations(
+      `${metricPrefix}http_request_duration_seconds`,
+      'Time from receiving a request to sending its answer, by route template, method and status class.',
+      ['route', 'method', 'status_class'],
+    );
+    this.duration.register(this.registry);
     this.rejected = new Counter({
       name: `${metricPrefix}rate_limit_rejections_total`,
       help: 'Requests refused with 429, by budget: key (per API key), address (requests without a valid key), chat_events (per Slack workspace).',
@@ -83,13 +79,7 @@ export class PrometheusMetrics implements Metrics {
   requestDone(route: string, method: string, statusCode: number, seconds: number, principal: boolean): void {
     const knownMethod = knownMethods.has(method) ? method : 'OTHER';
     const statusClass = statusClasses[Math.floor(statusCode / 100)] ?? '5xx';
-    const key = `${route} ${knownMethod} ${statusClass}`;
-    let child = this.durationChildren.get(key);
-    if (!child) {
-      child = this.duration.labels(route, knownMethod, statusClass);
-      this.durationChildren.set(key, child);
-    }
-    child.observe(seconds);
+    this.duration.observe(`${route} ${knownMethod} ${statusClass}`, [route, knownMethod, statusClass], seconds);
     // 429 is only ever the rate limit's answer (docs/idempotency-and-rate-limits.md).
     if (statusCode === 429) this.count(this.rejected, route === '/chat/events' ? 'chat_events' : principal ? 'key' : 'address');
   }
