@@ -121,6 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${variable}=${JSON.stringify(raw[variable] ?? '')} ${firstError.message.toLowerCase()}`);
   }
   const parsed = candidate as Environment;
+  if (parsed.METRICS_PORT !== undefined && parsed.METRICS_PORT === parsed.PORT)
+    throw new ConfigError(
+      `Invalid configuration: METRICS_PORT=${parsed.METRICS_PORT} must differ from PORT (metrics are served on a port of their own)`,
+    );
   return {
     port: parsed.PORT,
     host: parsed.HOST,
