@@ -137,7 +137,7 @@ describe('community-admin configuration', () => {
       { METRICS_TOKEN: 'short', DATABASE_URL: unused },
       { METRICS_PORT: '3000', PORT: '3000', DATABASE_URL: unused },
       { LOG_FORMAT: 'xml', DATABASE_URL: unused },
-    ]) {
+    ] as Record<string, string>[]) {
       const refused = await runCli(['community', 'list'], env);
       assert.equal(refused.code, 1);
       assert.match(refused.stderr.trim(), new RegExp(`^Invalid configuration: ${Object.keys(env)[0]}=`));
