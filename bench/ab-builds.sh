@@ -9,6 +9,8 @@
 # bench/.data/sqlite/10k.db); a key is created in each. Both servers run pinned to core 0, wrk to
 # core 1 (50 connections, 3 s warm-up, 10 s measured); for each run it prints req/s and the
 # server's CPU (user + system) per request, read from /proc. Compare medians over the rounds.
+# AB_BASE_ENV / AB_HEAD_ENV add variables to one side's server (e.g. AB_HEAD_ENV="METRICS_TOKEN=..."
+# on one checkout for both sides measures metrics on against off).
 set -euo pipefail
 base_dir=$1 base_db=$2 head_dir=$3 head_db=$4 path=$5 rounds=${6:-3} script=${7:-}
 wrk_args=()
@@ -25,9 +27,10 @@ key_for() { # checkout db -> a new key of the first community
     community=$(node bin/community-admin.js community list --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const j=JSON.parse(s);console.log((j.data??j)[0].id)})') &&
     node bin/community-admin.js key create --community "$community" --label ab --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const j=JSON.parse(s);console.log((j.data??j).key)})')
 }
-start() { # checkout db port -> pid
+start() { # checkout db port [extra environment] -> pid
+  # shellcheck disable=SC2086 # the extra environment is a list of NAME=value words
   (cd "$1" && DATABASE_URL="$(url_of "$2")" NODE_OPTIONS="$(node_options_of "$2")" PORT=$3 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMIT_PER_SECOND=1000000000 \
-    RATE_LIMIT_UNAUTHENTICATED_PER_SECOND=1000000000 exec taskset -c 0 node bin/community-admin.js serve >/dev/null 2>&1) &
+    RATE_LIMIT_UNAUTHENTICATED_PER_SECOND=1000000000 exec env ${4:-} taskset -c 0 node bin/community-admin.js serve >/dev/null 2>&1) &
   echo $!
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -47,8 +50,8 @@ measure() { # label pid url key
 
 base_key=$(key_for "$base_dir" "$base_db")
 head_key=$(key_for "$head_dir" "$head_db")
-base_pid=$(start "$base_dir" "$base_db" 3991)
-head_pid=$(start "$head_dir" "$head_db" 3992)
+base_pid=$(start "$base_dir" "$base_db" 3991 "${AB_BASE_ENV:-}")
+head_pid=$(start "$head_dir" "$head_db" 3992 "${AB_HEAD_ENV:-}")
 trap 'kill $base_pid $head_pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -sf http://127.0.0.1:3991/healthz >/dev/null && curl -sf http://127.0.0.1:3992/healthz >/dev/null && break; sleep 0.5; done
 for round in $(seq 1 "$rounds"); do

@@ -1,5 +1,5 @@
-import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import { sqliteDriver } from '../src/db/sqlite-driver.js';
 
 /** Rows per INSERT: PostgreSQL takes at most 65,535 parameters per statement. */
 const maxParameters = 60_000;
@@ -18,7 +18,7 @@ export async function copySqliteToPostgres(
   postgresUrl: string,
   progress: (text: string) => void,
 ): Promise<Record<string, number>> {
-  const sqlite = new SqliteDatabase(sqlitePath, { readonly: true });
+  const sqlite = new (sqliteDriver())(sqlitePath, { readonly: true });
   const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
   const seconds: Record<string, number> = {};

@@ -28,6 +28,7 @@ import { registerSerialization } from './http/serialization.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
 import { registerValidation } from './http/validation.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { createMetrics, registerMetrics } from './metrics/metrics.routes.js';
 import { Authenticator } from './modules/api-keys/authenticator.js';
 import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secrets: new SecretBox(config.secrets),
     // Asked at request time: the listening port is known only then (PORT=0).
     publicBaseUrl: () => publicBaseUrl(config.files.publicBaseUrl, config, app.server.address()),
+    metrics: createMetrics(config),
     ...options.services,
   };
 
@@ -115,13 +117,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // A claim's lease follows from the request's deadline: a key whose request died is free again
   // after it, plus the longest a commit begun before the deadline may still take.
   const leaseMs = config.requestDeadlineMs + config.databaseTimeouts.statementMs + queryTimeoutMarginMs;
-  registerIdempotency(app, new IdempotencyService(database, clock, { leaseMs }));
+  registerIdempotency(app, new IdempotencyService(database, clock, { leaseMs }), services.metrics);
   registerHealthRoutes(app, database, {
     startup: options.startup ?? { ready: true },
     // Past its deadline a request has answered, and its statements have timed out: a connection
     // still in use after both is stuck.
     stuckAfterMs: config.requestDeadlineMs + 2 * (config.databaseTimeouts.statementMs + config.databaseTimeouts.connectMs),
   });
+  registerMetrics(app, services);
   for (const routes of moduleRoutes) await app.register(routes, { services });
   // Slack's Events API request URL: public, signed by Slack, outside /admin/v0.
   await app.register(chatEventsRoutes, { services });

@@ -13,6 +13,7 @@ const EnvironmentSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
   ),
+  LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], { default: 'auto' }),
   CHAT_API_URL: Type.String({ pattern: '^https?://.+', default: 'https://slack.com/api/' }),
   CHAT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
   RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 50 }),
@@ -35,6 +36,8 @@ const EnvironmentSchema = Type.Object({
   WIRE_NAMES: Type.Union([Type.Literal('chat'), Type.Literal('slack')], { default: 'chat' }),
   FILES_MAX_MB: Type.Integer({ minimum: 1, maximum: 1024, default: 10 }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$', maxLength: 512 })),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 256, pattern: '^[\\x21-\\x7e]+$' })),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
@@ -55,6 +58,8 @@ export interface Config {
   /** Prefix of every Redis key, so that several deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string;
   logLevel: string;
+  /** `pretty` (pino-pretty), `json` (one JSON object a line), or `auto`: pretty when stdout is a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
   chatApiUrl: string;
   chatTimeoutMs: number;
   rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number; downloadsPerSecond: number };
@@ -77,6 +82,11 @@ export interface Config {
   wireNames: 'chat' | 'slack';
   /** Uploaded files (docs/files.md): the largest upload, and the base of their public URLs (null: the listening address). */
   files: { maxBytes: number; publicBaseUrl: string | null };
+  /**
+   * GET /metrics (Prometheus): off when both are null; with a token it is served beside the API and
+   * needs `Authorization: Bearer <token>`; with a port it is served on that port only (bound like HOST).
+   */
+  metrics: { token: string | null; port: number | null };
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${variable}=${JSON.stringify(raw[variable] ?? '')} ${firstError.message.toLowerCase()}`);
   }
   const parsed = candidate as Environment;
+  if (parsed.METRICS_PORT !== undefined && parsed.METRICS_PORT === parsed.PORT)
+    throw new ConfigError(
+      `Invalid configuration: METRICS_PORT=${parsed.METRICS_PORT} must differ from PORT (metrics are served on a port of their own)`,
+    );
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -136,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parsed.REDIS_URL ?? null,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     logLevel: parsed.LOG_LEVEL,
+    logFormat: parsed.LOG_FORMAT,
     chatApiUrl: parsed.CHAT_API_URL,
     chatTimeoutMs: parsed.CHAT_TIMEOUT_MS,
     rateLimit: {
@@ -168,5 +183,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: parsed.FILES_MAX_MB * 1024 * 1024,
       publicBaseUrl: parsed.PUBLIC_BASE_URL === undefined ? null : parsed.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     },
+    metrics: { token: parsed.METRICS_TOKEN ?? null, port: parsed.METRICS_PORT ?? null },
   };
 }

@@ -3,6 +3,7 @@ import type { ResponseCache } from './caching/response-cache.js';
 import type { ChatWorkspaceFactory } from './chat/index.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { Authenticator } from './modules/api-keys/authenticator.js';
 import type { Clock } from './shared/clock.js';
 import type { SecretBox } from './shared/secret-box.js';
@@ -22,6 +23,8 @@ export interface AppServices {
   counts: CountCache;
   /** Serialised answers of the hot reads, reused on the same terms as the counts. */
   responses: ResponseCache;
+  /** Prometheus metrics (METRICS_TOKEN or METRICS_PORT), or a no-op when they are off. */
+  metrics: Metrics;
   /** How webhook target hosts are resolved (the system's resolver unless a test gives one that never leaves the machine). */
   webhookResolver?: Resolver;
   /** The base of public URLs (uploaded files): PUBLIC_BASE_URL, else the listening address. */

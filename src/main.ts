@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from './db/unavailable.js';
 import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
 import { systemClock } from './shared/clock.js';
+import { nodeEndOfLifeWarning } from './shared/node-support.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
@@ -97,8 +98,17 @@ export async function runServer(config: Config): Promise<void> {
     if (config.database.engine !== 'postgres' || !isDatabaseUnavailable(error)) throw error;
   }
   const app: FastifyInstance = await buildApp({ config, database, startup });
+  const endOfLife = nodeEndOfLifeWarning(process.version, systemClock.now());
+  if (endOfLife) app.log.warn({ node: process.version }, endOfLife);
   // Webhook deliveries are sent from every instance; leases keep each one with one sender at a time.
-  const webhooks = new DeliveryWorker({ database, clock: systemClock, log: app.log, wireNames: config.wireNames, ...config.webhooks });
+  const webhooks = new DeliveryWorker({
+    database,
+    clock: systemClock,
+    log: app.log,
+    wireNames: config.wireNames,
+    metrics: app.services.metrics,
+    ...config.webhooks,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

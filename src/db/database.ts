@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type PgModule from 'pg';
 import type { DatabaseTarget, DatabaseTimeouts } from '../config.js';
@@ -11,7 +11,8 @@ import { registerPostgresPool, registerSqliteHandle } from './prepared-query.js'
 import type { DB } from './schema.js';
 import { migratorOf } from './schema-migrator.js';
 import { SqliteCommitWatch } from './sqlite-commit-watch.js';
-import { withStatementCache } from './statement-cache.js';
+import { sqliteDriver } from './sqlite-driver.js';
+import { type WriteLockWaits, withStatementCache } from './statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type { Db, Tx } from './handles.js';
@@ -28,7 +29,14 @@ export interface Database {
   poolUse(): { size: number; checkedOutSince: number[] } | null;
   /** Closes every connection; a connection that does not answer is given up after half a second. */
   close(): Promise<void>;
+  /** Saturation figures for metrics, read when Prometheus scrapes. */
+  stats(): DatabaseStats;
 }
+
+/** PostgreSQL: the pool's connections; SQLite: how often and how long a write waited for the write lock. */
+export type DatabaseStats =
+  | { engine: 'postgres'; connections: number; idle: number; waiting: number; max: number }
+  | { engine: 'sqlite'; writeLockWaits: number; writeLockWaitSeconds: number };
 
 const loadPg = lazyRequire<typeof PgModule>('pg');
 
@@ -74,12 +82,13 @@ const closeGraceMs = 500;
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
   if (target.engine === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
-    const sqlite = new SqliteDatabase(target.path);
+    const sqlite = new (sqliteDriver())(target.path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma(`busy_timeout = ${options.timeouts?.statementMs || 5000}`);
     sqlite.pragma('foreign_keys = ON');
-    const statements = withStatementCache(sqlite);
+    const lockWaits: WriteLockWaits = { count: 0, seconds: 0 };
+    const statements = withStatementCache(sqlite, undefined, lockWaits);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
     registerSqliteHandle(db, sqlite, statements);
     // Opened on first use: the -shm file exists once a connection has used the WAL.
@@ -98,6 +107,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         watch = null;
         await db.destroy();
       },
+      stats: () => ({ engine: 'sqlite', writeLockWaits: lockWaits.count, writeLockWaitSeconds: lockWaits.seconds }),
     };
   }
   const size = options.poolSize ?? 10;
@@ -149,6 +159,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       await Promise.race([db.destroy().catch(() => {}), givenUp]);
       clearTimeout(timer);
     },
+    stats: () => ({ engine: 'postgres', connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: size }),
   };
 }
 

@@ -5,7 +5,7 @@ const allowMethods = 'GET, POST, PATCH, DELETE';
 const allowHeaders = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
 /** Response headers a browser script may read besides the CORS-safelisted ones. */
 const exposeHeaders =
-  'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, X-Idempotent-Replayed';
+  'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, X-Idempotent-Replayed';
 /** How long a browser may cache a preflight answer. */
 const preflightMaxAgeSeconds = 600;
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../idempotency/idempotency.service.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 const mutatingMethods = new Set(['POST', 'PATCH', 'DELETE']);
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
@@ -115,7 +116,7 @@ export interface IdempotencyStore {
  * (`config.idempotencyInHandler`, `request.claimIdempotencyKey`: uploads, docs/files.md); the
  * response is stored in onSend, before it leaves, so a retry right after it already replays.
  */
-export function registerIdempotency(app: FastifyInstance, service: IdempotencyStore): void {
+export function registerIdempotency(app: FastifyInstance, service: IdempotencyStore, metrics: Pick<Metrics, 'idempotency'>): void {
   const states = new WeakMap<FastifyRequest, KeyState>();
   app.decorateRequest('claimIdempotencyKey', null);
 
@@ -149,6 +150,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySt
         state.claim = outcome.claim;
         return false;
       case 'replay': {
+        metrics.idempotency('replayed');
         const { statusCode, headers, body: stored } = outcome.response;
         reply.code(statusCode).headers(headers).header('x-idempotent-replayed', 'true');
         if (stored === null) reply.send();
@@ -156,8 +158,10 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySt
         return true;
       }
       case 'in_flight':
+        metrics.idempotency('in_flight');
         throw new ApiError('idempotency_key_in_use', undefined, { headers: { 'retry-after': String(outcome.retryAfterSeconds) } });
       case 'reused':
+        metrics.idempotency('mismatch');
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different method, path or body.');
     }
   };

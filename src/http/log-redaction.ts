@@ -1,5 +1,10 @@
 import type { FastifyServerOptions } from 'fastify';
+import type PinoPretty from 'pino-pretty';
 import type { Config } from '../config.js';
+import { lazyRequire } from '../shared/lazy-require.js';
+
+/** Loaded only when logs are pretty: a server in production writes JSON and never needs it. */
+const loadPinoPretty = lazyRequire<typeof PinoPretty>('pino-pretty');
 
 /** The shape of every key this service issues (`ca_` + 32 base64url characters, see api-keys.service). */
 const issuedKey = /ca_[A-Za-z0-9_-]{20,}/g;
@@ -18,11 +23,25 @@ export function scrubSecrets(text: string): string {
 type LoggerOption = FastifyServerOptions['logger'];
 
 /**
+ * Whether lines are written by pino-pretty: LOG_FORMAT=pretty, or auto with stdout a terminal
+ * (a person reading) rather than a pipe or file (a log collector, which wants JSON).
+ */
+export function writesPretty(
+  format: Config['logFormat'],
+  destination: 'stdout' | 'stream',
+  stdoutIsTerminal = process.stdout.isTTY === true,
+): boolean {
+  if (format === 'pretty') return true;
+  return format === 'auto' && destination === 'stdout' && stdoutIsTerminal;
+}
+
+/**
  * The pino options of the service, with tests' overrides (level, stream) merged in rather than
  * replacing them, so that what tests capture is what production writes. Keys are kept out of
  * logs twice over: the Authorization and Cookie headers are redacted by path, and every line is
  * scrubbed of key-shaped text and credential query parameters as it is written (a key sent in a
- * URL, a path or as a request id by mistake ends up in `url`, `msg` or `reqId`).
+ * URL, a path or as a request id by mistake ends up in `url`, `msg` or `reqId`). The pretty form
+ * is made from those scrubbed JSON lines, so both forms hide the same things.
  */
 export function loggerOptions(config: Config, override: LoggerOption): LoggerOption {
   if (override === false) return false;
@@ -31,5 +50,15 @@ export function loggerOptions(config: Config, override: LoggerOption): LoggerOpt
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'], censor: redacted },
     hooks: { streamWrite: scrubSecrets },
   };
-  return typeof override === 'object' && override !== null ? { ...base, ...override } : base;
+  const options = typeof override === 'object' && override !== null ? { ...base, ...override } : base;
+  const stream = 'stream' in options ? options.stream : undefined;
+  if (!writesPretty(config.logFormat, stream ? 'stream' : 'stdout')) return options;
+  const pretty = loadPinoPretty()({
+    destination: stream ?? 1,
+    colorize: !stream && process.stdout.isTTY === true,
+    sync: true,
+    translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
+  return { ...options, stream: pretty };
 }

@@ -18,6 +18,8 @@ export interface RateLimitPolicy {
 /** The outcome of counting one request, with what the RateLimit-* headers report. */
 export interface RateLimitDecision {
   allowed: boolean;
+  /** The budget's name, as the RateLimit and RateLimit-Policy fields give it. */
+  policy: RateLimitPolicy['name'];
   limit: number;
   remaining: number;
   /** Whole seconds until the window resets (at least 1, so a client never retries at once). */
@@ -58,6 +60,7 @@ export class RateLimiter {
 function decide(policy: RateLimitPolicy, { count, resetMs }: WindowCount): RateLimitDecision {
   return {
     allowed: count <= policy.limit,
+    policy: policy.name,
     limit: policy.limit,
     remaining: Math.max(0, policy.limit - count),
     resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
@@ -65,12 +68,19 @@ function decide(policy: RateLimitPolicy, { count, resetMs }: WindowCount): RateL
   };
 }
 
-/** Sets the RateLimit-* fields of the IETF RateLimit header fields draft on the reply. */
+/**
+ * Sets the rate-limit fields on the reply, in two generations (docs/idempotency-and-rate-limits.md):
+ * `RateLimit` and `RateLimit-Policy` as structured fields of draft-ietf-httpapi-ratelimit-headers-11
+ * (a named policy with its quota `q` and window `w`; the remaining quota `r` and seconds to reset
+ * `t`), and `RateLimit-Limit`, `-Remaining` and `-Reset` of the earlier drafts, which the spec
+ * names and deployed clients read.
+ */
 export function applyRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
   reply.header('ratelimit-limit', String(decision.limit));
   reply.header('ratelimit-remaining', String(decision.remaining));
   reply.header('ratelimit-reset', String(decision.resetSeconds));
-  reply.header('ratelimit-policy', `${decision.limit};w=${decision.windowSeconds}`);
+  reply.header('ratelimit-policy', `"${decision.policy}";q=${decision.limit};w=${decision.windowSeconds}`);
+  reply.header('ratelimit', `"${decision.policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
 }
 
 /** The 429 for an exhausted budget, with Retry-After in whole seconds. */

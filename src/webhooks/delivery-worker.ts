@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../shared/clock.js';
 import { slackKeysInJson } from '../wire-names/json-text-keys.js';
 import type { WireNames } from '../wire-names/wire-names.js';
@@ -37,6 +38,8 @@ export interface DeliveryWorkerOptions {
   pollIntervalMs?: number;
   resolver?: Resolver;
   random?: () => number;
+  /** Counts each attempt's outcome (Prometheus metrics when they are on). */
+  metrics?: Pick<Metrics, 'webhookAttempt'>;
   /** The spelling the API answers in (WIRE_NAMES): payloads are stored in the spec's and sent in this one. */
   wireNames?: WireNames;
 }
@@ -173,6 +176,9 @@ export class DeliveryWorker {
       nextAttemptAt = delay === null ? null : now + delay;
     }
     await recordAttempt(database, delivery, this.owner, { sentAt, now, attempts, delivered, result, nextAttemptAt, disable });
+    this.options.metrics?.webhookAttempt(
+      delivered ? 'delivered' : disable !== null ? 'endpoint_disabled' : nextAttemptAt === null ? 'failed' : 'retrying',
+    );
     if (disable !== null) log.warn({ endpoint_id: delivery.endpoint_id, url: delivery.url, reason: disable }, 'webhook endpoint disabled');
     else if (!delivered)
       log.info(

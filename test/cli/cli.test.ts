@@ -132,5 +132,15 @@ describe('community-admin configuration', () => {
     const port = await runCli(['community', 'list'], { PORT: 'eighty', DATABASE_URL: `sqlite:${join(tmpdir(), 'unused.db')}` });
     assert.equal(port.code, 1);
     assert.match(port.stderr, /PORT/);
+    const unused = `sqlite:${join(tmpdir(), 'unused.db')}`;
+    for (const env of [
+      { METRICS_TOKEN: 'short', DATABASE_URL: unused },
+      { METRICS_PORT: '3000', PORT: '3000', DATABASE_URL: unused },
+      { LOG_FORMAT: 'xml', DATABASE_URL: unused },
+    ] as Record<string, string>[]) {
+      const refused = await runCli(['community', 'list'], env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr.trim(), new RegExp(`^Invalid configuration: ${Object.keys(env)[0]}=`));
+    }
   });
 });

@@ -49,6 +49,7 @@ describe('rate-limit building blocks', () => {
     });
     assert.deepEqual(await limiter.consume(limiter.perKey, 'k'), {
       allowed: true,
+      policy: 'key',
       limit: 2,
       remaining: 1,
       resetSeconds: 1,
@@ -70,11 +71,15 @@ describe('rate-limit building blocks', () => {
 const routes = createTestRoutes();
 type Headers = Record<string, string | string[] | number | undefined>;
 
+/** Both generations of fields (docs/idempotency-and-rate-limits.md), telling the same budget; the key's is 5, the address's 3. */
 function assertRateLimitHeaders(headers: Headers, limit: number, remaining: number): void {
+  const policy = limit === 5 ? 'key' : 'address';
   assert.equal(headers['ratelimit-limit'], String(limit));
   assert.equal(headers['ratelimit-remaining'], String(remaining));
   assert.match(String(headers['ratelimit-reset']), /^[1-9]\d*$/);
-  assert.equal(headers['ratelimit-policy'], `${limit};w=1`);
+  // draft-ietf-httpapi-ratelimit-headers-11: a named policy with its quota and window, then what is left of it.
+  assert.equal(headers['ratelimit-policy'], `"${policy}";q=${limit};w=1`);
+  assert.equal(headers.ratelimit, `"${policy}";r=${remaining};t=${headers['ratelimit-reset']}`);
 }
 
 describeEachEngine(
@@ -84,7 +89,7 @@ describeEachEngine(
       ctx().request({ method: 'GET', url, headers, remoteAddress });
     const nextWindow = () => ctx().clock.advance(1000);
 
-    it('reports RateLimit-Limit, -Remaining, -Reset and -Policy on every response', async () => {
+    it('reports RateLimit and RateLimit-Policy (draft 11) beside RateLimit-Limit, -Remaining and -Reset on every response', async () => {
       nextWindow();
       const { auth } = await ctx().community();
       for (let remaining = 4; remaining >= 0; remaining--) {

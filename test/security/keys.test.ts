@@ -26,92 +26,106 @@ class CapturedLog extends Writable {
 
 const randomKey = () => `ca_${randomBytes(24).toString('base64url')}`;
 
-describeEachEngine('API keys in logs and answers', (ctx) => {
-  let t: TestApp;
-  let world: World;
-  let app: FastifyInstance;
-  const log = new CapturedLog();
-  const secrets: string[] = [];
-  const bodies: string[] = [];
+// The same rules in both forms of the log: pretty lines are made from the scrubbed JSON ones.
+for (const format of ['json', 'pretty'] as const)
+  describeEachEngine(`API keys in logs and answers (LOG_FORMAT=${format})`, (ctx) => {
+    let t: TestApp;
+    let world: World;
+    let app: FastifyInstance;
+    const log = new CapturedLog();
+    const secrets: string[] = [];
+    const bodies: string[] = [];
 
-  before(async () => {
-    t = ctx();
-    world = await seedWorld(t, 'a');
-    const revoked = await createApiKey({ database: t.database, clock: t.clock }, world.communityId, 'revoked');
-    await revokeApiKey({ database: t.database, clock: t.clock }, revoked.id);
-    secrets.push(world.key, revoked.key, randomKey(), 'not-a-ca-key-but-secret-0123456789');
-    // The production logger options, at trace level, into a stream this test reads.
-    app = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: { level: 'trace', stream: log } });
-    await app.ready();
-  });
-  after(async () => app?.close());
+    before(async () => {
+      t = ctx();
+      world = await seedWorld(t, 'a');
+      const revoked = await createApiKey({ database: t.database, clock: t.clock }, world.communityId, 'revoked');
+      await revokeApiKey({ database: t.database, clock: t.clock }, revoked.id);
+      secrets.push(world.key, revoked.key, randomKey(), 'not-a-ca-key-but-secret-0123456789');
+      // The production logger options, at trace level, into a stream this test reads.
+      app = await buildApp({
+        config: { ...t.config, logFormat: format },
+        database: t.database,
+        clock: t.clock,
+        logger: { level: 'trace', stream: log },
+      });
+      await app.ready();
+    });
+    after(async () => app?.close());
 
-  const send = async (options: InjectOptions) => {
-    const res = await app.inject(options);
-    bodies.push(res.body);
-    return res;
-  };
+    const send = async (options: InjectOptions) => {
+      const res = await app.inject(options);
+      bodies.push(res.body);
+      return res;
+    };
 
-  it('sends each key every way a client might, right or wrong', async () => {
-    const [valid, revoked, unknown, odd] = secrets as [string, string, string, string];
-    const json = { 'content-type': 'application/json' };
-    for (const secret of [valid, revoked, unknown, odd]) {
-      await send({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: `Bearer ${secret}` } });
-      await send({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: secret } });
+    it('sends each key every way a client might, right or wrong', async () => {
+      const [valid, revoked, unknown, odd] = secrets as [string, string, string, string];
+      const json = { 'content-type': 'application/json' };
+      for (const secret of [valid, revoked, unknown, odd]) {
+        await send({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: `Bearer ${secret}` } });
+        await send({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: secret } });
+        await send({
+          method: 'GET',
+          url: '/admin/v0/calendar_events',
+          headers: { authorization: `Basic ${Buffer.from(`u:${secret}`).toString('base64')}` },
+        });
+        for (const name of ['api_key', 'access_token', 'key', 'token', 'apiKey']) {
+          await send({ method: 'GET', url: `/admin/v0/calendar_events?${name}=${secret}`, headers: { authorization: `Bearer ${valid}` } });
+          await send({ method: 'GET', url: `/admin/v0/calendar_events?${name}=${secret}` });
+        }
+        // A secret that is not shaped like a key of this service is only recognisable where credentials go.
+        if (secret === odd) continue;
+        await send({ method: 'GET', url: `/admin/v0/${secret}`, headers: { authorization: `Bearer ${valid}` } });
+        await send({ method: 'DELETE', url: `/admin/v0/feeds/${secret}`, headers: { authorization: `Bearer ${valid}` } });
+        await send({ method: 'GET', url: `/admin/v0/calendar_events/${secret}`, headers: { authorization: `Bearer ${valid}` } });
+        await send({ method: 'GET', url: `/admin/v0/feeds/${secret}/posts`, headers: { authorization: `Bearer ${valid}` } });
+        await send({
+          method: 'POST',
+          url: '/admin/v0/members/check',
+          headers: { authorization: `Bearer ${valid}`, ...json },
+          payload: JSON.stringify({ email: secret }),
+        });
+        await send({
+          method: 'POST',
+          url: `/admin/v0/groups/${world.groupIds[0]}/members`,
+          headers: { authorization: `Bearer ${valid}`, ...json },
+          payload: JSON.stringify({ user: { chat_user_id: secret } }),
+        });
+        await send({
+          method: 'POST',
+          url: '/admin/v0/members',
+          headers: { authorization: `Bearer ${valid}`, ...json },
+          payload: `{"email":"${secret}"`,
+        });
+      }
+      for (const secret of [valid, revoked, unknown, odd]) {
+        await send({ method: 'GET', url: '/admin/v0/calendar_events', headers: { 'x-api-key': secret, cookie: `key=${secret}` } });
+      }
       await send({
         method: 'GET',
         url: '/admin/v0/calendar_events',
-        headers: { authorization: `Basic ${Buffer.from(`u:${secret}`).toString('base64')}` },
+        headers: { authorization: `Bearer ${valid}`, 'x-request-id': unknown },
       });
-      for (const name of ['api_key', 'access_token', 'key', 'token', 'apiKey']) {
-        await send({ method: 'GET', url: `/admin/v0/calendar_events?${name}=${secret}`, headers: { authorization: `Bearer ${valid}` } });
-        await send({ method: 'GET', url: `/admin/v0/calendar_events?${name}=${secret}` });
+      assert.ok(bodies.length >= 70, String(bodies.length));
+    });
+
+    it('no key appears in any log line, though requests, URLs and refusals are logged', () => {
+      assert.match(log.text, /incoming request/);
+      // The form asked for: JSON objects, one a line, or pino-pretty's `[time] LEVEL (...): message`.
+      if (format === 'json') assert.match(log.text, /^\{"level":\d+,/);
+      else assert.match(log.text, /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\] (TRACE|DEBUG|INFO)/);
+      assert.match(log.text, /Unknown or revoked API key/);
+      assert.match(log.text, /calendar_events\?api_key=/, 'URLs with a query are logged (redacted), the check below is not vacuous');
+      for (const secret of secrets) assert.equal(log.text.includes(secret), false, `a key appears in the logs: ${secret.slice(0, 6)}…`);
+    });
+
+    it('no key appears in any answer (error messages name the field, never echo a secret)', () => {
+      for (const body of bodies) {
+        for (const secret of secrets) assert.equal(body.includes(secret), false, `a key appears in an answer: ${body.slice(0, 200)}`);
       }
-      // A secret that is not shaped like a key of this service is only recognisable where credentials go.
-      if (secret === odd) continue;
-      await send({ method: 'GET', url: `/admin/v0/${secret}`, headers: { authorization: `Bearer ${valid}` } });
-      await send({ method: 'DELETE', url: `/admin/v0/feeds/${secret}`, headers: { authorization: `Bearer ${valid}` } });
-      await send({ method: 'GET', url: `/admin/v0/calendar_events/${secret}`, headers: { authorization: `Bearer ${valid}` } });
-      await send({ method: 'GET', url: `/admin/v0/feeds/${secret}/posts`, headers: { authorization: `Bearer ${valid}` } });
-      await send({
-        method: 'POST',
-        url: '/admin/v0/members/check',
-        headers: { authorization: `Bearer ${valid}`, ...json },
-        payload: JSON.stringify({ email: secret }),
-      });
-      await send({
-        method: 'POST',
-        url: `/admin/v0/groups/${world.groupIds[0]}/members`,
-        headers: { authorization: `Bearer ${valid}`, ...json },
-        payload: JSON.stringify({ user: { chat_user_id: secret } }),
-      });
-      await send({
-        method: 'POST',
-        url: '/admin/v0/members',
-        headers: { authorization: `Bearer ${valid}`, ...json },
-        payload: `{"email":"${secret}"`,
-      });
-    }
-    for (const secret of [valid, revoked, unknown, odd]) {
-      await send({ method: 'GET', url: '/admin/v0/calendar_events', headers: { 'x-api-key': secret, cookie: `key=${secret}` } });
-    }
-    await send({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: `Bearer ${valid}`, 'x-request-id': unknown } });
-    assert.ok(bodies.length >= 70, String(bodies.length));
+    });
   });
-
-  it('no key appears in any log line, though requests, URLs and refusals are logged', () => {
-    assert.match(log.text, /incoming request/);
-    assert.match(log.text, /Unknown or revoked API key/);
-    assert.match(log.text, /calendar_events\?api_key=/, 'URLs with a query are logged (redacted), the check below is not vacuous');
-    for (const secret of secrets) assert.equal(log.text.includes(secret), false, `a key appears in the logs: ${secret.slice(0, 6)}…`);
-  });
-
-  it('no key appears in any answer (error messages name the field, never echo a secret)', () => {
-    for (const body of bodies) {
-      for (const secret of secrets) assert.equal(body.includes(secret), false, `a key appears in an answer: ${body.slice(0, 200)}`);
-    }
-  });
-});
 
 describeEachEngine('API key lookup', (ctx) => {
   it('authentication sends the database the SHA-256 of the secret only, never the secret', async () => {

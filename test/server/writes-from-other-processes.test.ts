@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import { sqliteDriver } from '../../src/db/sqlite-driver.js';
 import { ensureBuilt, startServerProcess } from '../http/server-processes.js';
 import { day, event, hour } from '../modules/calendar-events/fixtures.js';
 import { parseJsonOutput, runCli } from '../support/cli.js';
@@ -52,7 +52,7 @@ describe('a server on SQLite sees writes made by other processes on its next ans
       await importEvents(community.id, event(2, start(2), hour));
       assert.deepEqual(await list(), { total: 2, titles: ['Event 1', 'Event 2'] });
 
-      const other = new SqliteDatabase(path);
+      const other = new (sqliteDriver())(path);
       try {
         // The WAL starts over (new salts, frame count back to 0): the header must still differ.
         other.pragma('wal_checkpoint(TRUNCATE)');

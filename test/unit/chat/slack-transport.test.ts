@@ -32,6 +32,8 @@ describe('Slack workspace: transport failures', () => {
 
   before(async () => {
     fake = await startFakeChatServer();
+    // The Slack SDK is loaded on first use (seconds on a loaded machine): load it before timing anything.
+    await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 10_000 });
   });
   after(() => fake.close());
   beforeEach(() => fake.reset());
