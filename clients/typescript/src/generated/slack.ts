@@ -331,6 +331,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         put?: never;
@@ -365,6 +374,7 @@ export interface paths {
                         recap_text?: string;
                         recording_link?: string | null;
                         cover_image_url?: string | null;
+                        cover_image_file_id?: string | null;
                         external_speakers?: string | null;
                         luma_event_id?: string | null;
                         /**
@@ -728,6 +738,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1050,6 +1069,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1177,6 +1205,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         options?: never;
@@ -1220,6 +1257,7 @@ export interface paths {
                         recap_text?: string;
                         recording_link?: string | null;
                         cover_image_url?: string | null;
+                        cover_image_file_id?: string | null;
                         external_speakers?: string | null;
                         luma_event_id?: string | null;
                         /**
@@ -1586,6 +1624,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -1726,6 +1773,15 @@ export interface paths {
                 };
                 /** @description Unexpected error. */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1886,6 +1942,124 @@ export interface paths {
                                     slack_channel_id: string;
                                     slack_channel_name: string;
                                     slack_channel_num_members: number;
+                                    slack_channel_purpose_slack_blocks: ({
+                                        /** @description rich_text (other block types are passed through). */
+                                        type: string;
+                                        block_id?: string;
+                                        /** @description Always present on rich_text blocks. */
+                                        elements?: ({
+                                            /** @description rich_text_section, rich_text_list or another type. */
+                                            type: string;
+                                            /** @description rich_text_list: "bullet" or "ordered". */
+                                            style?: unknown;
+                                            /** @description rich_text_section: inline elements; rich_text_list: rich_text_section elements. */
+                                            elements?: ({
+                                                type: string;
+                                            } & {
+                                                [key: string]: unknown;
+                                            })[];
+                                        } & {
+                                            [key: string]: unknown;
+                                        })[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                    slack_channel_topic_slack_blocks: ({
+                                        /** @description rich_text (other block types are passed through). */
+                                        type: string;
+                                        block_id?: string;
+                                        /** @description Always present on rich_text blocks. */
+                                        elements?: ({
+                                            /** @description rich_text_section, rich_text_list or another type. */
+                                            type: string;
+                                            /** @description rich_text_list: "bullet" or "ordered". */
+                                            style?: unknown;
+                                            /** @description rich_text_section: inline elements; rich_text_list: rich_text_section elements. */
+                                            elements?: ({
+                                                type: string;
+                                            } & {
+                                                [key: string]: unknown;
+                                            })[];
+                                        } & {
+                                            [key: string]: unknown;
+                                        })[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                    slack_channel_purpose_slack_blocks_references: {
+                                        mentioned_slack_users: {
+                                            /** Format: uuid */
+                                            profile_id: string;
+                                            preferred_name: string;
+                                            slack_user_id: string;
+                                        }[];
+                                        mentioned_slack_channels: {
+                                            slack_channel: {
+                                                id: string;
+                                                name: string;
+                                            };
+                                            feed: {
+                                                /** Format: uuid */
+                                                id: string;
+                                                label: string;
+                                                slug: string;
+                                                public_id: string;
+                                                slack_channel: {
+                                                    name: string;
+                                                };
+                                            };
+                                        }[];
+                                        custom_emojis: {
+                                            alias: string;
+                                            name: string;
+                                            url: string;
+                                        }[];
+                                        urls: {
+                                            order_seen: number;
+                                            is_embedded_media: boolean;
+                                            is_image: boolean;
+                                            is_video: boolean;
+                                            url: string;
+                                        }[];
+                                    };
+                                    slack_channel_topic_slack_blocks_references: {
+                                        mentioned_slack_users: {
+                                            /** Format: uuid */
+                                            profile_id: string;
+                                            preferred_name: string;
+                                            slack_user_id: string;
+                                        }[];
+                                        mentioned_slack_channels: {
+                                            slack_channel: {
+                                                id: string;
+                                                name: string;
+                                            };
+                                            feed: {
+                                                /** Format: uuid */
+                                                id: string;
+                                                label: string;
+                                                slug: string;
+                                                public_id: string;
+                                                slack_channel: {
+                                                    name: string;
+                                                };
+                                            };
+                                        }[];
+                                        custom_emojis: {
+                                            alias: string;
+                                            name: string;
+                                            url: string;
+                                        }[];
+                                        urls: {
+                                            order_seen: number;
+                                            is_embedded_media: boolean;
+                                            is_image: boolean;
+                                            is_video: boolean;
+                                            url: string;
+                                        }[];
+                                    };
+                                    show_in_navigation_menu: boolean;
+                                    is_site_posting_enabled: boolean;
                                 }[];
                             };
                         };
@@ -1929,6 +2103,15 @@ export interface paths {
                 };
                 /** @description Unexpected error. */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1980,7 +2163,7 @@ export interface paths {
                             success: true;
                             /**
                              * Feed
-                             * @description The published variant of the spec: public_id, created_at, updated_at and the fields from slack_channel_is_private onward are not answered.
+                             * @description As the hosted product answers: public_id, created_at, updated_at, slack_channel_is_private and the fields from visibility onward are not answered.
                              */
                             data: {
                                 /** Format: uuid */
@@ -2002,6 +2185,124 @@ export interface paths {
                                 slack_channel_id: string;
                                 slack_channel_name: string;
                                 slack_channel_num_members: number;
+                                slack_channel_purpose_slack_blocks: ({
+                                    /** @description rich_text (other block types are passed through). */
+                                    type: string;
+                                    block_id?: string;
+                                    /** @description Always present on rich_text blocks. */
+                                    elements?: ({
+                                        /** @description rich_text_section, rich_text_list or another type. */
+                                        type: string;
+                                        /** @description rich_text_list: "bullet" or "ordered". */
+                                        style?: unknown;
+                                        /** @description rich_text_section: inline elements; rich_text_list: rich_text_section elements. */
+                                        elements?: ({
+                                            type: string;
+                                        } & {
+                                            [key: string]: unknown;
+                                        })[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                slack_channel_topic_slack_blocks: ({
+                                    /** @description rich_text (other block types are passed through). */
+                                    type: string;
+                                    block_id?: string;
+                                    /** @description Always present on rich_text blocks. */
+                                    elements?: ({
+                                        /** @description rich_text_section, rich_text_list or another type. */
+                                        type: string;
+                                        /** @description rich_text_list: "bullet" or "ordered". */
+                                        style?: unknown;
+                                        /** @description rich_text_section: inline elements; rich_text_list: rich_text_section elements. */
+                                        elements?: ({
+                                            type: string;
+                                        } & {
+                                            [key: string]: unknown;
+                                        })[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                slack_channel_purpose_slack_blocks_references: {
+                                    mentioned_slack_users: {
+                                        /** Format: uuid */
+                                        profile_id: string;
+                                        preferred_name: string;
+                                        slack_user_id: string;
+                                    }[];
+                                    mentioned_slack_channels: {
+                                        slack_channel: {
+                                            id: string;
+                                            name: string;
+                                        };
+                                        feed: {
+                                            /** Format: uuid */
+                                            id: string;
+                                            label: string;
+                                            slug: string;
+                                            public_id: string;
+                                            slack_channel: {
+                                                name: string;
+                                            };
+                                        };
+                                    }[];
+                                    custom_emojis: {
+                                        alias: string;
+                                        name: string;
+                                        url: string;
+                                    }[];
+                                    urls: {
+                                        order_seen: number;
+                                        is_embedded_media: boolean;
+                                        is_image: boolean;
+                                        is_video: boolean;
+                                        url: string;
+                                    }[];
+                                };
+                                slack_channel_topic_slack_blocks_references: {
+                                    mentioned_slack_users: {
+                                        /** Format: uuid */
+                                        profile_id: string;
+                                        preferred_name: string;
+                                        slack_user_id: string;
+                                    }[];
+                                    mentioned_slack_channels: {
+                                        slack_channel: {
+                                            id: string;
+                                            name: string;
+                                        };
+                                        feed: {
+                                            /** Format: uuid */
+                                            id: string;
+                                            label: string;
+                                            slug: string;
+                                            public_id: string;
+                                            slack_channel: {
+                                                name: string;
+                                            };
+                                        };
+                                    }[];
+                                    custom_emojis: {
+                                        alias: string;
+                                        name: string;
+                                        url: string;
+                                    }[];
+                                    urls: {
+                                        order_seen: number;
+                                        is_embedded_media: boolean;
+                                        is_image: boolean;
+                                        is_video: boolean;
+                                        url: string;
+                                    }[];
+                                };
+                                show_in_navigation_menu: boolean;
+                                is_site_posting_enabled: boolean;
                             };
                         };
                     };
@@ -2053,6 +2354,15 @@ export interface paths {
                 };
                 /** @description Unexpected error. */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2326,6 +2636,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2580,6 +2899,284 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the posts of the community
+         * @description Posts whose title, body or author name match, from every feed that is neither archived nor unlisted, records shaped as `GET /feeds/{feed_id}/posts` answers them. Ranked: more query terms in the title first, then more in the body or author name, then latest_activity_at (newest first), then id.
+         *
+         *     Needs the Free plan or higher and the key permission `feeds:read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description What to find, 1 to 200 characters after trimming. Words are ANDed; "a phrase" matches consecutive words; -word excludes; word* is a prefix (two characters at least). Case and accents do not matter; any other character is plain text. */
+                    q: string;
+                    /** @description 0-based page number. */
+                    page?: number;
+                    /** @description Posts per page, 1 to 50. */
+                    per_page?: number;
+                    /** @description Only this feed's posts. */
+                    feed_id?: string;
+                    /** @description Only this author's posts. */
+                    author_profile_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                page: number;
+                                per_page: number;
+                                count: number;
+                                total_records: number;
+                                total_pages: number;
+                                has_next: boolean;
+                                records: {
+                                    id: string;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                    /** Format: date-time */
+                                    content_created_at: string;
+                                    /** Format: date-time */
+                                    latest_activity_at: string;
+                                    title: string;
+                                    slug: string;
+                                    /** Format: uuid */
+                                    feed_id: string;
+                                    post_detail_display_format: string;
+                                    /** Format: uuid */
+                                    author_profile_id: string;
+                                    read_time_minutes: number;
+                                    /** @description Sample value: chat. */
+                                    source: string;
+                                    file_attachments_count: number;
+                                    reactions_count: number;
+                                    comments_count: number;
+                                    body_plaintext: string;
+                                    /** @description ProseMirror document (JSON). */
+                                    body_prosemirror: {
+                                        /** @description Always "doc". */
+                                        type: string;
+                                        content: unknown[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    slack_message: {
+                                        /** @description UUID of the chat message; "" when there is none. */
+                                        id: string;
+                                        /** @description The chat platform's message timestamp as it spells it ("1747250195.525399": an id as much as a time); null when unknown. */
+                                        message_ts: string | null;
+                                        blocks: ({
+                                            /** @description rich_text (other block types are passed through). */
+                                            type: string;
+                                            block_id?: string;
+                                            /** @description Always present on rich_text blocks. */
+                                            elements?: ({
+                                                /** @description rich_text_section, rich_text_list or another type. */
+                                                type: string;
+                                                /** @description rich_text_list: "bullet" or "ordered". */
+                                                style?: unknown;
+                                                /** @description rich_text_section: inline elements; rich_text_list: rich_text_section elements. */
+                                                elements?: ({
+                                                    type: string;
+                                                } & {
+                                                    [key: string]: unknown;
+                                                })[];
+                                            } & {
+                                                [key: string]: unknown;
+                                            })[];
+                                        } & {
+                                            [key: string]: unknown;
+                                        })[];
+                                        /** @description Markdown rendering of the blocks unless the import gave one; emoji stay :shortcodes:. */
+                                        markdown: string;
+                                        permalink: string;
+                                        /** @description UUID of the parent message of a thread reply; null for a message that is not a reply. */
+                                        parent_slack_message_id: string | null;
+                                        /** @description null when the message carries none. */
+                                        username: string | null;
+                                        /** @description null when the message carries none. */
+                                        icon: string | null;
+                                    };
+                                    /** @description null when the post has no cover image. */
+                                    cover_image_file_id: string | null;
+                                    /** @description null when the post has no cover image. */
+                                    cover_image_url: string | null;
+                                    /** Profile */
+                                    author: {
+                                        /** Format: uuid */
+                                        profile_id: string;
+                                        /** Format: date-time */
+                                        created_at: string;
+                                        preferred_name: string;
+                                        /** @description Image URL. */
+                                        preferred_image_original: string;
+                                        /** @description Image URL. */
+                                        preferred_image_1024: string;
+                                        /** @description Image URL. */
+                                        preferred_image_512: string;
+                                        /** @description Image URL. */
+                                        preferred_image_192: string;
+                                        /** @description Image URL. */
+                                        preferred_image_72: string;
+                                        /** @description Image URL. */
+                                        preferred_image_48: string;
+                                        /** @description Image URL. */
+                                        preferred_image_32: string;
+                                        /** @description Image URL. */
+                                        preferred_image_24: string;
+                                        first_name: string;
+                                        last_name: string;
+                                        /** @description null for a profile without an e-mail (bots, guests, people imported from the chat platform). */
+                                        email: string | null;
+                                        slack_user_id: string;
+                                        slack_is_admin: boolean;
+                                        slack_is_bot: boolean;
+                                        slack_first_name: string;
+                                        slack_last_name: string;
+                                        slack_image_72: string;
+                                        slack_image_original: string;
+                                    };
+                                    /** FeedSummary */
+                                    feed: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        label: string;
+                                        slug: string;
+                                    };
+                                    references: {
+                                        mentioned_slack_users: {
+                                            /** Format: uuid */
+                                            profile_id: string;
+                                            preferred_name: string;
+                                            slack_user_id: string;
+                                        }[];
+                                        mentioned_slack_channels: {
+                                            slack_channel: {
+                                                id: string;
+                                                name: string;
+                                            };
+                                            feed: {
+                                                /** Format: uuid */
+                                                id: string;
+                                                label: string;
+                                                slug: string;
+                                                public_id: string;
+                                                slack_channel: {
+                                                    name: string;
+                                                };
+                                            };
+                                        }[];
+                                        custom_emojis: {
+                                            alias: string;
+                                            name: string;
+                                            url: string;
+                                        }[];
+                                        urls: {
+                                            order_seen: number;
+                                            is_embedded_media: boolean;
+                                            is_image: boolean;
+                                            is_video: boolean;
+                                            url: string;
+                                        }[];
+                                    };
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Rate limit exceeded (see Retry-After). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unexpected error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2637,7 +3234,7 @@ export interface paths {
                                     plan: "free" | "growth" | "momentum" | "enterprise";
                                 };
                                 /** @description What the key may do. A key created without --permissions holds every permission, including ones added later. */
-                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write")[];
+                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write")[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** @description null: the key never expires. */
@@ -2646,6 +3243,15 @@ export interface paths {
                                 last_used_at: string | null;
                             };
                         };
+                    };
+                };
+                /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
@@ -2668,6 +3274,15 @@ export interface paths {
                 };
                 /** @description Unexpected error. */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2726,6 +3341,261 @@ export interface paths {
          * @description Needs the Enterprise plan or higher and the key permission `webhooks:write`.
          */
         delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a public file
+         * @description multipart/form-data with the parts `file` (the bytes; required), `filename` (1-255 characters with its extension; required), `size` (bytes, at least 1, equal to what is sent; required) and `description` (alt text, at most 1000 characters; answered as `title`). The mimetype is detected from the file's bytes. Larger than FILES_MAX_MB: 413 (before the body is read when Content-Length says so). The answer's `url` serves the file publicly, without a key. See docs/files.md.
+         *
+         *     Needs the Free plan or higher and the key permission `files:write`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The bytes; at most FILES_MAX_MB MiB.
+                         */
+                        file: string;
+                        /** @description With its extension, e.g. photo.png. */
+                        filename: string;
+                        /** @description Bytes of `file`; must be what is sent. */
+                        size: number;
+                        /** @description Alt text; answered as `title`. */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description When the file was uploaded. */
+                                created_at: string;
+                                /** @description The filename given at upload. */
+                                name: string;
+                                /** @description The description (alt text) given at upload; null when none. */
+                                title: string | null;
+                                /** @description Bytes. */
+                                size: number;
+                                /** @description Detected from the file's bytes, not taken from the client. */
+                                mimetype: string;
+                                /** @description Public URL (no key): GET /files/{id}/{name}. */
+                                url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Request body over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unsupported Content-Type. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Idempotency-Key reused with a different request. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Rate limit exceeded (see Retry-After). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unexpected error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/webhook_endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed example event to the endpoint now and answer what the receiver answered
+         * @description The event's data is an example marked `"test": true`; nothing is stored or retried. A receiver that does not answer, or a target that now breaks the address rules, is answered with `delivered: false` and the error. A disabled endpoint is refused (409).
+         *
+         *     Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/webhook_endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's deliveries, newest first, each with its attempts
+         * @description Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/webhook_deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again from now on, with the same webhook-id and a fresh retry schedule
+         * @description Answers the delivery as it stands now (pending). A delivery of a disabled endpoint is refused (409).
+         *
+         *     Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/awards/{award_id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an award to a member
+         * @description `recipient` and `sender` each name exactly one of slack_user_id, email or profile_id. Assigning an award the member already holds changes nothing and answers the same. The recipient is told by a Slack direct message when a bot is connected (sent after the answer, retried).
+         *
+         *     Needs the Free plan or higher and the key permission `awards:write`.
+         */
+        post: operations["assignAward"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2953,6 +3823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     checkMember: {
@@ -3069,6 +3948,15 @@ export interface operations {
             };
             /** @description Unexpected error. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3202,6 +4090,15 @@ export interface operations {
             };
             /** @description Unexpected error. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3343,6 +4240,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -3369,7 +4275,7 @@ export interface operations {
                             /** @description Where deliveries are POSTed. */
                             url: string;
                             /** @description The event types sent; null is every type. */
-                            events: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted")[] | null;
+                            events: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned")[] | null;
                             /** @description True once the endpoint answered 410 or failed for longer than the retry schedule. */
                             disabled: boolean;
                             disabled_at: string | null;
@@ -3425,6 +4331,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createWebhookEndpoint: {
@@ -3442,7 +4357,7 @@ export interface operations {
                 "application/json": {
                     /** @description An https URL whose host resolves to public addresses only; redirects are not followed. */
                     url: string;
-                    events?: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted")[];
+                    events?: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned")[];
                 };
             };
         };
@@ -3460,7 +4375,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             url: string;
-                            events: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted")[] | null;
+                            events: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned")[] | null;
                             /** @description The `whsec_` signing secret. Shown in this answer only: store it now. */
                             secret: string;
                             /** Format: date-time */
@@ -3543,6 +4458,15 @@ export interface operations {
             };
             /** @description Unexpected error. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3641,6 +4565,614 @@ export interface operations {
             };
             /** @description Unexpected error. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description event_type defaults to member.created. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A webhook event type (docs/webhooks.md).
+                     * @enum {string}
+                     */
+                    event_type?: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** WebhookTestResult */
+                        data: {
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            /** @description The webhook-id header of the test send (not stored). */
+                            webhook_id: string;
+                            /**
+                             * @description A webhook event type (docs/webhooks.md).
+                             * @enum {string}
+                             */
+                            event_type: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned";
+                            /** @description True when the receiver answered 2xx. */
+                            delivered: boolean;
+                            /** @description The receiver's status; null when there was no answer. */
+                            status: number | null;
+                            duration_ms: number;
+                            /** @description The first KiB of the receiver's answer. */
+                            body: string;
+                            /** @description Why there was no answer (connection, timeout, refused target). */
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                /** @description 0-based page number. */
+                page?: number;
+                /** @description Deliveries per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            page: number;
+                            per_page: number;
+                            count: number;
+                            total_records: number;
+                            total_pages: number;
+                            has_next: boolean;
+                            records: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                endpoint_id: string;
+                                webhook_id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                /** @description Attempts since the delivery was (re)scheduled. */
+                                attempts: number;
+                                next_attempt_at: string | null;
+                                last_response_status: number | null;
+                                last_error: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                delivered_at: string | null;
+                                /** @description Every attempt, oldest first, redeliveries included. */
+                                attempt_log: {
+                                    /** Format: date-time */
+                                    attempted_at: string;
+                                    /** @description The receiver's status; null when there was no answer. */
+                                    status: number | null;
+                                    duration_ms: number;
+                                    error: string | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The webhook delivery id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** WebhookDelivery */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            webhook_id: string;
+                            type: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @description Attempts since the delivery was (re)scheduled. */
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_response_status: number | null;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            delivered_at: string | null;
+                            /** @description Every attempt, oldest first, redeliveries included. */
+                            attempt_log: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                /** @description The receiver's status; null when there was no answer. */
+                                status: number | null;
+                                duration_ms: number;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    assignAward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The award id (community-admin award list). */
+                award_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Exactly one of slack_user_id, email, profile_id. */
+                    recipient: {
+                        /** @description The user's chat user id (U…). */
+                        slack_user_id?: string;
+                        /** @description Matched case-insensitively, after trimming. */
+                        email?: string;
+                        /** @description The user's profile id (UUID). */
+                        profile_id?: string;
+                    };
+                    /** @description Exactly one of slack_user_id, email, profile_id. */
+                    sender?: {
+                        /** @description The user's chat user id (U…). */
+                        slack_user_id?: string;
+                        /** @description Matched case-insensitively, after trimming. */
+                        email?: string;
+                        /** @description The user's profile id (UUID). */
+                        profile_id?: string;
+                    };
+                    /** @description The direct message does not name the sender. Default false. */
+                    send_anonymously?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
