@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import { sqliteDriver } from '../../src/db/sqlite-driver.js';
 import { postgresSkipReason, postgresUrl, startTestApp, type TestApp } from '../support/harness.js';
 
 const addMember = (app: TestApp, auth: { authorization: string }, email: string, key: string) =>
@@ -43,7 +44,10 @@ describe('SQLite that cannot write', () => {
 
   it('a write lock held elsewhere past busy_timeout answers 503 database_unavailable; the retry with the same key succeeds', async () => {
     app.database.sqlite?.pragma('busy_timeout = 200');
-    const other = new SqliteDatabase(app.testDb.url.slice('sqlite:'.length));
+    // The server's own driver: SQLite's locks are per process, so a second SQLite library in this
+    // process (better-sqlite3 12 beside 13 on Node 24) would not see the lock this one holds.
+    const Driver = sqliteDriver();
+    const other = new Driver(app.testDb.url.slice('sqlite:'.length));
     const key = randomUUID();
     try {
       other.exec('begin immediate');
