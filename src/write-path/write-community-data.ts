@@ -2,6 +2,7 @@ import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
 import { type Clock, storedNow } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
+import { activeEndpointCount } from '../webhooks/endpoints.queries.js';
 import {
   type ActiveEndpoint,
   type OutboxEntry,
@@ -121,14 +122,7 @@ const bumpOf = (views: readonly DataView[]) => preparedQuery((db, p: { community
 
 const bumpCountingEndpointsOf = (views: readonly DataView[]) =>
   preparedQuery((db, p: { communityId: string }) =>
-    updateOf(db, views, p.communityId).returning((eb) =>
-      eb
-        .selectFrom('webhook_endpoints')
-        .select((count) => count.fn.countAll<number>().as('n'))
-        .where('community_id', '=', p.communityId)
-        .where('disabled_at', 'is', null)
-        .as('active_endpoints'),
-    ),
+    updateOf(db, views, p.communityId).returning((eb) => activeEndpointCount(eb, p.communityId)),
   );
 
 /** Bumps the touched views' versions; with `countEndpoints`, answers the community's active webhook endpoints (undefined: not known). */
