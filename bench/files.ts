@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { serverNodeOptions } from '../src/cli/server-node-options.js';
 import { parseDatabaseUrl } from '../src/config.js';
 import { migrateToLatest } from '../src/db/database.js';
-import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../src/modules/communities/communities.service.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { openBenchDatabase } from './bench-database.js';
 

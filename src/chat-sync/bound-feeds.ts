@@ -1,7 +1,7 @@
 import { createSlackReader } from '../chat/slack-reader.js';
 import type { Db, Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
-import { requireCommunity } from '../modules/communities/communities.service.js';
+import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import type { FeedRow } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';

@@ -79,6 +79,7 @@ describe('paths named in comments and docs exist (rule at the top of this file)'
   });
 
   it('reads comments, not strings', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a source under test, with a template inside
     const comments = commentsOf("// src/a.ts\nconst url = 'http://x/src/b.ts'; /* test/c.ts */\nconst t = `${1}//not`;\n");
     assert.deepEqual(
       comments.map((c) => c.line),

@@ -3,7 +3,7 @@ import { ChatUnavailableError } from '../../chat/index.js';
 import { ApiError } from '../../errors.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
-import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
+import { chatWorkspaceOf } from '../chat-connections/chat-connections.reads.js';
 import type { ParsedEvent } from './calendar-events.import-parse.js';
 import type { PublishedTo } from './calendar-events.schemas.js';
 import { selectFeedsByChannel } from './calendar-events.write-queries.js';

@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
-import { requireCommunity } from '../communities/communities.service.js';
+import { requireCommunity } from '../communities/communities.reads.js';
 import {
   adoptInvitation,
   type ChatInvitationStatus,

@@ -4,7 +4,7 @@ import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
-import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
+import { chatWorkspaceOf } from '../chat-connections/chat-connections.reads.js';
 import { inviteMemberToChat } from './chat-invitations.service.js';
 import {
   deactivateActiveMember,
