@@ -55,7 +55,7 @@ async function requireProfile(
  * `POST /awards/{award_id}/assign`: gives the award to the recipient. Assigning it again to the
  * same profile changes nothing (no second award, no message, no webhook). A new assignment queues
  * a Slack direct message to the recipient in the same transaction when the community has a bot
- * connected and the recipient a Slack user id (src/modules/awards/notification-worker.ts sends it),
+ * connected and the recipient a Slack user id (src/modules/awards/awards.worker.ts sends it),
  * and emits `award.assigned`.
  */
 export async function assignAward(deps: AwardDeps, communityId: string, awardId: string, body: AssignAwardBody): Promise<void> {
