@@ -96,6 +96,60 @@ function literalText(node: ts.Node): string | undefined {
 
 const isUpdate = (how: string, text: string) => how === 'updateTable' || (how === 'SQL text' && /^\s*update\b/i.test(text));
 
+/** The string literals a type written in `file` allows: literal types, unions, and the file's own type aliases and type parameters' constraints. */
+function literalsOfType(type: ts.TypeNode | undefined, file: ts.SourceFile, at: ts.Node, depth = 0): string[] {
+  if (!type || depth > 5) return [];
+  if (ts.isLiteralTypeNode(type) && ts.isStringLiteral(type.literal)) return [type.literal.text];
+  if (ts.isUnionTypeNode(type)) return type.types.flatMap((member) => literalsOfType(member, file, at, depth + 1));
+  if (ts.isParenthesizedTypeNode(type)) return literalsOfType(type.type, file, at, depth + 1);
+  if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName)) {
+    const name = type.typeName.text;
+    for (let scope: ts.Node | undefined = at; scope; scope = scope.parent) {
+      if (ts.isFunctionLike(scope)) {
+        const parameter = scope.typeParameters?.find((p) => p.name.text === name);
+        if (parameter) return literalsOfType(parameter.constraint, file, scope, depth + 1);
+      }
+    }
+    for (const statement of file.statements) {
+      if (ts.isTypeAliasDeclaration(statement) && statement.name.text === name)
+        return literalsOfType(statement.type, file, statement, depth + 1);
+    }
+  }
+  return [];
+}
+
+/**
+ * The tables a statement's first argument names: a string (`'posts as p'`), or, for a table named by
+ * a variable, what its declaration allows (a parameter's literal type, `x as T`, the elements of the
+ * array a `for ... of` walks). A subquery or an unknown expression names none.
+ */
+function tableNamesOf(argument: ts.Expression, file: ts.SourceFile): string[] {
+  if (ts.isStringLiteralLike(argument)) return [argument.text];
+  if (ts.isArrayLiteralExpression(argument)) return argument.elements.flatMap((element) => tableNamesOf(element, file));
+  if (ts.isAsExpression(argument)) {
+    const asType = literalsOfType(argument.type, file, argument);
+    return asType.length > 0 ? asType : tableNamesOf(argument.expression, file);
+  }
+  if (ts.isParenthesizedExpression(argument)) return tableNamesOf(argument.expression, file);
+  if (!ts.isIdentifier(argument)) return [];
+  const name = argument.text;
+  for (let scope: ts.Node | undefined = argument.parent; scope; scope = scope.parent) {
+    if (ts.isFunctionLike(scope)) {
+      const parameter = scope.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === name);
+      if (parameter) return literalsOfType(parameter.type, file, scope);
+    }
+    if (ts.isForOfStatement(scope) && ts.isVariableDeclarationList(scope.initializer)) {
+      const declared = scope.initializer.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name);
+      if (declared) {
+        let walked: ts.Expression = scope.expression;
+        while (ts.isAsExpression(walked) || ts.isParenthesizedExpression(walked)) walked = walked.expression;
+        return ts.isArrayLiteralExpression(walked) ? walked.elements.flatMap((element) => tableNamesOf(element, file)) : [];
+      }
+    }
+  }
+  return [];
+}
+
 /** The statements of one file that are outside their table's home (`path` relative to the repository). */
 export function homeViolationsIn(path: string, text: string, homes: Readonly<Record<string, string>> = tableHomes): string[] {
   if (path.startsWith('src/db/migrations/')) return [];
@@ -119,10 +173,7 @@ export function homeViolationsIn(path: string, text: string, homes: Readonly<Rec
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && statementMethods.has(node.expression.name.text)) {
       const argument = node.arguments[0];
-      const names = argument && ts.isStringLiteralLike(argument) ? [argument.text] : [];
-      if (argument && ts.isArrayLiteralExpression(argument)) {
-        for (const element of argument.elements) if (ts.isStringLiteralLike(element)) names.push(element.text);
-      }
+      const names = argument ? tableNamesOf(argument, file) : [];
       for (const name of names) check(node, name.split(/\s/)[0] ?? name, node.expression.name.text, chainTop(node).getText());
     }
     const sqlText = literalText(node);
@@ -197,6 +248,22 @@ describe('one home per table (rule at the top of this file)', () => {
     assert.equal(check('src/export/export.ts', 'sql`select id from profiles where community_id = ${c}`').length, 1);
     assert.equal(check('src/caching/data-version.ts', `const q = 'SELECT events_version FROM communities WHERE id = $1';`).length, 1);
     assert.equal(check('src/write-path/write-community-data.ts', `tx.updateTable('communities').set({ plan: 'free' })`).length, 1);
+  });
+
+  it('resolves a table named by a variable: a typed parameter, a cast to a type alias, a for-of over names', () => {
+    assert.equal(
+      check('src/export/rows.ts', `function f<T extends 'posts' | 'feeds'>(db: Db, table: T) { db.selectFrom(table); }`).length,
+      2,
+    );
+    assert.equal(
+      check('src/export/rows.ts', `type Some = 'awards' | 'files';\nconst f = (db: Db, t: string) => db.selectFrom(t as Some);`).length,
+      2,
+    );
+    assert.equal(
+      check('src/chat-sync/x.ts', `for (const table of ['profiles', 'members'] as const) await tx.deleteFrom(table).execute();`).length,
+      2,
+    );
+    assert.deepEqual(check('src/modules/posts/posts.queries.ts', `db.selectFrom(page.as('page')); db.selectFrom(hits);`), []);
   });
 
   it('does not take prose for SQL', () => {
