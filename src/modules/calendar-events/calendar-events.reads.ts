@@ -1,19 +1,17 @@
 import { cachedRead } from '../../caching/cached-read.js';
 import type { CountCache } from '../../caching/count-cache.js';
 import type { Database, Db, Tx } from '../../db/database.js';
-import type { Flag } from '../../db/schema.js';
-import { notFound, validationFailed } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { selectRelatedRows } from '../../references/related-rows.js';
 import { mentionKeys, referencesOf } from '../../references/resolve-references.js';
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { JsonText } from '../../shared/json-text.js';
 import type { DatabaseDeps } from '../../shared/service-deps.js';
-import { parseTimestamp } from '../../shared/timestamps.js';
 import { type CalendarEventRow, eventPersonJson, mentionsOf, renderCalendarEvent, triggersWebhooks } from './calendar-events.records.js';
 import { selectCalendarEventRow } from './queries/events.js';
 import { countCalendarEvents, selectCalendarEventsPage, selectNextEndingAt } from './queries/list.js';
-import { type CalendarEventFilter, utcDayOf } from './rules/list-filter.js';
-import { defaultPerPage, type ListQuery, maxTagIdsInFilter } from './schemas/event.js';
+import { type CalendarEventFilter, filterFromQuery } from './rules/list-filter.js';
+import { defaultPerPage, type ListQuery } from './schemas/event.js';
 
 /** One page of events: the paged list envelope, with each record as its JSON text. */
 export interface CalendarEventPage extends PageMeta {
@@ -21,37 +19,6 @@ export interface CalendarEventPage extends PageMeta {
 }
 
 const eventNotFound = () => notFound('Calendar event');
-
-/** Epoch µs of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
-function queryInstant(field: string, value: string): number {
-  const us = parseTimestamp(value);
-  if (us === undefined) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
-  return us;
-}
-
-/** The ids of a `tag_ids` value: comma-separated, trimmed, none empty, deduplicated. */
-function parseTagIds(value: string): string[] {
-  const ids = value.split(',').map((id) => id.trim());
-  if (ids.some((id) => id === '')) throw validationFailed('query.tag_ids', 'must be comma-separated tag ids, none empty');
-  const unique = [...new Set(ids)];
-  if (unique.length > maxTagIdsInFilter) throw validationFailed('query.tag_ids', `must list at most ${maxTagIdsInFilter} tag ids`);
-  return unique;
-}
-
-/** The list filter of a validated query; reference_date defaults to `now`. */
-export function filterFromQuery(query: ListQuery, now: number): CalendarEventFilter {
-  const flag = (value: 'true' | 'false' | undefined): Flag | undefined => (value === undefined ? undefined : value === 'true' ? 1 : 0);
-  return {
-    status: query.status ?? 'published',
-    timeFilter: query.time_filter ?? 'all',
-    referenceAt: query.reference_date === undefined ? now : queryInstant('reference_date', query.reference_date),
-    ...(query.date_filter === undefined ? {} : { day: utcDayOf(queryInstant('date_filter', query.date_filter)) }),
-    publishToSite: flag(query.published_to_site),
-    isUnlisted: flag(query.is_unlisted),
-    ...(query.feed_id === undefined ? {} : { feedId: query.feed_id.toLowerCase() }),
-    ...(query.tag_ids === undefined ? {} : { tagIds: parseTagIds(query.tag_ids) }),
-  };
-}
 
 /**
  * API records (JSON text) of rows, with hosts, speakers and references loaded for all of them at

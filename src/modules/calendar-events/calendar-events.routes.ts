@@ -42,7 +42,7 @@ function bodyPath(path: Failure['path']): Failure['path'] {
 }
 
 /** A command's refusal as the API's 400 (`validation_failed` naming `body.<field>`); any other error as it is. */
-function asApiError(error: unknown): unknown {
+function refusalAsApiError(error: unknown): unknown {
   if (!(error instanceof Refused)) return error;
   const [failure] = error.failures;
   if (failure === undefined) return error;
@@ -129,7 +129,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     async (request) => {
       const { communityId } = principalOf(request);
       await setAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch((error) => {
-        throw asApiError(error);
+        throw refusalAsApiError(error);
       });
       return { success: true as const };
     },
@@ -152,7 +152,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request, reply) => {
       const written = await createEvent(withDeadline(request, services), principalOf(request).communityId, request.body).catch((error) => {
-        throw asApiError(error);
+        throw refusalAsApiError(error);
       });
       reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
       return sendWritten(reply, written);
@@ -177,7 +177,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       const { communityId } = principalOf(request);
       const written = await updateEvent(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch(
         (error) => {
-          throw asApiError(error);
+          throw refusalAsApiError(error);
         },
       );
       return sendWritten(reply, written);
