@@ -127,7 +127,7 @@ const members = (objectJson: string): string => objectJson.slice(1, -1);
  * The API record of a row as JSON text, spliced from parts that are JSON already: the stored doc
  * (written by the import with every field of CalendarEventDoc, so nothing is parsed here), the
  * stored profiles of the hosts and speakers, and the columns and references serialised by their
- * schemas. test/modules/spliced-records.test.ts checks that every record reads
+ * schemas. test/http/spliced-records.test.ts checks that every record reads
  * back through the full CalendarEventSchema serializer unchanged.
  */
 export function renderCalendarEvent(

@@ -74,6 +74,23 @@ export async function deleteEventDescriptors(tx: Tx, communityId: string, eventI
   }
 }
 
+/** Rows of people (in stored order) as each event's hosts and speakers, holding `valueOf` of each row. */
+function byEventAndRole<R extends { event_id: string; role: string }>(
+  rows: readonly R[],
+  valueOf: (row: R) => string,
+): Map<string, EventPeople> {
+  const people = new Map<string, EventPeople>();
+  for (const row of rows) {
+    let entry = people.get(row.event_id);
+    if (!entry) {
+      entry = { hosts: [], speakers: [] };
+      people.set(row.event_id, entry);
+    }
+    (row.role === 'host' ? entry.hosts : entry.speakers).push(valueOf(row));
+  }
+  return people;
+}
+
 /**
  * Host and speaker profile ids, in their stored order, of those of the given events that have any
  * (at most a few hundred ids: callers batch). The PATCH, the import's stamps and the export read them.
@@ -82,9 +99,8 @@ export async function selectEventPeopleIds(
   db: Db | Tx,
   communityId: string,
   eventIds: readonly string[],
-): Promise<Map<string, { hosts: string[]; speakers: string[] }>> {
-  const people = new Map<string, { hosts: string[]; speakers: string[] }>();
-  if (eventIds.length === 0) return people;
+): Promise<Map<string, EventPeople>> {
+  if (eventIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('calendar_event_people')
     .select(['event_id', 'role', 'profile_id'])
@@ -94,15 +110,7 @@ export async function selectEventPeopleIds(
     .orderBy('role')
     .orderBy('position')
     .execute();
-  for (const row of rows) {
-    let entry = people.get(row.event_id);
-    if (!entry) {
-      entry = { hosts: [], speakers: [] };
-      people.set(row.event_id, entry);
-    }
-    (row.role === 'host' ? entry.hosts : entry.speakers).push(row.profile_id);
-  }
-  return people;
+  return byEventAndRole(rows, (row) => row.profile_id);
 }
 
 const eventPeople = preparedQuery((db, p: { communityId: string; eventIds: readonly string[] }) =>
@@ -119,17 +127,8 @@ const eventPeople = preparedQuery((db, p: { communityId: string; eventIds: reado
 
 /** Hosts and speakers (their stored profile JSON, in stored order) of the given events, in one read. */
 export async function selectEventPeople(db: Db | Tx, communityId: string, eventIds: readonly string[]): Promise<Map<string, EventPeople>> {
-  const people = new Map<string, EventPeople>();
-  if (eventIds.length === 0) return people;
-  for (const row of await eventPeople.all(db, { communityId, eventIds: [...new Set(eventIds)] })) {
-    let entry = people.get(row.event_id);
-    if (!entry) {
-      entry = { hosts: [], speakers: [] };
-      people.set(row.event_id, entry);
-    }
-    (row.role === 'host' ? entry.hosts : entry.speakers).push(row.doc);
-  }
-  return people;
+  if (eventIds.length === 0) return new Map();
+  return byEventAndRole(await eventPeople.all(db, { communityId, eventIds: [...new Set(eventIds)] }), (row) => row.doc);
 }
 
 /** An attendee row as the export writes it (instants in epoch µs). */
