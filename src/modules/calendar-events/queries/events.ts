@@ -135,3 +135,14 @@ export async function upsertEventRows(tx: Tx, rows: readonly Insertable<Calendar
       .execute();
   }
 }
+
+/**
+ * The export's read of the community's events, unordered: the export walks it in byte order of id,
+ * a batch at a time (src/export/ordered-rows.ts).
+ */
+export function eventsExportQuery(db: Db, communityId: string) {
+  return db
+    .selectFrom('calendar_events')
+    .select(['id', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'doc', 'created_at', 'updated_at'])
+    .where('community_id', '=', communityId);
+}
