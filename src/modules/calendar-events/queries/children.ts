@@ -74,10 +74,10 @@ export async function deleteEventDescriptors(tx: Tx, communityId: string, eventI
   }
 }
 
-/** Rows of people (in stored order) as each event's hosts and speakers, holding `valueOf` of each row. */
+/** Rows of people (in stored order) as each event's hosts and speakers, holding `entryOf` of each row. */
 function byEventAndRole<R extends { event_id: string; role: string }>(
   rows: readonly R[],
-  valueOf: (row: R) => string,
+  entryOf: (row: R) => string,
 ): Map<string, EventPeople> {
   const people = new Map<string, EventPeople>();
   for (const row of rows) {
@@ -86,7 +86,7 @@ function byEventAndRole<R extends { event_id: string; role: string }>(
       entry = { hosts: [], speakers: [] };
       people.set(row.event_id, entry);
     }
-    (row.role === 'host' ? entry.hosts : entry.speakers).push(valueOf(row));
+    (row.role === 'host' ? entry.hosts : entry.speakers).push(entryOf(row));
   }
   return people;
 }
