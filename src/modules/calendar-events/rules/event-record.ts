@@ -46,9 +46,8 @@ export interface ParsedEvent {
 }
 
 const shapeFailure = schemaCheck(CalendarEventImportSchema);
-const optionalInstant = (value: string | null | undefined, path: Failure['path']) => instantAt(value, path);
 /** Epoch µs of a date-time the schema requires. */
-const instant = (value: string, field: string): number => optionalInstant(value, [field]) as number;
+const instant = (value: string, field: string): number => instantAt(value, [field]) as number;
 
 /** Throws the failure, if there is one. */
 function refuseIf(failure: Failure | undefined): void {
@@ -120,8 +119,8 @@ export function parseEventRecord(record: unknown): ParsedEvent {
     return {
       profileId: attendeeIds[j] as string,
       link: link === '' ? null : link,
-      created_at: optionalInstant(attendee.created_at, ['attendees', j, 'created_at']),
-      updated_at: optionalInstant(attendee.updated_at, ['attendees', j, 'updated_at']),
+      created_at: instantAt(attendee.created_at, ['attendees', j, 'created_at']),
+      updated_at: instantAt(attendee.updated_at, ['attendees', j, 'updated_at']),
     };
   });
   const published_to: PublishedTo[] = (e.published_to ?? []).map((p, j) => {
@@ -166,7 +165,7 @@ export function parseEventRecord(record: unknown): ParsedEvent {
       id: tag.id,
       label: or(tag.label, ''),
       tag_group_id: or(tag.tag_group_id, ''),
-      created_at: optionalInstant(tag.created_at, ['tags', j, 'created_at']),
+      created_at: instantAt(tag.created_at, ['tags', j, 'created_at']),
     })),
     mentions: JSON.stringify(mentions),
     hostIds: distinctIds(e.host_profile_ids, (j) => ['host_profile_ids', j]),
@@ -174,8 +173,8 @@ export function parseEventRecord(record: unknown): ParsedEvent {
     feedIds: [...new Set(published_to.flatMap((p) => (p.feed_id === null ? [] : [p.feed_id])))],
     attendees,
     given: {
-      created_at: optionalInstant(e.created_at, ['created_at']),
-      updated_at: optionalInstant(e.updated_at, ['updated_at']),
+      created_at: instantAt(e.created_at, ['created_at']),
+      updated_at: instantAt(e.updated_at, ['updated_at']),
     },
     coverImageFileId: coverImageFileIdOf(e),
   };
