@@ -53,9 +53,12 @@ export interface ImportContext {
 /** One section of the import file (`profiles`, `calendar_events`, ...). */
 export interface ImportSection<T> {
   name: string;
-  /** Checks one record's shape; returns it typed or throws an ImportError. */
+  /** Checks one record's shape; returns it typed, or throws an ImportError or Refused (paths in the record). */
   parse(record: unknown, index: number): T;
-  /** Writes the section's records (upsert by id) inside the import's transaction; returns how many. */
+  /**
+   * Writes the section's records (upsert by id) inside the import's transaction; returns how many.
+   * Throws an ImportError or Refused (each path starting with the record's index in `records`).
+   */
   apply(tx: Tx, records: T[], context: ImportContext): Promise<number>;
 }
 
