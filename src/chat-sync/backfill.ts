@@ -1,12 +1,11 @@
 import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
 import type { Database } from '../db/database.js';
-import type { FeedRow } from '../modules/feeds/feeds.queries.js';
+import { type FeedRow, selectBoundFeeds } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import type { Clock } from '../shared/clock.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { missingAuthors } from './authors.js';
-import { selectBoundFeeds } from './bound-feeds.js';
 import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.js';
 import { authorIdOf, channelFields, isPostable, postRecordOf, type SlackObject, tsLater } from './slack-records.js';
 import { requireSyncConnection, type SyncConnection } from './sync-connections.js';

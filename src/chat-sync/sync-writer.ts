@@ -1,15 +1,15 @@
 import type { Tx } from '../db/database.js';
 import type { ImportContext } from '../import/import-section.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
-import { type FeedRow, feedSummaryOf, selectFeedRows } from '../modules/feeds/feeds.queries.js';
+import { type FeedRow, feedSummaryOf, lockFeedRow, selectFeedRows } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
-import { toMember } from '../modules/members/members.queries.js';
+import { linkMemberToProfile, selectUnlinkedMembersByEmails, toMember } from '../modules/members/members.queries.js';
 import { postsImportSection } from '../modules/posts/posts.import.js';
-import { deletePostRow, type PostRow, selectPostRows } from '../modules/posts/posts.queries.js';
+import { deletePostRow, lockPostRow, type PostRow, selectPostRows } from '../modules/posts/posts.queries.js';
 import { renderPost } from '../modules/posts/posts.records.js';
 import type { PostDoc, PostImport } from '../modules/posts/posts.schemas.js';
 import { profilesImportSection } from '../modules/profiles/profiles.import.js';
-import { selectProfileJsonByIds, selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
+import { markProfilesChatDeleted, selectProfileJsonByIds, selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import { type ProfileImport, profileFromImport } from '../modules/profiles/profiles.schemas.js';
 import { resolveReferences } from '../references/resolve-references.js';
 import type { Mentions } from '../rich-text/index.js';
@@ -66,7 +66,7 @@ export async function writeProfiles(w: CommunityWrite, teamId: string, users: Sl
     [0, present],
   ] as const) {
     if (list.length === 0) continue;
-    marked += await markChatDeleted(w.tx, w.communityId, list, flag);
+    marked += await markProfilesChatDeleted(w.tx, w.communityId, list, flag);
   }
   if (changed.length > 0) {
     // Hosts, speakers and post authors are profiles: both views show them.
@@ -77,27 +77,6 @@ export async function writeProfiles(w: CommunityWrite, teamId: string, users: Sl
   return changed.length + marked;
 }
 
-/** Sets the deleted mark of profiles where it differs; returns how many changed. */
-async function markChatDeleted(tx: Tx, communityId: string, ids: string[], flag: 0 | 1): Promise<number> {
-  const result = await tx
-    .updateTable('profiles')
-    .set({ chat_deleted: flag })
-    .where('community_id', '=', communityId)
-    .where('id', 'in', ids)
-    .where('chat_deleted', '<>', flag)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-async function linkMember(tx: Tx, communityId: string, memberId: string, profileId: string, now: number): Promise<void> {
-  await tx
-    .updateTable('members')
-    .set({ chat_profile_id: profileId, updated_at: now })
-    .where('community_id', '=', communityId)
-    .where('id', '=', memberId)
-    .execute();
-}
-
 /** Members rule: a member whose email has a profile with a chat identity is linked to it (when not linked yet). */
 async function linkMembers(w: CommunityWrite, profiles: ProfileImport[]): Promise<void> {
   const byEmail = new Map(
@@ -106,16 +85,10 @@ async function linkMembers(w: CommunityWrite, profiles: ProfileImport[]): Promis
     ),
   );
   if (byEmail.size === 0) return;
-  const members = await w.tx
-    .selectFrom('members')
-    .selectAll()
-    .where('community_id', '=', w.communityId)
-    .where('email_norm', 'in', [...byEmail.keys()])
-    .where('chat_profile_id', 'is', null)
-    .execute();
+  const members = await selectUnlinkedMembersByEmails(w.tx, w.communityId, [...byEmail.keys()]);
   for (const member of members) {
     const profileId = byEmail.get(member.email_norm) as string;
-    await linkMember(w.tx, w.communityId, member.id, profileId, w.now);
+    await linkMemberToProfile(w.tx, w.communityId, member.id, profileId, w.now);
     w.emit('member.updated', () => toMember({ ...member, chat_profile_id: profileId, updated_at: w.now }));
   }
 }
@@ -214,24 +187,6 @@ export async function adjustPost(w: CommunityWrite, postId: string, change: (rec
  */
 export async function lockPost(w: CommunityWrite, postId: string): Promise<void> {
   await lockPostRow(w.tx, w.communityId, postId);
-}
-
-async function lockPostRow(tx: Tx, communityId: string, id: string): Promise<void> {
-  await tx
-    .updateTable('posts')
-    .set((eb) => ({ id: eb.ref('id') }))
-    .where('community_id', '=', communityId)
-    .where('id', '=', id)
-    .execute();
-}
-
-async function lockFeedRow(tx: Tx, communityId: string, id: string): Promise<void> {
-  await tx
-    .updateTable('feeds')
-    .set((eb) => ({ id: eb.ref('id') }))
-    .where('community_id', '=', communityId)
-    .where('id', '=', id)
-    .execute();
 }
 
 /** The same lock for a feed row (member counts, renames). */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared-query.js';
@@ -84,6 +84,74 @@ export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids:
 export function feedSummaryOf(row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary {
   const doc = JSON.parse(row.doc) as Partial<FeedDoc>;
   return { id: row.id, label: doc.label ?? '', slug: doc.slug ?? '' };
+}
+
+/** Every feed of the community bound to a channel, oldest first (`chat sync`). */
+export async function selectBoundFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
+  return db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The feeds bound to one channel (several feeds may show one channel). */
+export async function selectFeedsOfChannel(db: Db | Tx, communityId: string, channelId: string): Promise<FeedRow[]> {
+  return db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', '=', channelId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Every feed of the community, oldest first (`feed list`). */
+export async function selectAllFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
+  return db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId).orderBy('created_at').orderBy('id').execute();
+}
+
+const feedsByChannelIds = preparedQuery((db, p: { communityId: string; channelIds: readonly string[] }) =>
+  db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id', 'doc'])
+    .where('community_id', '=', p.communityId)
+    .where('chat_channel_id', 'in', p.channelIds)
+    .orderBy('created_at'),
+);
+
+/** Feeds bound to these channels, oldest first (a channel's first feed is the one its mentions show). */
+export async function selectFeedsByChannelIds(
+  db: Db | Tx,
+  communityId: string,
+  channelIds: readonly string[],
+): Promise<readonly Pick<FeedRow, 'id' | 'chat_channel_id' | 'doc'>[]> {
+  return selectInBatches(channelIds, (batch) => feedsByChannelIds.all(db, { communityId, channelIds: batch }));
+}
+
+/**
+ * The feeds part of the PostgreSQL statement of what a page refers to (src/references/related-rows.ts):
+ * rows `(part, chat_channel_id, null, created_at, doc, id)` of the feeds bound to these channels.
+ */
+export const feedsByChannelIdsPart = (part: number, communityId: string, channelIds: readonly string[]): RawBuilder<unknown> =>
+  sql`select ${sql.lit(part)}, f.chat_channel_id, null, f.created_at, f.doc, f.id
+      from feeds f
+      where f.community_id = ${communityId} and f.chat_channel_id = any(${channelIds}::text[])`;
+
+/**
+ * Takes a feed's row lock before a read-modify-write (member counts, renames): a no-op update is
+ * the lock on both engines (SQLite has one writer at a time anyway, and no FOR UPDATE).
+ */
+export async function lockFeedRow(tx: Tx, communityId: string, id: string): Promise<void> {
+  await tx
+    .updateTable('feeds')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Inserts or replaces feeds by id, in batches. */

@@ -3,7 +3,8 @@ import { toIso } from '../../shared/clock.js';
 import { isUuid, normaliseEmail } from '../../shared/ids.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
-import { groupExists, insertGroupMember, selectProfileIdBy } from './groups.queries.js';
+import { selectProfileIdBy } from '../profiles/profiles.queries.js';
+import { groupExists, insertGroupMember } from './groups.queries.js';
 import type { GroupUser } from './groups.schemas.js';
 
 export type GroupDeps = StorageDeps;

@@ -6,6 +6,7 @@ import { newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { requireCommunity } from '../communities/communities.service.js';
+import { selectProfilesForEmail } from '../profiles/profiles.queries.js';
 import {
   adoptInvitation,
   type ChatInvitationStatus,
@@ -14,7 +15,6 @@ import {
   insertInvitation,
   selectPendingInvitation,
 } from './chat-invitations.queries.js';
-import { selectProfilesForEmail } from './members.queries.js';
 import type { Member } from './members.schemas.js';
 
 export type InvitationDeps = StorageDeps;

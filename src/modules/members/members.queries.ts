@@ -94,25 +94,6 @@ export async function selectMemberStateByEmail(db: Db | Tx, communityId: string,
   return (await memberStateByEmail.first(db, { communityId, emailNorm }))?.state;
 }
 
-/** The first profile with this email that has a chat identity (the member's chat profile), and the first profile of any kind. */
-export async function selectProfilesForEmail(
-  db: Db | Tx,
-  communityId: string,
-  emailNorm: string,
-): Promise<{ chatProfileId: string | null; anyProfileId: string | null }> {
-  const rows = await db
-    .selectFrom('profiles')
-    .select(['id', 'chat_user_id'])
-    .where('community_id', '=', communityId)
-    .where('email_norm', '=', emailNorm)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(50)
-    .execute();
-  const withChat = rows.find((row) => row.chat_user_id !== null && row.chat_user_id !== '');
-  return { chatProfileId: withChat?.id ?? null, anyProfileId: rows[0]?.id ?? null };
-}
-
 /** Inserts or replaces members by id (the import); the caller settles created_at (given, or the stored one). */
 export async function upsertMembersById(tx: Tx, communityId: string, rows: MemberRow[]): Promise<void> {
   for (const batch of batchesOf(rows)) {
@@ -159,4 +140,25 @@ export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, id
     db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
   return new Map(rows.map((row) => [row.id, Number(row.created_at)]));
+}
+
+/** Members holding one of these normalised emails that are linked to no chat profile yet. */
+export async function selectUnlinkedMembersByEmails(tx: Tx, communityId: string, emailNorms: readonly string[]): Promise<MemberRow[]> {
+  return tx
+    .selectFrom('members')
+    .selectAll()
+    .where('community_id', '=', communityId)
+    .where('email_norm', 'in', emailNorms)
+    .where('chat_profile_id', 'is', null)
+    .execute();
+}
+
+/** Links a member to its chat profile. */
+export async function linkMemberToProfile(tx: Tx, communityId: string, memberId: string, profileId: string, now: number): Promise<void> {
+  await tx
+    .updateTable('members')
+    .set({ chat_profile_id: profileId, updated_at: now })
+    .where('community_id', '=', communityId)
+    .where('id', '=', memberId)
+    .execute();
 }

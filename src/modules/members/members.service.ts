@@ -5,6 +5,7 @@ import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
+import { selectProfilesForEmail } from '../profiles/profiles.queries.js';
 import { inviteMemberToChat } from './chat-invitations.service.js';
 import {
   deactivateActiveMember,
@@ -13,7 +14,6 @@ import {
   selectMemberByEmail,
   selectMemberById,
   selectMemberStateByEmail,
-  selectProfilesForEmail,
   toMember,
   updateMember,
 } from './members.queries.js';

@@ -151,6 +151,34 @@ export async function deletePostRow(tx: Tx, communityId: string, id: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
+/**
+ * Takes a post's row lock before a read-modify-write (a count step): on PostgreSQL two instances
+ * applying two reactions to one post would otherwise both read n and write n+1. A no-op update is
+ * the lock on both engines (SQLite has one writer at a time anyway, and no FOR UPDATE).
+ */
+export async function lockPostRow(tx: Tx, communityId: string, id: string): Promise<void> {
+  await tx
+    .updateTable('posts')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A post's stored doc and latest activity, or undefined (chat sync keeps the counts an edit does not carry). */
+export async function selectPostDocAndActivity(
+  db: Db | Tx,
+  communityId: string,
+  id: string,
+): Promise<Pick<PostRow, 'doc' | 'latest_activity_at'> | undefined> {
+  return db
+    .selectFrom('posts')
+    .select(['doc', 'latest_activity_at'])
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Moves every post of these feeds into (1) or out of (0) the Home feed. */
 export async function updatePostsInHome(tx: Tx, communityId: string, feedIds: readonly string[], inHome: Flag): Promise<void> {
   for (const batch of batchesOf(feedIds)) {
