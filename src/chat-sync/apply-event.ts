@@ -1,11 +1,13 @@
 import type { ChatReader } from '../chat/slack-reader.js';
 import type { Db } from '../db/database.js';
+import { selectFeedsOfChannel } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
+import { selectPostDocAndActivity } from '../modules/posts/posts.queries.js';
 import type { PostImport } from '../modules/posts/posts.schemas.js';
 import { formatJsonTimestamp, parseTimestamp } from '../shared/timestamps.js';
 import type { CommunityWrite } from '../write-path/write-community-data.js';
 import { missingAuthors } from './authors.js';
-import { selectFeedsOfChannel } from './bound-feeds.js';
+import type { ChatEventOutcome } from './chat-event-outcome.js';
 import {
   authorIdOf,
   channelFields,
@@ -85,16 +87,21 @@ export async function prepareEvent(db: Db, reader: ChatReader, connection: SyncC
 }
 
 /** Applies one event inside the write path; returns what it did (logs and tests). */
-export async function applyEvent(w: CommunityWrite, connection: SyncConnection, event: SlackObject, prepared: Prepared): Promise<string> {
+export async function applyEvent(
+  w: CommunityWrite,
+  connection: SyncConnection,
+  event: SlackObject,
+  prepared: Prepared,
+): Promise<ChatEventOutcome> {
   const type = str(event.type);
   if (prepared.authors.length > 0) await writeProfiles(w, connection.teamId, prepared.authors);
   if (type === 'user_change' || type === 'team_join') {
     const changed = await writeProfiles(w, connection.teamId, [obj(event.user)]);
-    return changed > 0 ? 'profile written' : 'profile unchanged';
+    return { kind: changed > 0 ? 'profile_written' : 'profile_unchanged' };
   }
   const channelId = channelOf(event);
   const feeds = channelId === '' ? [] : await selectFeedsOfChannel(w.tx, w.communityId, channelId);
-  if (feeds.length === 0) return 'no feed bound to the channel';
+  if (feeds.length === 0) return { kind: 'ignored', reason: 'unbound_channel' };
 
   if (channelEvents.has(type)) {
     let changed = 0;
@@ -105,22 +112,22 @@ export async function applyEvent(w: CommunityWrite, connection: SyncConnection, 
         : fallbackChannelFields(type, event, JSON.parse(feed.doc) as FeedDoc);
       if (await writeFeedChannel(w, feed, fields)) changed++;
     }
-    return `${changed} feed(s) changed`;
+    return { kind: 'feeds_changed', feeds: changed };
   }
 
   if (type === 'reaction_added' || type === 'reaction_removed') {
     const item = obj(event.item);
-    if (item.type !== 'message') return 'not a message reaction';
+    if (item.type !== 'message') return { kind: 'ignored', reason: 'not_a_message_reaction' };
     const step = type === 'reaction_added' ? 1 : -1;
     let changed = 0;
     for (const feed of feeds) {
       const id = postIdOf(connection.teamId, feed.id, str(item.ts));
       if (await adjustPost(w, id, (post) => ({ ...post, reactions_count: Math.max(0, (post.reactions_count ?? 0) + step) }))) changed++;
     }
-    return `${changed} post(s) counted`;
+    return { kind: 'reactions_counted', posts: changed };
   }
 
-  if (type !== 'message') return `ignored ${type}`;
+  if (type !== 'message') return { kind: 'ignored', reason: 'event_type', type };
 
   if (event.subtype === 'message_deleted') {
     const previous = obj(event.previous_message);
@@ -128,20 +135,20 @@ export async function applyEvent(w: CommunityWrite, connection: SyncConnection, 
     if (isThreadReply(previous)) return countReply(w, connection, feeds, str(previous.thread_ts), -1, null);
     let deleted = 0;
     for (const feed of feeds) if (await deletePost(w, postIdOf(connection.teamId, feed.id, ts))) deleted++;
-    return `${deleted} post(s) deleted`;
+    return { kind: 'posts_deleted', posts: deleted };
   }
 
   const message = messageOf(event);
-  if (!message) return `ignored message ${str(event.subtype)}`;
+  if (!message) return { kind: 'ignored', reason: 'message_subtype', subtype: str(event.subtype) };
   if (isThreadReply(message)) {
     // A new reply counts; an edited reply changes no count.
-    if (event.subtype === 'message_changed') return 'reply edited';
+    if (event.subtype === 'message_changed') return { kind: 'reply_edited' };
     return countReply(w, connection, feeds, str(message.thread_ts), 1, str(message.ts));
   }
 
   const authors = await profileIdsFor(w.tx, w.communityId, connection.teamId, [authorIdOf(message)]);
   const authorProfileId = authors.get(authorIdOf(message));
-  if (authorProfileId === undefined) return 'message without an author';
+  if (authorProfileId === undefined) return { kind: 'ignored', reason: 'no_author' };
   const records: PostImport[] = [];
   for (const feed of feeds) {
     const doc = JSON.parse(feed.doc) as FeedDoc;
@@ -161,19 +168,14 @@ export async function applyEvent(w: CommunityWrite, connection: SyncConnection, 
     records.push(stored === null ? record : keepCounts(record, stored, message));
   }
   const written = await writePosts(w, records);
-  return `${written.created} post(s) created, ${written.updated} updated`;
+  return { kind: 'posts_written', created: written.created, updated: written.updated };
 }
 
 async function selectStoredPost(
   w: CommunityWrite,
   id: string,
 ): Promise<{ comments: number; reactions: number; latest: number; permalink: string } | null> {
-  const row = await w.tx
-    .selectFrom('posts')
-    .select(['doc', 'latest_activity_at'])
-    .where('community_id', '=', w.communityId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await selectPostDocAndActivity(w.tx, w.communityId, id);
   if (!row) return null;
   const doc = JSON.parse(row.doc) as { comments_count: number; reactions_count: number; chat_message: { permalink: string } };
   return {
@@ -214,7 +216,7 @@ async function countReply(
   threadTs: string,
   step: 1 | -1,
   replyTs: string | null,
-): Promise<string> {
+): Promise<ChatEventOutcome> {
   let changed = 0;
   for (const feed of feeds) {
     const id = postIdOf(connection.teamId, feed.id, threadTs);
@@ -225,7 +227,7 @@ async function countReply(
     }));
     if (done) changed++;
   }
-  return `${changed} thread(s) counted`;
+  return { kind: 'replies_counted', threads: changed };
 }
 
 /** An ISO instant back as a Slack ts (to compare with a reply's ts). */

@@ -7,6 +7,7 @@ import { PolledDrain } from '../shared/polled-drain.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { applyEvent, prepareEvent } from './apply-event.js';
+import { describeChatEventOutcome } from './chat-event-outcome.js';
 import { claimEvents, type QueuedEvent, recordFailure } from './event-queue.js';
 import type { SlackObject } from './slack-records.js';
 import { selectSyncConnection } from './sync-connections.js';
@@ -104,10 +105,13 @@ export class ChatEventWorker {
           .where('event_id', '=', event.event_id)
           .where('applied_at', 'is', null)
           .executeTakeFirst();
-        if (Number(marked.numUpdatedRows) !== 1) return 'already applied';
+        if (Number(marked.numUpdatedRows) !== 1) return { kind: 'already_applied' } as const;
         return applyEvent(w, connection, slackEvent, prepared);
       });
-      this.deps.log.debug({ event_id: event.event_id, event_type: event.event_type, outcome }, 'chat event applied');
+      this.deps.log.debug(
+        { event_id: event.event_id, event_type: event.event_type, outcome: describeChatEventOutcome(outcome) },
+        'chat event applied',
+      );
     } catch (error) {
       // Codes and messages of our own errors only: an error never carries the token or the body here.
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
