@@ -1,7 +1,9 @@
 import type { ChatReader } from '../chat/slack-reader.js';
 import type { Db } from '../db/database.js';
+import { lockFeed, writeFeedChannel } from '../modules/feeds/feeds.commands.js';
 import { selectFeedsOfChannel } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
+import { adjustPost, deletePost, lockPost, writePostRecords } from '../modules/posts/posts.commands.js';
 import { selectPostDocAndActivity } from '../modules/posts/posts.queries.js';
 import type { PostImport } from '../modules/posts/posts.schemas.js';
 import { formatJsonTimestamp, parseTimestamp } from '../shared/timestamps.js';
@@ -19,8 +21,8 @@ import {
   tsLater,
   tsToIso,
 } from './slack-records.js';
+import { profileIdsFor, writeProfiles } from './slack-users.js';
 import type { SyncConnection } from './sync-connections.js';
-import { adjustPost, deletePost, lockFeed, lockPost, profileIdsFor, writeFeedChannel, writePosts, writeProfiles } from './sync-writer.js';
 
 /*
  * One Events API delivery applied to the community. Applying has two halves: `prepare` asks Slack
@@ -167,7 +169,7 @@ export async function applyEvent(
     if (prepared.permalink && record.chat_message) record.chat_message.permalink = prepared.permalink;
     records.push(stored === null ? record : keepCounts(record, stored, message));
   }
-  const written = await writePosts(w, records);
+  const written = await writePostRecords(w, records);
   return { kind: 'posts_written', created: written.created, updated: written.updated };
 }
 

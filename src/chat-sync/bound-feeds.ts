@@ -1,6 +1,7 @@
 import { createSlackReader } from '../chat/slack-reader.js';
 import { UserInputError } from '../errors.js';
 import { requireCommunity } from '../modules/communities/communities.service.js';
+import { writeFeedRecord } from '../modules/feeds/feeds.commands.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import { type FeedRow, selectAllFeeds, selectFeedRow, selectFeedsOfChannel } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
@@ -84,8 +85,7 @@ export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: Add
   };
   const parsed = feedsImportSection.parse(record, 0);
   await writeCommunityData(deps, input.communityId, async (w) => {
-    await feedsImportSection.apply(w.tx, [parsed], { communityId: w.communityId, now: w.now });
-    w.touch('posts');
+    await writeFeedRecord(w, parsed);
   });
   const row = await selectFeedRow(database.db, input.communityId, record.id);
   return summaryOf(row as FeedRow);

@@ -7,8 +7,8 @@ import { normaliseEmail } from '../../shared/ids.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import { type MemberRow, selectMemberCreatedAt, selectMemberIdsByEmails, upsertMembersById } from './members.queries.js';
+import { splitFullName } from './members.rules.js';
 import { memberStates } from './members.schemas.js';
-import { splitFullName } from './members.service.js';
 
 /** A member record of the import file: the API's member fields plus its state. */
 export const MemberImportSchema = Type.Object(

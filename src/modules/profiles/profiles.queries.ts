@@ -11,7 +11,7 @@ import type { Profile } from './profiles.schemas.js';
 export type ProfileRow = Pick<Selectable<ProfilesTable>, 'id' | 'email_norm' | 'chat_user_id' | 'doc'>;
 
 /** Inserts or replaces profiles by id, in batches; posts of a renamed author are indexed again (their author's name is searchable). */
-export async function upsertProfiles(tx: Tx, communityId: string, profiles: Profile[], now: number): Promise<void> {
+export async function upsertProfileRows(tx: Tx, communityId: string, profiles: Profile[], now: number): Promise<void> {
   for (const batch of batchesOf(profiles)) {
     const rows = batch.map((profile) => ({
       community_id: communityId,
