@@ -8,7 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { missingAuthors } from './authors.js';
-import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.js';
+import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.queries.js';
 import { authorIdOf, channelFields, isPostable, postRecordOf, type SlackObject, tsLater } from './slack-records.js';
 import { profileIdsFor, writeProfiles } from './slack-users.js';
 import { requireSyncConnection, type SyncConnection } from './sync-connections.js';
