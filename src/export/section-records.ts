@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { idChunks } from '../db/ordered-rows.js';
 import type { AwardsTable, CalendarEventsTable, FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
 import { selectGroupMemberProfileIds } from '../modules/groups/groups.queries.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
-import { idChunks } from './ordered-rows.js';
 
 /*
  * Stored rows → records of the import file. Every record is built from what is stored, never

@@ -1,6 +1,7 @@
 import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { FeedsTable, Flag } from '../../db/schema.js';
 import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
@@ -152,6 +153,13 @@ export async function lockFeedRow(tx: Tx, communityId: string, id: string): Prom
     .where('community_id', '=', communityId)
     .where('id', '=', id)
     .execute();
+}
+
+/** The community's feeds in byte order of id, a batch at a time (the export). */
+export function feedRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'feeds', communityId, (q) =>
+    q.select(['id', 'is_archived', 'is_unlisted', 'doc', 'created_at', 'updated_at']),
+  );
 }
 
 /** Inserts or replaces feeds by id, in batches. */

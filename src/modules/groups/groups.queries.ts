@@ -1,5 +1,6 @@
 import { batchesOf } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 
 /** True when the community has a group with this id. */
 export async function groupExists(db: Db | Tx, communityId: string, groupId: string): Promise<boolean> {
@@ -98,6 +99,11 @@ export async function replaceGroupMembers(tx: Tx, communityId: string, groupId: 
       .onConflict((oc) => oc.columns(['community_id', 'group_id', 'profile_id']).doNothing())
       .execute();
   }
+}
+
+/** The community's groups in byte order of id, a batch at a time (the export). */
+export function groupRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'groups', communityId, (q) => q.select(['id', 'name', 'created_at', 'updated_at']));
 }
 
 /** The member profile ids of these groups (the export), by group id, in the order the database gives. */

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery, preparedWrite } from '../../db/prepared-query.js';
 import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
 import type { Member, MemberState } from './members.schemas.js';
@@ -140,6 +141,13 @@ export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, id
     db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
   return new Map(rows.map((row) => [row.id, Number(row.created_at)]));
+}
+
+/** The community's members in byte order of id, a batch at a time (the export). */
+export function memberRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'members', communityId, (q) =>
+    q.select(['id', 'email', 'full_name', 'preferred_name', 'avatar_url_original', 'chat_profile_id', 'state', 'created_at', 'updated_at']),
+  );
 }
 
 /** Members holding one of these normalised emails that are linked to no chat profile yet. */

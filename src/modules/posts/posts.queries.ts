@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
 import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/search-index.queries.js';
@@ -177,6 +178,13 @@ export async function selectPostDocAndActivity(
     .where('community_id', '=', communityId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** The community's posts in byte order of id, a batch at a time (the export). */
+export function postRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'posts', communityId, (q) =>
+    q.select(['id', 'feed_id', 'author_profile_id', 'content_created_at', 'latest_activity_at', 'doc', 'created_at', 'updated_at']),
+  );
 }
 
 /** Moves every post of these feeds into (1) or out of (0) the Home feed. */

@@ -1,6 +1,7 @@
 import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { ProfilesTable } from '../../db/schema.js';
 import { normaliseEmail } from '../../shared/ids.js';
@@ -131,6 +132,11 @@ export async function markProfilesChatDeleted(tx: Tx, communityId: string, ids: 
     .where('chat_deleted', '<>', flag)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** The community's profiles in byte order of id, a batch at a time (the export). */
+export function profileRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'profiles', communityId, (q) => q.select(['id', 'doc']));
 }
 
 /** Which of these ids are profiles of the community (import reference checks). */
