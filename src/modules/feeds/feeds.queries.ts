@@ -155,6 +155,34 @@ export async function lockFeedRow(tx: Tx, communityId: string, id: string): Prom
     .execute();
 }
 
+/** Which of these ids are feeds of the community (import reference checks). */
+export async function selectExistingFeedIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('feeds').select('id').where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The id of the feed bound to each of these chat channels (the oldest when several are, ties by id). */
+export async function selectFeedIdsByChannel(
+  db: Db | Tx,
+  communityId: string,
+  channelIds: readonly string[],
+): Promise<Map<string, string>> {
+  const feeds = new Map<string, string>();
+  if (channelIds.length === 0) return feeds;
+  const rows = await db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id'])
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', 'in', [...channelIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) if (row.chat_channel_id && !feeds.has(row.chat_channel_id)) feeds.set(row.chat_channel_id, row.id);
+  return feeds;
+}
+
 /** The community's feeds in byte order of id, a batch at a time (the export). */
 export function feedRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
   return orderedRows(tx, engine, 'feeds', communityId, (q) =>

@@ -180,6 +180,18 @@ export async function selectPostDocAndActivity(
     .executeTakeFirst();
 }
 
+/** Up to `limit` posts with an id after `after`, in order of id (a rebuild of the search index walks them so). */
+export async function selectPostRowsAfter(tx: Db | Tx, communityId: string, after: string, limit: number): Promise<PostRow[]> {
+  return tx
+    .selectFrom('posts')
+    .select(postColumns)
+    .where('community_id', '=', communityId)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** The community's posts in byte order of id, a batch at a time (the export). */
 export function postRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
   return orderedRows(tx, engine, 'posts', communityId, (q) =>

@@ -94,6 +94,22 @@ export async function selectProfileIdBy(
   return row?.id;
 }
 
+const profileIdByChatUserId = preparedQuery((db, p: { communityId: string; chatUserId: string }) =>
+  db
+    .selectFrom('profiles')
+    .select('id')
+    .where('community_id', '=', p.communityId)
+    .where('chat_user_id', '=', p.chatUserId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1),
+);
+
+/** The profile id of the community's profile with this chat user id (the oldest, if several); compiled once (attendee updates). */
+export async function selectProfileIdByChatUserId(db: Db | Tx, communityId: string, chatUserId: string): Promise<string | undefined> {
+  return (await profileIdByChatUserId.first(db, { communityId, chatUserId }))?.id;
+}
+
 /** The first profile with this email that has a chat identity (the member's chat profile), and the first profile of any kind. */
 export async function selectProfilesForEmail(
   db: Db | Tx,
