@@ -9,8 +9,8 @@ import { base64Pieces, type ExportedFile, fileRecordHead } from '../modules/file
 import { FileImportSchema } from '../modules/files/files.import.js';
 import { groupRowsInIdOrder } from '../modules/groups/groups.queries.js';
 import { GroupImportSchema } from '../modules/groups/groups.schemas.js';
-import { MemberImportSchema } from '../modules/members/members.import.js';
 import { memberRowsInIdOrder } from '../modules/members/members.queries.js';
+import { MemberImportSchema } from '../modules/members/members.schemas.js';
 import { postRowsInIdOrder } from '../modules/posts/posts.queries.js';
 import { PostImportSchema } from '../modules/posts/posts.schemas.js';
 import { profileRowsInIdOrder } from '../modules/profiles/profiles.queries.js';
