@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { passedThrough } from '../../shared/young-garbage.js';
 import { selectChunk, selectFileById } from './files.queries.js';
 import type { FileRow } from './files.records.js';
 
@@ -20,5 +21,7 @@ export async function* fileBytes(db: Db, file: FileRow, start: number, end: numb
     const from = Math.max(0, start - seq * chunkSize);
     const to = Math.min(data.byteLength, end - seq * chunkSize + 1);
     yield Buffer.from(data.buffer, data.byteOffset + from, to - from);
+    // Written to the socket by now: the chunk read before it is garbage (src/shared/young-garbage.ts).
+    passedThrough(data.byteLength);
   }
 }

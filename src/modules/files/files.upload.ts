@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ApiError, validationFailed } from '../../errors.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
+import { passedThrough } from '../../shared/young-garbage.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { detectionHeadBytes, detectMimetype } from './files.mimetype.js';
 import { commitStagedFile, deleteStagedChunks, deleteStaleStagedChunks, insertStagedChunk } from './files.queries.js';
@@ -50,6 +51,8 @@ export async function stageUpload(deps: StorageDeps, stream: UploadStream, maxBy
     const bytes = chunk.subarray(0, filled);
     head ??= Buffer.from(bytes.subarray(0, detectionHeadBytes));
     await insertStagedChunk(db, uploadId, seq++, bytes, deps.clock.now());
+    // The request's buffers that carried these bytes are garbage now (src/shared/young-garbage.ts).
+    passedThrough(bytes.byteLength);
     filled = 0;
   };
   const pieces = stream[Symbol.asyncIterator]();
@@ -144,7 +147,7 @@ export async function createFile(
         chunk_size: chunkBytes,
         created_at: w.now,
       };
-      await commitStagedFile(w.tx, stored, upload.uploadId);
+      await commitStagedFile(w.tx, stored, upload.uploadId, Math.ceil(upload.size / chunkBytes));
       return stored;
     });
     return fileObject(row, baseUrl);
