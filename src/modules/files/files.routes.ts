@@ -204,7 +204,7 @@ export const fileDownloadRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asyn
       if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
       reply.header('content-length', String(end - start + 1));
       // HEAD: the headers only (Fastify would read a real stream to its end and drop it).
-      const bytes = request.method === 'HEAD' ? [] : fileBytes(db, file, start, end);
+      const bytes = request.method === 'HEAD' ? [] : fileBytes(db, services.database.engine, file, start, end);
       return reply.send(Readable.from(bytes, { objectMode: false }));
     },
   );
