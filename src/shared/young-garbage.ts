@@ -16,7 +16,7 @@ import { runInNewContext } from 'node:vm';
 /** Bytes of short-lived buffers between two scavenges: a bound on the garbage transfers leave. */
 export const scavengeEveryBytes = 2 * 1024 * 1024;
 
-type Collect = (options: { type: 'minor' }) => void;
+type Collect = (options: { type: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
 let collect: Collect | null | undefined;
 
 /**
@@ -39,12 +39,26 @@ function collector(): Collect | null {
   return collect;
 }
 
-let pending = 0;
+/**
+ * Scavenges between two full collections. A buffer still in use when a scavenge runs (the driver's
+ * buffer of a message half received, a piece in the socket's queue) is moved to the old generation
+ * on the next, and there only a full collection frees it, which V8 starts by itself once 64 MB of
+ * such memory have piled up: on PostgreSQL, a 10 MB download left about 10 MB of them. Every
+ * eighth time (16 MiB of transfers), an incremental full collection instead, marked in small steps
+ * between requests rather than in one pause.
+ */
+const scavengesPerFullCollection = 8;
 
-/** Counts `bytes` of buffers that are garbage once handled; every `scavengeEveryBytes` of them (all transfers together), a scavenge. */
+let pending = 0;
+let scavenges = 0;
+
+/** Counts `bytes` of buffers that are garbage once handled; every `scavengeEveryBytes` of them (all transfers together), a collection. */
 export function passedThrough(bytes: number): void {
   pending += bytes;
   if (pending < scavengeEveryBytes) return;
   pending = 0;
-  collector()?.({ type: 'minor' });
+  const collect = collector();
+  if (!collect) return;
+  if (++scavenges % scavengesPerFullCollection === 0) collect({ type: 'major', execution: 'async' });
+  else collect({ type: 'minor' });
 }
