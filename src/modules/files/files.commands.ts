@@ -32,7 +32,7 @@ const stagingLifetimeMs = 60 * 60_000;
  * back to its own size after them, refilled from the operating system's cache as reads need it.
  */
 const uploadPageCacheKib = 1024;
-const boundedCaches = new WeakMap<object, { uploads: number; cacheSize: unknown }>();
+const boundedCaches = new WeakMap<object, { uploads: number; cacheSize: number }>();
 
 /** Runs `run` with the SQLite connection's page cache bounded (nested and concurrent uploads share one bound); nothing on PostgreSQL. */
 async function withBoundedPageCache<T>(database: Database, run: () => Promise<T>): Promise<T> {
@@ -40,7 +40,7 @@ async function withBoundedPageCache<T>(database: Database, run: () => Promise<T>
   if (!sqlite) return run();
   let state = boundedCaches.get(sqlite);
   if (!state) {
-    state = { uploads: 0, cacheSize: sqlite.pragma('cache_size', { simple: true }) };
+    state = { uploads: 0, cacheSize: Number(sqlite.pragma('cache_size', { simple: true })) };
     boundedCaches.set(sqlite, state);
     sqlite.pragma(`cache_size = -${uploadPageCacheKib}`);
   }
@@ -50,7 +50,7 @@ async function withBoundedPageCache<T>(database: Database, run: () => Promise<T>
   } finally {
     if (--state.uploads === 0) {
       boundedCaches.delete(sqlite);
-      if (sqlite.open) sqlite.pragma(`cache_size = ${Number(state.cacheSize)}`);
+      if (sqlite.open) sqlite.pragma(`cache_size = ${state.cacheSize}`);
     }
   }
 }
