@@ -8,9 +8,8 @@ import type { StorageDeps } from '../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectCommunity } from '../communities/communities.queries.js';
-import { selectProfileIdBy } from '../groups/groups.queries.js';
-import { userIdentifier } from '../groups/groups.service.js';
-import { selectExistingProfileIds, selectProfileJsonByIds } from '../profiles/profiles.queries.js';
+import { selectExistingProfileIds, selectProfileIdBy, selectProfileJsonByIds } from '../profiles/profiles.queries.js';
+import { userIdentifier } from '../profiles/profiles.rules.js';
 import {
   type AwardAssignmentRow,
   type AwardRow,
