@@ -29,7 +29,7 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
-  /** `all`, or the held permissions comma-separated (src/modules/api-keys/permissions.ts). */
+  /** `all`, or the held permissions comma-separated (src/shared/permissions.ts). */
   permissions: Generated<string>;
   expires_at: number | null;
   /** The hash a rotation replaced, valid until previous_valid_until. */
