@@ -2,6 +2,7 @@ import { createSlackReader } from '../chat/slack-reader.js';
 import type { Db, Tx } from '../db/database.js';
 import type { ChatSyncConnectionsTable } from '../db/schema.js';
 import { UserInputError } from '../errors.js';
+import { selectChatConnectionTokens, updateChatConnectionToken } from '../modules/chat-connections/chat-connections.queries.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import {
   selectConnectionRowOfCommunity,
@@ -140,14 +141,10 @@ export async function resealSecrets(db: Db, box: SecretBox): Promise<number> {
     changed++;
   }
   // The admin token of invitations (chat_connections) is sealed with the same key.
-  const admins = await db.selectFrom('chat_connections').select(['community_id', 'token']).execute();
+  const admins = await selectChatConnectionTokens(db);
   for (const row of admins) {
     if (box.isCurrent(row.token)) continue;
-    await db
-      .updateTable('chat_connections')
-      .set({ token: box.seal(box.open(row.token)) })
-      .where('community_id', '=', row.community_id)
-      .execute();
+    await updateChatConnectionToken(db, row.community_id, box.seal(box.open(row.token)));
     changed++;
   }
   return changed;
