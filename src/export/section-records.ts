@@ -2,6 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { idChunks } from '../db/ordered-rows.js';
 import type { AwardsTable, CalendarEventsTable, FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
+import { selectAssignmentsOfAwards } from '../modules/awards/awards.queries.js';
+import { selectEventAttendees, selectEventPeopleIds } from '../modules/calendar-events/queries/children.js';
 import { selectGroupMemberProfileIds } from '../modules/groups/groups.queries.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
 
@@ -127,20 +129,12 @@ interface EventChildren {
 async function eventChildren(tx: Db, communityId: string, ids: readonly string[]): Promise<Map<string, EventChildren>> {
   const children = new Map<string, EventChildren>(ids.map((id) => [id, { hosts: [], speakers: [], attendees: [] }]));
   for (const chunk of idChunks(ids)) {
-    const people = await tx
-      .selectFrom('calendar_event_people')
-      .select(['event_id', 'role', 'position', 'profile_id'])
-      .where('community_id', '=', communityId)
-      .where('event_id', 'in', chunk)
-      .execute();
-    people.sort((a, b) => Number(a.position) - Number(b.position));
-    for (const person of people) children.get(person.event_id)?.[person.role === 'host' ? 'hosts' : 'speakers'].push(person.profile_id);
-    const attendees = await tx
-      .selectFrom('calendar_event_attendees')
-      .select(['event_id', 'profile_id', 'personal_join_link', 'created_at', 'updated_at'])
-      .where('community_id', '=', communityId)
-      .where('event_id', 'in', chunk)
-      .execute();
+    for (const [eventId, people] of await selectEventPeopleIds(tx, communityId, chunk)) {
+      const own = children.get(eventId);
+      own?.hosts.push(...people.hosts);
+      own?.speakers.push(...people.speakers);
+    }
+    const attendees = await selectEventAttendees(tx, communityId, chunk);
     attendees.sort((a, b) => byteOrder(a.profile_id, b.profile_id));
     for (const a of attendees) {
       children.get(a.event_id)?.attendees.push({
@@ -190,12 +184,7 @@ export type AwardExportRow = Pick<Selectable<AwardsTable>, 'id' | 'name' | 'desc
 export async function awardRecords(tx: Db, communityId: string, rows: readonly AwardExportRow[]): Promise<Record<string, unknown>[]> {
   const holders = new Map<string, Record<string, unknown>[]>();
   for (const ids of idChunks(rows.map((row) => row.id))) {
-    const found = await tx
-      .selectFrom('award_assignments')
-      .select(['award_id', 'profile_id', 'sender_profile_id', 'send_anonymously', 'assigned_at'])
-      .where('community_id', '=', communityId)
-      .where('award_id', 'in', ids)
-      .execute();
+    const found = await selectAssignmentsOfAwards(tx, communityId, ids);
     for (const row of found) {
       const list = holders.get(row.award_id) ?? [];
       list.push({
