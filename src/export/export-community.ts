@@ -1,12 +1,14 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Database, Db } from '../db/database.js';
-import { orderedRows } from '../db/ordered-rows.js';
+import { awardRowsInIdOrder } from '../modules/awards/awards.queries.js';
 import { AwardImportSchema } from '../modules/awards/awards.schemas.js';
+import { eventRowsInIdOrder } from '../modules/calendar-events/queries/events.js';
 import { CalendarEventImportSchema } from '../modules/calendar-events/schemas/import-record.js';
 import { feedRowsInIdOrder } from '../modules/feeds/feeds.queries.js';
 import { FeedImportSchema } from '../modules/feeds/feeds.schemas.js';
 import { base64Pieces, type ExportedFile, fileRecordHead } from '../modules/files/files.export.js';
 import { FileImportSchema } from '../modules/files/files.import.js';
+import { fileRowsInIdOrder } from '../modules/files/files.queries.js';
 import { groupRowsInIdOrder } from '../modules/groups/groups.queries.js';
 import { GroupImportSchema } from '../modules/groups/groups.schemas.js';
 import { memberRowsInIdOrder } from '../modules/members/members.queries.js';
@@ -63,10 +65,7 @@ const exportSections: ExportSection[] = [
   {
     name: 'files',
     schema: FileImportSchema,
-    records: (tx, { engine }, communityId) =>
-      orderedRows(tx, engine, 'files', communityId, (q) =>
-        q.select(['community_id', 'id', 'name', 'title', 'size', 'sha256', 'chunk_size', 'created_at']),
-      ) as Records,
+    records: (tx, { engine }, communityId) => fileRowsInIdOrder(tx, engine, communityId) as Records,
     pieces: fileRecordPieces,
   },
   {
@@ -99,21 +98,13 @@ const exportSections: ExportSection[] = [
     name: 'calendar_events',
     schema: CalendarEventImportSchema,
     records: (tx, { engine }, communityId) =>
-      mapped(
-        orderedRows(tx, engine, 'calendar_events', communityId, (q) =>
-          q.select(['id', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'doc', 'created_at', 'updated_at']),
-        ),
-        (rows) => eventRecords(tx, communityId, rows),
-      ),
+      mapped(eventRowsInIdOrder(tx, engine, communityId), (rows) => eventRecords(tx, communityId, rows)),
   },
   {
     name: 'awards',
     schema: AwardImportSchema,
     records: (tx, { engine }, communityId) =>
-      mapped(
-        orderedRows(tx, engine, 'awards', communityId, (q) => q.select(['id', 'name', 'description', 'emoji', 'created_at', 'updated_at'])),
-        (rows) => awardRecords(tx, communityId, rows),
-      ),
+      mapped(awardRowsInIdOrder(tx, engine, communityId), (rows) => awardRecords(tx, communityId, rows)),
   },
 ];
 

@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import { batchesOf } from '../../db/batches.js';
-import type { Database, Db, Tx } from '../../db/database.js';
+import type { Database, Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import type { AwardAssignmentsTable, AwardNotificationsTable, AwardsTable } from '../../db/schema.js';
 
 export type AwardRow = Selectable<AwardsTable>;
@@ -63,6 +64,13 @@ export async function replaceAssignments(tx: Tx, communityId: string, awardId: s
 /** Queues a direct message telling a recipient (in the assignment's transaction). */
 export async function insertNotification(tx: Tx, row: AwardNotificationsTable): Promise<void> {
   await tx.insertInto('award_notifications').values(row).execute();
+}
+
+/** The community's awards in byte order of id, a batch at a time (the export). */
+export function awardRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'awards', communityId, (q) =>
+    q.select(['id', 'name', 'description', 'emoji', 'created_at', 'updated_at']),
+  );
 }
 
 /** The holders of these awards (the export's `awards` records; at most a batch of ids). */

@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import { selectInBatches } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import type { FileChunksTable, FilesTable } from '../../db/schema.js';
 import type { FileRow } from './files.records.js';
 
@@ -140,4 +141,11 @@ export async function selectFileNames(db: Db | Tx, communityId: string, ids: rea
     db.selectFrom('files').select(['id', 'name']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
   return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** The community's files (without their bytes) in byte order of id, a batch at a time (the export). */
+export function fileRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'files', communityId, (q) =>
+    q.select(['community_id', 'id', 'name', 'title', 'size', 'sha256', 'chunk_size', 'created_at']),
+  );
 }

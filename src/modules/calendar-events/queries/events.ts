@@ -1,5 +1,6 @@
 import { type Insertable, PostgresAdapter, sql } from 'kysely';
-import type { Db, Tx } from '../../../db/database.js';
+import type { Db, Engine, Tx } from '../../../db/database.js';
+import { orderedRows } from '../../../db/ordered-rows.js';
 import { preparedQuery } from '../../../db/prepared-query.js';
 import type { CalendarEventsTable } from '../../../db/schema.js';
 import { type CalendarEventRow, eventRowColumns } from '../calendar-events.records.js';
@@ -136,13 +137,9 @@ export async function upsertEventRows(tx: Tx, rows: readonly Insertable<Calendar
   }
 }
 
-/**
- * The export's read of the community's events, unordered: the export walks it in byte order of id,
- * a batch at a time (src/db/ordered-rows.ts).
- */
-export function eventsExportQuery(db: Db, communityId: string) {
-  return db
-    .selectFrom('calendar_events')
-    .select(['id', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'doc', 'created_at', 'updated_at'])
-    .where('community_id', '=', communityId);
+/** The community's events in byte order of id, a batch at a time (the export). */
+export function eventRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'calendar_events', communityId, (q) =>
+    q.select(['id', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'doc', 'created_at', 'updated_at']),
+  );
 }
