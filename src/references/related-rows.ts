@@ -2,7 +2,7 @@ import { type Compilable, PostgresAdapter, sql } from 'kysely';
 import type { Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { EventPeople } from '../modules/calendar-events/calendar-events.records.js';
-import { selectEventPeople } from '../modules/calendar-events/queries/children.js';
+import { eventPeopleByEventIdsPart, selectEventPeople } from '../modules/calendar-events/queries/children.js';
 import { feedsByChannelIdsPart, selectFeedsByChannelIds as selectFeedRowsByChannelIds } from '../modules/feeds/feeds.queries.js';
 import { profilesByChatUserIdsPart, selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';
@@ -84,10 +84,7 @@ const [personPart, profilePart, feedPart] = [0, 1, 2] as const;
  */
 const relatedRowsQuery = preparedQuery(
   (db, p: { communityId: string; eventIds: readonly string[]; chatUserIds: readonly string[]; channelIds: readonly string[] }) => {
-    const query = sql<RelatedRow>`select ${sql.lit(personPart)} as part, p.event_id as key, p.role as role, p.position::bigint as rank, pr.doc as doc, null::text as id
-      from calendar_event_people p
-      join profiles pr on pr.community_id = p.community_id and pr.id = p.profile_id
-      where p.community_id = ${p.communityId} and p.event_id = any(${p.eventIds}::text[])
+    const query = sql<RelatedRow>`${eventPeopleByEventIdsPart(personPart, p.communityId, p.eventIds)}
     union all
     ${profilesByChatUserIdsPart(profilePart, p.communityId, p.chatUserIds)}
     union all

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../../../db/database.js';
 import { preparedQuery, preparedWrite } from '../../../db/prepared-query.js';
 import type {
@@ -130,6 +130,17 @@ export async function selectEventPeople(db: Db | Tx, communityId: string, eventI
   if (eventIds.length === 0) return new Map();
   return byEventAndRole(await eventPeople.all(db, { communityId, eventIds: [...new Set(eventIds)] }), (row) => row.doc);
 }
+
+/**
+ * The people part of the PostgreSQL statement of what a page refers to (src/references/related-rows.ts):
+ * rows `(part, event_id, role, position, doc, null)` of the hosts and speakers of these events. As the
+ * statement's first part it names the columns: part, key, role, rank, doc, id.
+ */
+export const eventPeopleByEventIdsPart = (part: number, communityId: string, eventIds: readonly string[]): RawBuilder<unknown> =>
+  sql`select ${sql.lit(part)} as part, p.event_id as key, p.role as role, p.position::bigint as rank, pr.doc as doc, null::text as id
+      from calendar_event_people p
+      join profiles pr on pr.community_id = p.community_id and pr.id = p.profile_id
+      where p.community_id = ${communityId} and p.event_id = any(${eventIds}::text[])`;
 
 /** An attendee row as the export writes it (instants in epoch µs). */
 export interface EventAttendeeRow {
