@@ -2,6 +2,7 @@ import type { ChatReader } from '../chat/slack-reader.js';
 import type { Db } from '../db/database.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import type { PostImport } from '../modules/posts/posts.schemas.js';
+import type { EpochMicros } from '../shared/time.js';
 import { formatJsonTimestamp, parseTimestamp } from '../shared/timestamps.js';
 import type { CommunityWrite } from '../write-path/write-community-data.js';
 import { missingAuthors } from './authors.js';
@@ -167,7 +168,7 @@ export async function applyEvent(w: CommunityWrite, connection: SyncConnection, 
 async function selectStoredPost(
   w: CommunityWrite,
   id: string,
-): Promise<{ comments: number; reactions: number; latest: number; permalink: string } | null> {
+): Promise<{ comments: number; reactions: number; latest: EpochMicros; permalink: string } | null> {
   const row = await w.tx
     .selectFrom('posts')
     .select(['doc', 'latest_activity_at'])
@@ -187,7 +188,7 @@ async function selectStoredPost(
 /** An edit carries the message's content; counts it does not carry stay as events made them. */
 function keepCounts(
   record: PostImport,
-  stored: { comments: number; reactions: number; latest: number; permalink: string },
+  stored: { comments: number; reactions: number; latest: EpochMicros; permalink: string },
   message: SlackObject,
 ): PostImport {
   return {
@@ -202,7 +203,7 @@ function keepCounts(
 }
 
 /** The stored latest activity (epoch µs) when it is later than the message's own (replies came after it). */
-const isoKeep = (stored: number, record: PostImport): string | null | undefined =>
+const isoKeep = (stored: EpochMicros, record: PostImport): string | null | undefined =>
   stored > (parseTimestamp(record.latest_activity_at ?? '') ?? Number.NEGATIVE_INFINITY)
     ? formatJsonTimestamp(stored)
     : record.latest_activity_at;

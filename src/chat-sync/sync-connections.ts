@@ -4,6 +4,7 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { ChatSyncConnectionsTable } from '../db/schema.js';
 import { UserInputError } from '../errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
+import type { DurationMs, EpochMillis } from '../shared/time.js';
 
 /** A community's Slack bot connection with its secrets opened (only ever held in memory). */
 export interface SyncConnection {
@@ -74,8 +75,8 @@ export interface ConnectSyncInput {
   signingSecret: string | undefined;
   apiAppId: string | undefined;
   apiUrl: string;
-  timeoutMs: number;
-  now: number;
+  timeoutMs: DurationMs;
+  now: EpochMillis;
 }
 
 const secretShape = (value: string, what: string): string => {

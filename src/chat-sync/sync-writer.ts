@@ -14,6 +14,7 @@ import { type ProfileImport, profileFromImport } from '../modules/profiles/profi
 import { resolveReferences } from '../references/resolve-references.js';
 import type { Mentions } from '../rich-text/index.js';
 import { normaliseEmail } from '../shared/ids.js';
+import type { EpochMicros } from '../shared/time.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
 import type { CommunityWrite } from '../write-path/write-community-data.js';
 import { profileRecordOf, type SlackObject, stableUuid } from './slack-records.js';
@@ -89,7 +90,7 @@ async function markChatDeleted(tx: Tx, communityId: string, ids: string[], flag:
   return Number(result.numUpdatedRows);
 }
 
-async function linkMember(tx: Tx, communityId: string, memberId: string, profileId: string, now: number): Promise<void> {
+async function linkMember(tx: Tx, communityId: string, memberId: string, profileId: string, now: EpochMicros): Promise<void> {
   await tx
     .updateTable('members')
     .set({ chat_profile_id: profileId, updated_at: now })

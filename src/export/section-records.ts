@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { AwardsTable, CalendarEventsTable, FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
+import { type EpochMicros, epochMicros } from '../shared/time.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
 import { idChunks } from './ordered-rows.js';
 
@@ -12,7 +13,7 @@ import { idChunks } from './ordered-rows.js';
  */
 
 /** A stored instant (epoch µs) as the import file spells it: PostgreSQL's JSON spelling, to the microsecond. */
-export const exportInstant = (value: number): string => formatJsonTimestamp(Number(value));
+export const exportInstant = (value: EpochMicros): string => formatJsonTimestamp(epochMicros(Number(value)));
 
 /** A stored optional id ("" when there is none) as the import spells "none": null. */
 const idOrNull = (value: unknown): unknown => (value === '' ? null : value);

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.js';
 import type { AppServices } from '../dependencies.js';
+import { type EpochMillis, epochMillis } from '../shared/time.js';
 import type { PrometheusMetrics } from './metrics.js';
 
 /** A scrape's database reads give up after this: a slow database must not hold the scrape (Prometheus times out at 10 s). */
@@ -8,19 +9,19 @@ const queryTimeoutMs = 2000;
 /** What the workers' tables hold when Prometheus scrapes: backlogs are rows, not counters in memory. */
 interface Backlog {
   deliveriesPending: number;
-  oldestDeliveryAt: number | null;
+  oldestDeliveryAt: EpochMillis | null;
   outboxRows: number;
-  oldestOutboxAt: number | null;
+  oldestOutboxAt: EpochMillis | null;
   disabledEndpoints: number;
   eventsPending: number;
-  oldestEventAt: number | null;
+  oldestEventAt: EpochMillis | null;
   backfillScopes: number;
   backfillScopesDone: number;
   backfillItems: number;
 }
 
 const num = (value: unknown): number => Number(value ?? 0);
-const instant = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const instant = (value: unknown): EpochMillis | null => (value === null || value === undefined ? null : epochMillis(Number(value)));
 
 /** One aggregate query per table, each an index range or a small table's scan. */
 async function readBacklog(database: Database): Promise<Backlog> {
@@ -71,8 +72,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const ageSeconds = (since: number | null, now: number): number => (since === null ? 0 : Math.max(0, (now - since) / 1000));
-const oldest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
+const ageSeconds = (since: EpochMillis | null, now: EpochMillis): number => (since === null ? 0 : Math.max(0, (now - since) / 1000));
+const oldest = (a: EpochMillis | null, b: EpochMillis | null): EpochMillis | null =>
+  a === null ? b : b === null ? a : epochMillis(Math.min(a, b));
 
 /**
  * The gauges read when Prometheus scrapes: the workers' backlogs from the database (one query per
@@ -140,7 +142,7 @@ export function registerScrapeGauges(metrics: PrometheusMetrics, services: AppSe
     );
   }
 
-  const fromBacklog = (name: string, help: string, value: (b: Backlog, now: number) => number) =>
+  const fromBacklog = (name: string, help: string, value: (b: Backlog, now: EpochMillis) => number) =>
     metrics.gauge(name, help, [], async (gauge) => {
       const read = await backlog();
       gauge.reset();

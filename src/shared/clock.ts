@@ -1,4 +1,5 @@
-import { type EpochMicros, formatIsoMillis, microsFromMillis } from './timestamps.js';
+import { type EpochMicros, type EpochMillis, epochMillis, microsFromMillis } from './time.js';
+import { formatIsoMillis } from './timestamps.js';
 
 /**
  * The source of time; injected so tests control it and never sleep. It counts epoch milliseconds:
@@ -7,13 +8,13 @@ import { type EpochMicros, formatIsoMillis, microsFromMillis } from './timestamp
  * the import's `context.now`, or `storedNow(clock)`, never from `clock.now()` itself.
  */
 export interface Clock {
-  now(): number;
+  now(): EpochMillis;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+export const systemClock: Clock = { now: () => epochMillis(Date.now()) };
 
 /** The clock's instant in the unit of stored community data (epoch microseconds). */
 export const storedNow = (clock: Clock): EpochMicros => microsFromMillis(clock.now());
 
 /** Formats an epoch-millisecond instant as an ISO 8601 UTC timestamp (operational records: API keys). */
-export const toIso = (ms: number): string => formatIsoMillis(ms);
+export const toIso = (ms: EpochMillis): string => formatIsoMillis(ms);

@@ -4,6 +4,7 @@ import { notFound, validationFailed } from '../errors.js';
 import { type Clock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
+import { addMillis, type DurationMs } from '../shared/time.js';
 import { selectEndpoint, selectEndpoints } from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
 import { newWebhookSecret } from './signing.js';
@@ -137,13 +138,13 @@ export async function removeWebhookEndpoint(
 export async function rotateWebhookSecret(
   deps: StorageDeps,
   id: string,
-  graceMs: number,
+  graceMs: DurationMs,
 ): Promise<{ id: string; secret: string; previous_secret_expires_at: string | null }> {
   const row = await selectEndpoint(deps.database.db, id, null);
   if (!row) throw notFound('Webhook endpoint');
   const now = deps.clock.now();
   const secret = newWebhookSecret();
-  const expires = graceMs > 0 ? now + graceMs : null;
+  const expires = graceMs > 0 ? addMillis(now, graceMs) : null;
   await deps.database.db
     .updateTable('webhook_endpoints')
     .set({ secret, previous_secret: expires === null ? null : row.secret, previous_secret_expires_at: expires, updated_at: now })

@@ -7,6 +7,7 @@ import { toIso } from '../shared/clock.js';
 import { isUuid, randomAlphanumericId } from '../shared/ids.js';
 import { JsonText, stringifyWithJsonText } from '../shared/json-text.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
+import type { EpochMillis } from '../shared/time.js';
 import { isCalendarEventType } from './event-types.js';
 
 /*
@@ -121,7 +122,7 @@ export async function recordWebhookDeliveries(
   tx: Tx,
   communityId: string,
   entries: readonly OutboxEntry[],
-  now: number,
+  now: EpochMillis,
   endpoints: readonly ActiveEndpoint[] | undefined,
   withCommit: boolean,
 ): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Tx } from '../db/database.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
+import type { EpochMicros } from '../shared/time.js';
 import { millisFromMicros } from '../shared/timestamps.js';
 import {
   type ActiveEndpoint,
@@ -22,7 +23,7 @@ export async function recordOutboxEntries(
   tx: Tx,
   communityId: string,
   entries: OutboxEntry[],
-  now: number,
+  now: EpochMicros,
   endpoints: readonly ActiveEndpoint[] | undefined,
   withCommit: boolean,
 ): Promise<void> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
+import { durationMs } from '../../src/shared/time.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { event, eventId, importInto, profile, uuid } from '../modules/calendar-events/fixtures.js';
 import { describeEachEngine } from '../support/harness.js';
@@ -22,7 +23,7 @@ describeEachEngine(
         clock: ctx().clock,
         log: collectingLog(),
         allowPrivate: true,
-        timeoutMs: 2000,
+        timeoutMs: durationMs(2000),
       });
     });
 

@@ -11,6 +11,7 @@ import {
 } from '../../shared/permissions.js';
 import type { Plan } from '../../shared/plans.js';
 import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
+import { addMillis, type DurationMs, type EpochMillis } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import {
   insertApiKey,
@@ -29,7 +30,7 @@ const keyPrefix = 'ca_';
 export const hashApiKey = (secret: string): string => hash('sha256', secret, 'hex');
 
 const newSecret = (): string => keyPrefix + randomBytes(24).toString('base64url');
-const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));
+const isoOrNull = (ms: EpochMillis | null): string | null => (ms === null ? null : toIso(ms));
 
 export interface CreatedApiKey {
   id: string;
@@ -55,7 +56,7 @@ export interface CreateApiKeyOptions {
   /** Default `all`: every permission, now and later. */
   permissions?: KeyPermissions;
   /** Lifetime from now; absent: the key never expires. */
-  expiresInMs?: number;
+  expiresInMs?: DurationMs;
 }
 
 /** Creates a key with 192 random bits; the secret is returned here and never again. */
@@ -71,7 +72,7 @@ export async function createApiKey(
   const key = newSecret();
   const id = newUuid();
   const now = clock.now();
-  const expiresAt = options.expiresInMs === undefined ? null : now + options.expiresInMs;
+  const expiresAt = options.expiresInMs === undefined ? null : addMillis(now, options.expiresInMs);
   await insertApiKey(database.db, {
     id,
     community_id: communityId,
@@ -118,7 +119,7 @@ export async function revokeApiKey({ database, clock }: StorageDeps, keyId: stri
 export async function rotateApiKey(
   { database, clock }: StorageDeps,
   keyId: string,
-  graceMs: number,
+  graceMs: DurationMs,
 ): Promise<{ id: string; key: string; previous_valid_until: string }> {
   const row = await selectApiKey(database.db, keyId);
   if (!row) throw new UserInputError(`No API key with id "${keyId}".`);
@@ -127,7 +128,7 @@ export async function rotateApiKey(
   if (row.expires_at !== null && row.expires_at <= now)
     throw new UserInputError(`API key "${keyId}" has expired; create a new key instead.`);
   const key = newSecret();
-  const previousValidUntil = now + graceMs;
+  const previousValidUntil = addMillis(now, graceMs);
   // Conditional on the hash read above: of two concurrent rotations one wins, the other is told to retry.
   const rotated = await rotateApiKeyRow(database.db, keyId, { keyHash: hashApiKey(key), previousHash: row.key_hash, previousValidUntil });
   if (!rotated) throw new UserInputError(`API key "${keyId}" changed while it was being rotated; run the command again.`);

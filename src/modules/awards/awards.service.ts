@@ -2,6 +2,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { isUuid, newUuid } from '../../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
+import { epochMicros, epochMillis, millisFromMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectProfileIdBy } from '../groups/groups.queries.js';
@@ -68,7 +69,7 @@ export async function assignAward(deps: StorageDeps, communityId: string, awardI
     const recipient = await selectProfileForMessage(w.tx, communityId, recipientId);
     if (!recipient?.chatUserId || !(await hasBotConnection(w.tx, communityId))) return;
     const sender = senderId === null || anonymous ? undefined : await selectProfileForMessage(w.tx, communityId, senderId);
-    const nowMs = Math.floor(w.now / 1000);
+    const nowMs = millisFromMicros(w.now);
     await insertNotification(w.tx, {
       id: newUuid(),
       community_id: communityId,
@@ -79,7 +80,7 @@ export async function assignAward(deps: StorageDeps, communityId: string, awardI
       status: 'pending',
       attempts: 0,
       next_attempt_at: nowMs,
-      lease_until: 0,
+      lease_until: epochMillis(0),
       last_error: null,
       sent_at: null,
       created_at: nowMs,
@@ -128,7 +129,7 @@ export async function listAwards(deps: DatabaseDeps, communityId: string): Promi
     description: row.description,
     emoji: row.emoji,
     assigned_count: Number(row.assigned_count),
-    created_at: formatJsonTimestamp(Number(row.created_at)),
+    created_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
   }));
 }
 

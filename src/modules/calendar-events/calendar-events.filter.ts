@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { DB, Flag } from '../../db/schema.js';
+import { type EpochMicros, epochMicros } from '../../shared/time.js';
 import type { EventStatus, TimeFilter } from './calendar-events.schemas.js';
 
 /** What a list of calendar events is narrowed by (the parsed query of GET /calendar_events). */
@@ -7,9 +8,9 @@ export interface CalendarEventFilter {
   status: EventStatus;
   timeFilter: TimeFilter;
   /** Epoch µs splitting upcoming from past. */
-  referenceAt: number;
+  referenceAt: EpochMicros;
   /** The UTC calendar day [start, end) that events must overlap (date_filter). */
-  day?: { start: number; end: number };
+  day?: { start: EpochMicros; end: EpochMicros };
   /** 1 or 0 (the stored flag): values only, so that a compiled query can take them as parameters. */
   publishToSite?: Flag;
   isUnlisted?: Flag;
@@ -24,9 +25,9 @@ type EventQuery<O> = SelectQueryBuilder<DB, 'calendar_events', O>;
 const dayMicros = 24 * 60 * 60 * 1_000_000;
 
 /** The UTC calendar day containing an instant. */
-export function utcDayOf(instant: number): { start: number; end: number } {
-  const start = Math.floor(instant / dayMicros) * dayMicros;
-  return { start, end: start + dayMicros };
+export function utcDayOf(instant: EpochMicros): { start: EpochMicros; end: EpochMicros } {
+  const start = epochMicros(Math.floor(instant / dayMicros) * dayMicros);
+  return { start, end: epochMicros(start + dayMicros) };
 }
 
 /**
@@ -36,8 +37,8 @@ export function utcDayOf(instant: number): { start: number; end: number } {
  * turns "ends after" into a range of the start index, so pages are read in order without a sort
  * and without walking the past. It is a subquery, so it sees the same snapshot as the list.
  */
-function lowerStartBound(communityId: string, status: EventStatus, instant: number) {
-  return sql<number>`${instant} - (select coalesce(max(ends_at - start_at), 0) from calendar_events where community_id = ${communityId} and status = ${status})`;
+function lowerStartBound(communityId: string, status: EventStatus, instant: EpochMicros) {
+  return sql<EpochMicros>`${instant} - (select coalesce(max(ends_at - start_at), 0) from calendar_events where community_id = ${communityId} and status = ${status})`;
 }
 
 /**

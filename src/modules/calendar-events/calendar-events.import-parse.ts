@@ -3,6 +3,7 @@ import { assertImportBlocks, assertNoDerivedFields, importInstant, orDefault as 
 import { ImportError, schemaParser } from '../../import/import-section.js';
 import { extractMentions } from '../../rich-text/extract-mentions.js';
 import type { RichTextBlock } from '../../rich-text/rich-text.schemas.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { type CalendarEventImport, CalendarEventImportSchema, derivedEventFields } from './calendar-events.import-schema.js';
 import { type CalendarEventDoc, type CalendarEventMentions, isHttpUrl } from './calendar-events.records.js';
 import type { EventStatus, PublishedTo } from './calendar-events.schemas.js';
@@ -14,15 +15,15 @@ export interface ParsedTag {
   id: string;
   label: string;
   tag_group_id: string;
-  created_at: number | undefined;
+  created_at: EpochMicros | undefined;
 }
 
 /** An import record checked and reduced to what is stored (everything but timestamps settled). */
 export interface ParsedEvent {
   id: string;
   status: EventStatus;
-  start_at: number;
-  end_at: number | null;
+  start_at: EpochMicros;
+  end_at: EpochMicros | null;
   publish_to_site: Flag;
   is_unlisted: Flag;
   doc: Omit<CalendarEventDoc, 'tags'>;
@@ -33,8 +34,8 @@ export interface ParsedEvent {
   /** Distinct feeds of published_to. */
   feedIds: string[];
   /** Timestamps undefined when the file leaves them out (the import time then). */
-  attendees: { profileId: string; link: string | null; created_at: number | undefined; updated_at: number | undefined }[];
-  given: { created_at: number | undefined; updated_at: number | undefined };
+  attendees: { profileId: string; link: string | null; created_at: EpochMicros | undefined; updated_at: EpochMicros | undefined }[];
+  given: { created_at: EpochMicros | undefined; updated_at: EpochMicros | undefined };
   /** An uploaded file whose URL is the cover image (resolved by resolveCoverImages); null when none is named. */
   coverImageFileId: string | null;
 }
@@ -42,7 +43,7 @@ export interface ParsedEvent {
 const parseShape = schemaParser<CalendarEventImport>(section, CalendarEventImportSchema);
 const optionalInstant = (value: string | null | undefined, index: number, field: string) => importInstant(value, section, index, field);
 /** Epoch µs of a date-time the schema requires. */
-const instant = (value: string, index: number, field: string): number => optionalInstant(value, index, field) as number;
+const instant = (value: string, index: number, field: string): EpochMicros => optionalInstant(value, index, field) as EpochMicros;
 
 /** The ids in order, refusing one that appears twice; UUIDs are compared (and stored) lower case. */
 function distinctIds(ids: readonly string[] | null | undefined, index: number, fieldOf: (j: number) => string, lowerCase = true): string[] {

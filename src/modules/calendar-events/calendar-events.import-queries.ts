@@ -9,6 +9,7 @@ import type {
   CalendarEventTagsTable,
   DB,
 } from '../../db/schema.js';
+import type { EpochMicros } from '../../shared/time.js';
 
 /** Bound parameters per statement: below both engines' limits (SQLite 32766, PostgreSQL 65535). */
 const paramsPerStatement = 24_000;
@@ -34,12 +35,12 @@ async function insertRows<T extends 'calendar_event_tags' | 'calendar_event_feed
 export interface StoredEventState {
   doc: string;
   status: string;
-  start_at: number;
-  end_at: number | null;
+  start_at: EpochMicros;
+  end_at: EpochMicros | null;
   publish_to_site: number;
   is_unlisted: number;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
   /** `role:profile_id` of hosts then speakers, in order. */
   people: string[];
 }

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/database.js';
 import { preparedWrite } from '../../db/prepared-query.js';
+import type { EpochMicros } from '../../shared/time.js';
 
 /** Tables holding an event's child rows, keyed by (community_id, event_id, ...). */
 export const eventChildTables = [
@@ -26,7 +27,7 @@ export async function deleteEventRow(tx: Tx, communityId: string, id: string): P
 // The attendee update's writes are compiled once (preparedWrite): it is the registrations' hot path
 // (the API and the chat sync), and a Kysely builder per call costs more than SQLite's statement.
 const insertAttendee = preparedWrite(
-  (tx: Tx, p: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: number }) =>
+  (tx: Tx, p: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: EpochMicros }) =>
     tx
       .insertInto('calendar_event_attendees')
       .values({
@@ -43,13 +44,13 @@ const insertAttendee = preparedWrite(
 /** Adds the attendee unless already there; true when a row was added. */
 export async function insertAttendeeIfAbsent(
   tx: Tx,
-  row: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: number },
+  row: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: EpochMicros },
 ): Promise<boolean> {
   return (await insertAttendee.execute(tx, row)) > 0;
 }
 
 const updateLink = preparedWrite(
-  (tx: Tx, p: { communityId: string; eventId: string; profileId: string; link: string | null; now: number }) =>
+  (tx: Tx, p: { communityId: string; eventId: string; profileId: string; link: string | null; now: EpochMicros }) =>
     tx
       .updateTable('calendar_event_attendees')
       .set({ personal_join_link: p.link, updated_at: p.now })
@@ -64,7 +65,7 @@ export async function updateAttendeeLink(
   tx: Tx,
   key: { communityId: string; eventId: string; profileId: string },
   link: string | null,
-  now: number,
+  now: EpochMicros,
 ): Promise<boolean> {
   return (await updateLink.execute(tx, { ...key, link, now })) > 0;
 }

@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../../db/database.js';
 import { isDeepPage, type PreparedQuery, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag } from '../../db/schema.js';
+import { type EpochMicros, endOfTime, epochMicros } from '../../shared/time.js';
 import { applyEventFilter, type CalendarEventFilter, orderEvents } from './calendar-events.filter.js';
 import { type CalendarEventRow, type EventPeople, eventRowColumns } from './calendar-events.records.js';
 import type { EventStatus } from './calendar-events.schemas.js';
@@ -44,9 +45,9 @@ interface PageParams {
   [name: string]: string | number | null | readonly string[];
   communityId: string;
   status: EventStatus;
-  referenceAt: number;
-  dayStart: number;
-  dayEnd: number;
+  referenceAt: EpochMicros;
+  dayStart: EpochMicros;
+  dayEnd: EpochMicros;
   publishToSite: Flag;
   isUnlisted: Flag;
   feedId: string;
@@ -114,8 +115,8 @@ export async function selectCalendarEventsPage(
     communityId,
     status: filter.status,
     referenceAt: filter.referenceAt,
-    dayStart: filter.day?.start ?? 0,
-    dayEnd: filter.day?.end ?? 0,
+    dayStart: filter.day?.start ?? epochMicros(0),
+    dayEnd: filter.day?.end ?? epochMicros(0),
     publishToSite: filter.publishToSite ?? 0,
     isUnlisted: filter.isUnlisted ?? 0,
     feedId: filter.feedId ?? '',
@@ -137,7 +138,7 @@ export async function countCalendarEvents(db: Db | Tx, communityId: string, filt
   return Number(row.total);
 }
 
-const nextEndingAt = preparedQuery((db, p: { communityId: string; status: EventStatus; instant: number }) =>
+const nextEndingAt = preparedQuery((db, p: { communityId: string; status: EventStatus; instant: EpochMicros }) =>
   db
     .selectFrom('calendar_events')
     .select((eb) => eb.fn.min('ends_at').as('next'))
@@ -150,9 +151,14 @@ const nextEndingAt = preparedQuery((db, p: { communityId: string; status: EventS
  * The earliest end (ends_at) at or after `instant` among the community's events of a status: until
  * then no event crosses the reference time, so time-relative totals cannot change. Infinity when none.
  */
-export async function selectNextEndingAt(db: Db | Tx, communityId: string, status: EventStatus, instant: number): Promise<number> {
+export async function selectNextEndingAt(
+  db: Db | Tx,
+  communityId: string,
+  status: EventStatus,
+  instant: EpochMicros,
+): Promise<EpochMicros> {
   const row = await nextEndingAt.first(db, { communityId, status, instant });
-  return row?.next === null || row?.next === undefined ? Number.POSITIVE_INFINITY : Number(row.next);
+  return row?.next === null || row?.next === undefined ? endOfTime : epochMicros(Number(row.next));
 }
 
 const eventRow = preparedQuery((db, p: { communityId: string; id: string }) =>

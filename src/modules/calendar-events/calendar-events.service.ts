@@ -8,6 +8,7 @@ import { mentionKeys, referencesOf } from '../../references/resolve-references.j
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { JsonText } from '../../shared/json-text.js';
 import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
+import { type EpochMicros, endOfTime } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { type CalendarEventFilter, utcDayOf } from './calendar-events.filter.js';
@@ -43,7 +44,7 @@ export interface CalendarEventPage extends PageMeta {
 const eventNotFound = () => notFound('Calendar event');
 
 /** Epoch µs of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
-function queryInstant(field: string, value: string): number {
+function queryInstant(field: string, value: string): EpochMicros {
   const us = parseTimestamp(value);
   if (us === undefined) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
   return us;
@@ -59,7 +60,7 @@ function parseTagIds(value: string): string[] {
 }
 
 /** The list filter of a validated query; reference_date defaults to `now`. */
-export function filterFromQuery(query: ListQuery, now: number): CalendarEventFilter {
+export function filterFromQuery(query: ListQuery, now: EpochMicros): CalendarEventFilter {
   const flag = (value: 'true' | 'false' | undefined): Flag | undefined => (value === undefined ? undefined : value === 'true' ? 1 : 0);
   return {
     status: query.status ?? 'published',
@@ -140,9 +141,9 @@ async function validUntilOf(
   communityId: string,
   query: ListQuery,
   filter: CalendarEventFilter,
-  now: number,
-): Promise<number> {
-  return isRelativeToNow(query, filter) ? selectNextEndingAt(database.db, communityId, filter.status, now) : Number.POSITIVE_INFINITY;
+  now: EpochMicros,
+): Promise<EpochMicros> {
+  return isRelativeToNow(query, filter) ? selectNextEndingAt(database.db, communityId, filter.status, now) : endOfTime;
 }
 
 /**
@@ -156,7 +157,7 @@ async function cachedEventTotal(
   communityId: string,
   query: ListQuery,
   filter: CalendarEventFilter,
-  now: number,
+  now: EpochMicros,
 ): Promise<number> {
   if (!counts) return countCalendarEvents(database.db, communityId, filter);
   return counts.total(database, communityId, 'events_version', filterKey(query, filter), now, async () => ({
@@ -166,7 +167,7 @@ async function cachedEventTotal(
 }
 
 /** The cache key of a list query: its normalised filter and its page. */
-function eventListKey(query: ListQuery, now: number): string {
+function eventListKey(query: ListQuery, now: EpochMicros): string {
   const filter = filterFromQuery(query, now);
   return `list ${query.page ?? 0} ${query.per_page ?? defaultPerPage} ${filterKey(query, filter)}`;
 }
@@ -176,9 +177,9 @@ async function listCalendarEventsWithValidity(
   database: Database,
   communityId: string,
   query: ListQuery,
-  now: number,
+  now: EpochMicros,
   counts?: CountCache,
-): Promise<{ page: CalendarEventPage; validUntil: number }> {
+): Promise<{ page: CalendarEventPage; validUntil: EpochMicros }> {
   const page = query.page ?? 0;
   const perPage = query.per_page ?? defaultPerPage;
   const filter = filterFromQuery(query, now);

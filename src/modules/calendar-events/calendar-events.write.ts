@@ -3,6 +3,7 @@ import { notFound, UserInputError, validationFailed } from '../../errors.js';
 import { randomAlphanumericId } from '../../shared/ids.js';
 import type { JsonText } from '../../shared/json-text.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
+import { type EpochMicros, epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectProfileIdBy } from '../groups/groups.queries.js';
@@ -183,7 +184,7 @@ async function storedRecord(
   db: Db | Tx,
   communityId: string,
   id: string,
-): Promise<{ record: ImportRecord; publishedTo: PublishedTo[]; createdAt: number } | null> {
+): Promise<{ record: ImportRecord; publishedTo: PublishedTo[]; createdAt: EpochMicros } | null> {
   const row = await selectCalendarEventRow(db, communityId, id);
   if (!row) return null;
   const { published_to, tags, ...doc } = JSON.parse(row.doc) as CalendarEventDoc;
@@ -193,8 +194,8 @@ async function storedRecord(
       ...doc,
       id,
       status: row.status,
-      start_date: formatJsonTimestamp(Number(row.start_at)),
-      end_date: row.end_at === null ? null : formatJsonTimestamp(Number(row.end_at)),
+      start_date: formatJsonTimestamp(epochMicros(Number(row.start_at))),
+      end_date: row.end_at === null ? null : formatJsonTimestamp(epochMicros(Number(row.end_at))),
       is_unlisted: row.is_unlisted === 1,
       publish_to_site: row.publish_to_site === 1,
       tags,
@@ -202,7 +203,7 @@ async function storedRecord(
       speaker_profile_ids: people.speakers,
     },
     publishedTo: published_to,
-    createdAt: Number(row.created_at),
+    createdAt: epochMicros(Number(row.created_at)),
   };
 }
 
@@ -233,7 +234,7 @@ async function applyBody(db: Db | Tx, communityId: string, id: string, base: Imp
 }
 
 /** The stored row and child rows of a parsed event. */
-function rowsOf(communityId: string, parsed: ParsedEvent, publishedTo: PublishedTo[], createdAt: number, now: number) {
+function rowsOf(communityId: string, parsed: ParsedEvent, publishedTo: PublishedTo[], createdAt: EpochMicros, now: EpochMicros) {
   const doc: CalendarEventDoc = { ...docOf(parsed, createdAt), published_to: publishedTo };
   const feedIds = [...new Set(publishedTo.flatMap((p) => (p.feed_id ? [p.feed_id] : [])))];
   const event_id = parsed.id;

@@ -2,6 +2,7 @@ import { type ChatWorkspace, verifySlackToken } from '../../chat/index.js';
 import { UserInputError } from '../../errors.js';
 import { storedNow } from '../../shared/clock.js';
 import type { ServiceDeps, StorageDeps } from '../../shared/service-deps.js';
+import type { DurationMs } from '../../shared/time.js';
 import { requireCommunity } from '../communities/communities.service.js';
 import { selectChatConnection, upsertChatConnection } from './chat-connections.queries.js';
 
@@ -10,7 +11,7 @@ export interface ConnectChatInput {
   token: string;
   /** Base URL of the chat platform's Web API (config `chatApiUrl`). */
   apiUrl: string;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
 }
 
 /** What `chat connect --json` prints: never the token. */

@@ -4,6 +4,7 @@ import type { Insertable } from 'kysely';
 import type { FileChunksTable } from '../../db/schema.js';
 import { ImportUuid, importInstant, OptText, OptTimestamp } from '../../import/import-fields.js';
 import { assertUniqueIds, ImportError, type ImportSection, schemaParser } from '../../import/import-section.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { detectionHeadBytes, detectMimetype } from './files.mimetype.js';
 import { selectForeignFiles, upsertFile } from './files.queries.js';
 import { chunkBytes } from './files.upload.js';
@@ -32,7 +33,7 @@ type FileImport = Static<typeof FileImportSchema>;
 interface ParsedFile {
   record: FileImport;
   bytes: Buffer;
-  created_at: number | undefined;
+  created_at: EpochMicros | undefined;
 }
 
 const parseShape = schemaParser<FileImport>(section, FileImportSchema);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ApiError, validationFailed } from '../../errors.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
+import { durationMs, subtractMillis } from '../../shared/time.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { detectionHeadBytes, detectMimetype } from './files.mimetype.js';
 import { commitStagedFile, deleteStagedChunks, deleteStaleStagedChunks, insertStagedChunk } from './files.queries.js';
@@ -11,7 +12,7 @@ import type { FileObject } from './files.schemas.js';
 export const chunkBytes = 256 * 1024;
 
 /** Staged rows older than this belong to an upload whose process stopped; the next upload drops them. */
-const stagingLifetimeMs = 60 * 60_000;
+const stagingLifetimeMs = durationMs(60 * 60_000);
 
 /** An upload streamed into staging, not yet a file. */
 export interface StagedUpload {
@@ -38,7 +39,7 @@ export const fileTooLarge = (maxBytes: number): ApiError =>
  */
 export async function stageUpload(deps: StorageDeps, stream: UploadStream, maxBytes: number): Promise<StagedUpload> {
   const { db } = deps.database;
-  await deleteStaleStagedChunks(db, deps.clock.now() - stagingLifetimeMs);
+  await deleteStaleStagedChunks(db, subtractMillis(deps.clock.now(), stagingLifetimeMs));
   const uploadId = randomUUID();
   const hash = createHash('sha256');
   const chunk = Buffer.allocUnsafe(chunkBytes);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import type { ChatInvitationsTable } from '../../db/schema.js';
+import type { EpochMicros } from '../../shared/time.js';
 
 export type ChatInvitationStatus = ChatInvitationsTable['status'];
 
@@ -41,7 +42,7 @@ export async function insertInvitation(tx: Tx, communityId: string, row: ChatInv
 }
 
 /** Hands a pending invitation (and the profile it holds) over to a member. */
-export async function adoptInvitation(tx: Tx, communityId: string, id: string, memberId: string, now: number): Promise<void> {
+export async function adoptInvitation(tx: Tx, communityId: string, id: string, memberId: string, now: EpochMicros): Promise<void> {
   await tx
     .updateTable('chat_invitations')
     .set({ member_id: memberId, updated_at: now })
@@ -56,7 +57,7 @@ export async function closePendingInvitations(
   communityId: string,
   invitee: Invitee,
   status: 'accepted' | 'cancelled',
-  now: number,
+  now: EpochMicros,
 ): Promise<number> {
   const result = await tx
     .updateTable('chat_invitations')

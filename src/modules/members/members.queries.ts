@@ -3,6 +3,7 @@ import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { preparedQuery, preparedWrite } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
+import { type EpochMicros, epochMicros } from '../../shared/time.js';
 import type { Member, MemberState } from './members.schemas.js';
 
 export type MemberRow = Omit<Selectable<MembersTable>, 'community_id'>;
@@ -74,7 +75,7 @@ export async function updateMember(
 }
 
 /** Deactivates an active member; false when it was not active any more (a concurrent call won). */
-export async function deactivateActiveMember(tx: Tx, communityId: string, id: string, now: number): Promise<boolean> {
+export async function deactivateActiveMember(tx: Tx, communityId: string, id: string, now: EpochMicros): Promise<boolean> {
   const result = await tx
     .updateTable('members')
     .set({ state: 'deactivated', updated_at: now })
@@ -154,9 +155,9 @@ export async function selectMemberIdsByEmails(
 }
 
 /** created_at of the given members that exist (a re-import without timestamps keeps it). */
-export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, number>> {
+export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, EpochMicros>> {
   const rows = await selectInBatches(ids, (batch) =>
     db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
-  return new Map(rows.map((row) => [row.id, Number(row.created_at)]));
+  return new Map(rows.map((row) => [row.id, epochMicros(Number(row.created_at))]));
 }

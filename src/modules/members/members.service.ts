@@ -3,6 +3,7 @@ import { isUniqueViolation, type Tx } from '../../db/database.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
 import { inviteMemberToChat } from './chat-invitations.service.js';
@@ -47,7 +48,7 @@ interface Saved {
   hasChatIdentity: boolean;
 }
 
-async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBody, now: number): Promise<Saved> {
+async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBody, now: EpochMicros): Promise<Saved> {
   const email = body.email.trim();
   const emailNorm = normaliseEmail(email);
   const fullName = body.full_name.trim();
