@@ -8,7 +8,7 @@ import { isUuid, randomAlphanumericId } from '../shared/ids.js';
 import { JsonText, stringifyWithJsonText } from '../shared/json-text.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import type { EpochMillis } from '../shared/time.js';
-import { isCalendarEventType } from './event-types.js';
+import { isCalendarEventType, type WebhookEventType } from './event-types.js';
 
 /*
  * The outbox side of webhooks: in the transaction of a change, one webhook_outbox row per event that
@@ -32,7 +32,7 @@ export interface ActiveEndpoint {
 const typeLists = new Map<string, ReadonlySet<string>>();
 
 /** The types an endpoint wants; null is every type. */
-function wants(endpoint: ActiveEndpoint, type: string): boolean {
+function wants(endpoint: ActiveEndpoint, type: WebhookEventType): boolean {
   if (endpoint.events === null) return true;
   let types = typeLists.get(endpoint.events);
   if (types === undefined) {
@@ -44,7 +44,7 @@ function wants(endpoint: ActiveEndpoint, type: string): boolean {
 }
 
 /** Whether some of the endpoints wants the type. */
-export const someEndpointWants = (endpoints: readonly ActiveEndpoint[], type: string): boolean =>
+export const someEndpointWants = (endpoints: readonly ActiveEndpoint[], type: WebhookEventType): boolean =>
   endpoints.some((endpoint) => wants(endpoint, type));
 
 /** The fields of a record, or of a JSON text those its renderer exposed. */

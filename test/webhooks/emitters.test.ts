@@ -148,6 +148,9 @@ describeEachEngine(
         { group_id: added?.data.group_id, profile_id: added?.data.profile_id },
         { group_id: 'grp-1', profile_id: uuid(2, 1) },
       );
+      // The instant of the change (stored in µs) spelled as the payload's timestamp is (ISO, ms).
+      assert.equal(added?.data.added_at, new Date(ctx().clock.now()).toISOString());
+      assert.equal(added?.data.added_at, added?.timestamp);
       await add();
       assert.deepEqual(await sent(), []);
     });
