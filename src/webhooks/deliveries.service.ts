@@ -3,7 +3,7 @@ import { ApiError, notFound, validationFailed } from '../errors.js';
 import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { toIso } from '../shared/clock.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
-import { type EpochMillis, epochMillis } from '../shared/time.js';
+import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
 
@@ -16,7 +16,7 @@ import { drainWebhookOutbox } from './fan-out.js';
 export interface WebhookAttemptView {
   attempted_at: string;
   status: number | null;
-  duration_ms: number;
+  duration_ms: DurationMs;
   error: string | null;
 }
 

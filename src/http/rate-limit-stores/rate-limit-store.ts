@@ -1,9 +1,9 @@
-import type { DurationMs, EpochMillis } from '../../shared/time.js';
+import { type DurationMs, durationMs, type EpochMillis } from '../../shared/time.js';
 /** How many requests a bucket has made in the current window, and when that window ends. */
 export interface WindowCount {
   count: number;
   /** Milliseconds until the window that holds `now` ends. */
-  resetMs: number;
+  resetMs: DurationMs;
 }
 
 /**
@@ -22,7 +22,7 @@ export interface RateLimitStore {
 }
 
 /** The window that holds `now`: windows are aligned to the epoch, so every instance agrees on them. */
-export function windowOf(now: EpochMillis, windowMs: DurationMs): { index: number; resetMs: number } {
+export function windowOf(now: EpochMillis, windowMs: DurationMs): { index: number; resetMs: DurationMs } {
   const index = Math.floor(now / windowMs);
-  return { index, resetMs: (index + 1) * windowMs - now };
+  return { index, resetMs: durationMs((index + 1) * windowMs - now) };
 }
