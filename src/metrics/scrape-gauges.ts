@@ -1,10 +1,10 @@
 import type { Database } from '../db/database.js';
 import type { AppServices } from '../dependencies.js';
-import { type EpochMillis, epochMillis } from '../shared/time.js';
+import { type DurationMs, durationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 import type { PrometheusMetrics } from './metrics.js';
 
 /** A scrape's database reads give up after this: a slow database must not hold the scrape (Prometheus times out at 10 s). */
-const queryTimeoutMs = 2000;
+const queryTimeoutMs = durationMs(2000);
 
 /** What the workers' tables hold when Prometheus scrapes: backlogs are rows, not counters in memory. */
 interface Backlog {
@@ -64,7 +64,7 @@ async function readBacklog(database: Database): Promise<Backlog> {
   };
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: DurationMs): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
