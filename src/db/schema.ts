@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Plan } from '../shared/plans.js';
 import type { DurationMs, EpochMicros, EpochMillis } from '../shared/time.js';
 
 /*
@@ -15,7 +16,8 @@ export type Flag = 0 | 1;
 export interface CommunitiesTable {
   id: string;
   name: string;
-  plan: string;
+  /** Written only as a checked Plan (src/modules/communities/communities.service.ts). */
+  plan: Plan;
   created_at: EpochMicros;
   /** Bumped in the same transaction as any write to events (or posts): the key of cached counts. */
   events_version: Generated<number>;

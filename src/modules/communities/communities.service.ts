@@ -1,7 +1,7 @@
 import { UserInputError } from '../../errors.js';
 import { storedNow } from '../../shared/clock.js';
 import { newUuid } from '../../shared/ids.js';
-import { isPlan, plans } from '../../shared/plans.js';
+import { isPlan, type Plan, plans } from '../../shared/plans.js';
 import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
 import { createApiKey } from '../api-keys/api-keys.service.js';
 import {
@@ -16,7 +16,7 @@ import {
 export interface Community {
   id: string;
   name: string;
-  plan: string;
+  plan: Plan;
 }
 
 const toCommunity = (row: CommunityRow): Community => ({ id: row.id, name: row.name, plan: row.plan });
