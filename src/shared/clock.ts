@@ -2,10 +2,11 @@ import { type EpochMicros, type EpochMillis, epochMillis, microsFromMillis } fro
 import { formatIsoMillis } from './timestamps.js';
 
 /**
- * The source of time; injected so tests control it and never sleep. It counts epoch milliseconds:
- * TTLs, rate-limit windows and cache validity are reckoned in them. Instants stored in community
- * data are epoch microseconds (src/shared/timestamps.ts): take them from `w.now` (the write path),
- * the import's `context.now`, or `storedNow(clock)`, never from `clock.now()` itself.
+ * The source of time; injected so tests control it and never sleep. It counts epoch milliseconds
+ * (`EpochMillis`, src/shared/time.ts): TTLs, leases, rate-limit windows and the queues are reckoned
+ * in them. Instants stored in community data, and cached answers' validity, are epoch microseconds:
+ * take them from `w.now` (the write path), the import's `context.now`, or `storedNow(clock)`, never
+ * from `clock.now()` itself (the types refuse it).
  */
 export interface Clock {
   now(): EpochMillis;
