@@ -5,7 +5,7 @@
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench node --import tsx bench/pg-explain.ts [100k|1m]
 import pg from 'pg';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { calendarEventsPageQuery } from '../src/modules/calendar-events/calendar-events.queries.js';
+import { calendarEventsPageQuery } from '../src/modules/calendar-events/queries/list.js';
 import { epochMillis, microsFromMillis } from '../src/shared/time.js';
 
 const url = process.env.BENCH_DATABASE_URL;

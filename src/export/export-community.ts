@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Database, Db } from '../db/database.js';
 import { AwardImportSchema } from '../modules/awards/awards.schemas.js';
-import { CalendarEventImportSchema } from '../modules/calendar-events/calendar-events.import-schema.js';
+import { CalendarEventImportSchema } from '../modules/calendar-events/schemas/import-record.js';
 import { FeedImportSchema } from '../modules/feeds/feeds.schemas.js';
 import { base64Pieces, type ExportedFile, fileRecordHead } from '../modules/files/files.export.js';
 import { FileImportSchema } from '../modules/files/files.import.js';

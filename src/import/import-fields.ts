@@ -1,9 +1,10 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { validateBlocks } from '../rich-text/index.js';
 import { Uuid } from '../schemas/common.schemas.js';
+import { type Failure, refuse } from '../shared/failures.js';
 import { type EpochMicros, epochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
-import { ImportError } from './import-section.js';
+import { asImportError, importErrorOf } from './import-section.js';
 
 /*
  * Field rules shared by the import sections (calendar events, feeds, posts). Exports from other systems
@@ -33,12 +34,21 @@ export const orDefault = <T>(value: T | null | undefined, fallback: T): T => (va
 export const textOrNull = (value: string | null | undefined): string | null =>
   value === undefined || value === null || value === '' ? null : value;
 
-/** Epoch microseconds of an import timestamp (already format-checked), or undefined when absent. */
-export function importInstant(value: string | null | undefined, section: string, index: number, field: string): EpochMicros | undefined {
+/** Epoch microseconds of a timestamp field (already format-checked), or undefined when absent; refused at `path` when it names no instant. */
+export function instantAt(value: string | null | undefined, path: Failure['path']): EpochMicros | undefined {
   if (value === undefined || value === null) return undefined;
   const us = parseTimestamp(value);
-  if (us === undefined) throw new ImportError(section, index, field, timestampRule);
+  if (us === undefined) throw refuse(path, 'timestamp', timestampRule);
   return us;
+}
+
+/** Epoch microseconds of an import timestamp (already format-checked), or undefined when absent. */
+export function importInstant(value: string | null | undefined, section: string, index: number, field: string): EpochMicros | undefined {
+  try {
+    return instantAt(value, [index, field]);
+  } catch (error) {
+    throw asImportError(section, error);
+  }
 }
 
 /** A URL slug of a label: lower case ASCII letters and digits joined by single dashes. */
@@ -53,15 +63,34 @@ export function slugify(label: string): string {
 }
 
 /**
+ * The first problem of rich text blocks that the response schema could not carry, as a failure
+ * naming the element (`description_chat_blocks[0].elements[1].type`); undefined when there is none.
+ */
+export function blocksFailure(field: string, blocks: unknown): Failure | undefined {
+  const problem = validateBlocks(blocks, field)[0];
+  if (problem === undefined) return undefined;
+  // validateBlocks spells each problem `<path>: <rule>`, its path starting with `field`.
+  const split = problem.indexOf(': ');
+  if (split < 0) return { path: [field], rule: 'rich_text', message: problem };
+  return { path: [problem.slice(0, split)], rule: 'rich_text', message: problem.slice(split + 2) };
+}
+
+/**
  * Refuses rich text blocks that the response schema could not carry, naming the first problem
  * as `section[index].field...: rule` like every other import error.
  */
 export function assertImportBlocks(section: string, index: number, field: string, blocks: unknown): void {
-  const problem = validateBlocks(blocks, field)[0];
-  if (problem === undefined) return;
-  const split = problem.indexOf(': ');
-  if (split < 0) throw new ImportError(section, index, field, problem);
-  throw new ImportError(section, index, problem.slice(0, split), problem.slice(split + 2));
+  const failure = blocksFailure(field, blocks);
+  if (failure) throw importErrorOf(section, { ...failure, path: [index, ...failure.path] });
+}
+
+/** The failure of the first derived field of a record (`derived`: each derived field and what it is computed from). */
+export function derivedFieldFailure(record: unknown, derived: Readonly<Record<string, string>>): Failure | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  for (const [field, from] of Object.entries(derived)) {
+    if (Object.hasOwn(record, field)) return { path: [field], rule: 'derived', message: `is computed from ${from} and cannot be imported` };
+  }
+  return undefined;
 }
 
 /**
@@ -69,10 +98,8 @@ export function assertImportBlocks(section: string, index: number, field: string
  * `derived` maps each derived field to what it is computed from.
  */
 export function assertNoDerivedFields(section: string, index: number, record: unknown, derived: Readonly<Record<string, string>>): void {
-  if (typeof record !== 'object' || record === null) return;
-  for (const [field, from] of Object.entries(derived)) {
-    if (Object.hasOwn(record, field)) throw new ImportError(section, index, field, `is computed from ${from} and cannot be imported`);
-  }
+  const failure = derivedFieldFailure(record, derived);
+  if (failure) throw importErrorOf(section, { ...failure, path: [index, ...failure.path] });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { createAjv } from '../schemas/ajv.js';
+import { type Failure, formatPath, Refused } from '../shared/failures.js';
 import type { EpochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
 
@@ -11,6 +12,33 @@ export class ImportError extends UserInputError {
   constructor(section: string, index: number | null, field: string | null, problem: string) {
     super(`${section}${index === null ? '' : `[${index}]`}${field ? `.${field}` : ''}: ${problem}`);
     this.name = 'ImportError';
+  }
+}
+
+/**
+ * A failure of an import record as the import prints it: `<section>[<index>].<field>: <message>`.
+ * A failure whose path starts with a number names the record by its index in the section.
+ */
+export function importErrorOf(section: string, failure: Failure): ImportError {
+  const [first, ...rest] = failure.path;
+  if (typeof first === 'number') return new ImportError(section, first, formatPath(rest) || null, failure.message);
+  return new ImportError(section, null, formatPath(failure.path) || null, failure.message);
+}
+
+/** A refusal of a section's records as the import's error (its first failure); any other error as it is. */
+export function asImportError(section: string, error: unknown): unknown {
+  if (!(error instanceof Refused)) return error;
+  const [failure] = error.failures;
+  return failure ? importErrorOf(section, failure) : error;
+}
+
+/** Runs the check of one record of a list, placing its failures under the record's index. */
+export function atIndex<T>(index: number, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    throw new Refused(error.failures.map((failure) => ({ ...failure, path: [index, ...failure.path] })));
   }
 }
 
@@ -26,47 +54,69 @@ export interface ImportContext {
 /** One section of the import file (`profiles`, `calendar_events`, ...). */
 export interface ImportSection<T> {
   name: string;
-  /** Checks one record's shape; returns it typed or throws an ImportError. */
+  /** Checks one record's shape; returns it typed, or throws an ImportError or Refused (paths in the record). */
   parse(record: unknown, index: number): T;
-  /** Writes the section's records (upsert by id) inside the import's transaction; returns how many. */
+  /**
+   * Writes the section's records (upsert by id) inside the import's transaction; returns how many.
+   * Throws an ImportError or Refused (each path starting with the record's index in `records`).
+   */
   apply(tx: Tx, records: T[], context: ImportContext): Promise<number>;
 }
 
 const ajv = createAjv({ coerce: false, useDefaults: false });
 
-/** A parse function for a section from its record schema (unknown fields are refused by the schema). */
-export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
+/** `maxLength` as `max_length`: Ajv's keyword as the rule of a failure. */
+const ruleOf = (keyword: string): string => keyword.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * A check of a record against its schema (unknown fields are refused by the schema): undefined
+ * when it holds, else its first failure, the path in the record's own field names.
+ */
+export function schemaCheck(schema: TSchema): (record: unknown) => Failure | undefined {
   // Compiled on first use: the server loads every section but never imports (start-up time).
   let compiled: ValidateFunction | undefined;
-  return (record, index) => {
+  return (record) => {
     compiled ??= ajv.compile(schema);
-    const validate = compiled;
-    if (validate(record)) return record as T;
-    const error = validate.errors?.[0];
-    const path = (error?.instancePath ?? '')
+    if (compiled(record)) return undefined;
+    const error = compiled.errors?.[0];
+    // Ajv's instance path: `/tags/0/id`; a segment of digits is an index.
+    const path: (string | number)[] = (error?.instancePath ?? '')
       .split('/')
       .filter(Boolean)
-      .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : `${i === 0 ? '' : '.'}${segment}`))
-      .join('');
+      .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
     const params = (error?.params ?? {}) as Record<string, unknown>;
-    if (error?.keyword === 'required')
-      throw new ImportError(section, index, joinField(path, String(params.missingProperty)), 'is required');
+    if (error?.keyword === 'required') return { path: [...path, String(params.missingProperty)], rule: 'required', message: 'is required' };
     if (error?.keyword === 'additionalProperties')
-      throw new ImportError(section, index, joinField(path, String(params.additionalProperty)), 'is not a known field');
-    throw new ImportError(section, index, path || null, error?.message ?? 'is invalid');
+      return { path: [...path, String(params.additionalProperty)], rule: 'unknown_field', message: 'is not a known field' };
+    return { path, rule: ruleOf(error?.keyword ?? 'invalid'), message: error?.message ?? 'is invalid' };
   };
 }
 
-const joinField = (path: string, field: string): string => (path ? `${path}.${field}` : field);
+/** A parse function for a section from its record schema: its failure thrown as an ImportError. */
+export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
+  const check = schemaCheck(schema);
+  return (record, index) => {
+    const failure = check(record);
+    if (failure) throw importErrorOf(section, { ...failure, path: [index, ...failure.path] });
+    return record as T;
+  };
+}
+
+/** The failure of the first record whose id appears earlier in the list, at `[index, field]`. */
+export function duplicateIdFailure<T>(records: readonly T[], idOf: (record: T) => string, field = 'id'): Failure | undefined {
+  const seen = new Set<string>();
+  for (const [index, record] of records.entries()) {
+    const id = idOf(record);
+    if (seen.has(id)) return { path: [index, field], rule: 'duplicate', message: `duplicate id "${id}" in this file` };
+    seen.add(id);
+  }
+  return undefined;
+}
 
 /** Throws an ImportError for the first id that appears twice in a section. */
 export function assertUniqueIds<T>(section: string, records: T[], idOf: (record: T) => string, field = 'id'): void {
-  const seen = new Set<string>();
-  records.forEach((record, index) => {
-    const id = idOf(record);
-    if (seen.has(id)) throw new ImportError(section, index, field, `duplicate id "${id}" in this file`);
-    seen.add(id);
-  });
+  const failure = duplicateIdFailure(records, idOf, field);
+  if (failure) throw importErrorOf(section, failure);
 }
 
 /**

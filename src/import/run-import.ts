@@ -2,14 +2,16 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
 import { importDocumentInSpecSpelling } from '../wire-names/import-spelling.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
-import { ImportError } from './import-section.js';
+import { asImportError, atIndex, ImportError } from './import-section.js';
 import { importSections } from './sections.js';
 
 export type ImportCounts = Record<string, number>;
 
 /**
  * Loads an import document into a community, all or nothing: every record is checked first, then
- * every section is upserted by id in one transaction; any problem rolls the whole file back.
+ * every section is upserted by id in one transaction; any problem rolls the whole file back. A
+ * section's refusal (Refused, its paths starting with the record's index) is printed as the
+ * import's `<section>[<index>].<field>: <message>`.
  */
 export async function runImport(
   database: Database,
@@ -31,14 +33,24 @@ export async function runImport(
     const records = source[section.name];
     if (records === undefined) return { section, records: null };
     if (!Array.isArray(records)) throw new ImportError(section.name, null, null, 'must be an array');
-    return { section, records: records.map((record, index) => section.parse(record, index)) };
+    // A section refuses a record as data (Refused) or, in the older sections, as an ImportError.
+    try {
+      return { section, records: records.map((record, index) => atIndex(index, () => section.parse(record, index))) };
+    } catch (error) {
+      throw asImportError(section.name, error);
+    }
   });
 
   return writeCommunityData({ database, clock }, communityId, async (w) => {
     const context = { communityId, now: w.now, publicBaseUrl: options.publicBaseUrl };
     const counts: ImportCounts = {};
     for (const { section, records } of parsed) {
-      if (records) counts[section.name] = await section.apply(w.tx, records, context);
+      if (!records) continue;
+      try {
+        counts[section.name] = await section.apply(w.tx, records, context);
+      } catch (error) {
+        throw asImportError(section.name, error);
+      }
     }
     // Any section can change what event or post answers show (profiles and feeds are referenced by both).
     w.touch('events');

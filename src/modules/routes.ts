@@ -5,7 +5,6 @@ import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
-import { calendarEventWriteRoutes } from './calendar-events/calendar-events.write-routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
 import { fileDownloadRoutes } from './files/files.download-routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -23,7 +22,6 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   postsRoutes,
   searchRoutes,
   apiKeysRoutes,
-  calendarEventWriteRoutes,
   webhooksRoutes,
   filesRoutes,
   fileDownloadRoutes,

@@ -2,8 +2,8 @@ import { type Compilable, PostgresAdapter, sql } from 'kysely';
 import { selectInBatches } from '../db/batches.js';
 import type { Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
-import { selectEventPeople } from '../modules/calendar-events/calendar-events.queries.js';
 import type { EventPeople } from '../modules/calendar-events/calendar-events.records.js';
+import { selectEventPeople } from '../modules/calendar-events/queries/children.js';
 import { selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';
 

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { CompiledQuery } from 'kysely';
 import { migrateToLatest } from '../../src/db/database.js';
 import { migratorOf } from '../../src/db/schema-migrator.js';
-import { takenSlugsQuery } from '../../src/modules/calendar-events/calendar-events.write-queries.js';
+import { takenSlugsQuery } from '../../src/modules/calendar-events/queries/events.js';
 import { createCommunity } from '../../src/modules/communities/communities.service.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { runCli } from '../support/cli.js';

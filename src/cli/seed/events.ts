@@ -1,4 +1,4 @@
-import type { CalendarEventImport } from '../../modules/calendar-events/calendar-events.import-schema.js';
+import type { CalendarEventImport } from '../../modules/calendar-events/schemas/import-record.js';
 import { toIso } from '../../shared/clock.js';
 import { epochMillis } from '../../shared/time.js';
 import { richText } from './blocks.js';

@@ -6,7 +6,7 @@ import { isPostgres, type MigrationDb } from './migration-support.js';
  * change finds the slugs already taken without reading every event of the community: that read was
  * 200-400 ms per create at 10k events, linear in the community's size. An expression index, so that
  * every writer of events (import, API, chat sync) keeps it without knowing of it. The query must
- * spell the expression exactly so (calendar-events.write-queries.ts, slugOf).
+ * spell the expression exactly so (src/modules/calendar-events/queries/events.ts, slugOf).
  */
 
 export async function up(db: MigrationDb): Promise<void> {

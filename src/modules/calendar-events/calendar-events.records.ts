@@ -7,7 +7,7 @@ import type { Mentions } from '../../rich-text/extract-mentions.js';
 import { type References, ReferencesSchema, type RichTextBlock } from '../../rich-text/rich-text.schemas.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
-import { CalendarEventSchema, EventPersonSchema, type PublishedTo, type Reminder, type Tag } from './calendar-events.schemas.js';
+import { CalendarEventSchema, EventPersonSchema, type PublishedTo, type Reminder, type Tag } from './schemas/event.js';
 
 /**
  * The stored fields of an event that are neither columns nor derived: the `doc` JSON. Columns
@@ -127,7 +127,7 @@ const members = (objectJson: string): string => objectJson.slice(1, -1);
  * The API record of a row as JSON text, spliced from parts that are JSON already: the stored doc
  * (written by the import with every field of CalendarEventDoc, so nothing is parsed here), the
  * stored profiles of the hosts and speakers, and the columns and references serialised by their
- * schemas. test/modules/calendar-events/spliced-records.test.ts checks that every record reads
+ * schemas. test/http/spliced-records.test.ts checks that every record reads
  * back through the full CalendarEventSchema serializer unchanged.
  */
 export function renderCalendarEvent(
@@ -154,15 +154,4 @@ export function renderCalendarEvent(
 /** Whether the event sends calendar_event.* webhooks (its doc's `triggers_webhooks`). */
 export function triggersWebhooks(row: Pick<CalendarEventRow, 'doc'>): boolean {
   return (JSON.parse(row.doc) as { triggers_webhooks?: unknown }).triggers_webhooks === true;
-}
-
-/** True for an absolute http(s) URL with a host and no whitespace (personal join links). */
-export function isHttpUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }

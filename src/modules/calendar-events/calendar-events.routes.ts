@@ -1,24 +1,61 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
-import { sendJsonBytes } from '../../routing/json-reply.js';
+import { validationFailed } from '../../errors.js';
+import { sendJsonBytes, sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
+import { type Failure, formatPath, Refused } from '../../shared/failures.js';
 import { withDeadline } from '../../shared/request-deadline.js';
+import { readCalendarEvent, readCalendarEventList } from './calendar-events.reads.js';
+import { setAttendee } from './commands/attendees.js';
+import { createEvent, deleteEvent, updateEvent, type WrittenEvent } from './commands/events.js';
 import {
   AttendeeBodySchema,
+  CreateEventBodySchema,
+  SuccessResponseSchema,
+  UpdateEventBodySchema,
+  WrittenEventResponseSchema,
+} from './schemas/bodies.js';
+import {
   DeleteResponseSchema,
   EventResponseSchema,
   GetParamsSchema,
   ListQuerySchema,
   ListResponseSchema,
   MutationParamsSchema,
-  SuccessResponseSchema,
-} from './calendar-events.schemas.js';
-import { deleteCalendarEvent, readCalendarEvent, readCalendarEventList, upsertAttendee } from './calendar-events.service.js';
+} from './schemas/event.js';
 
 const tags = ['Calendar events'];
+const rules = 'Rules, tags, slugs and status transitions: docs/calendar-events.md ("Writing events").';
 
-/** GET/DELETE /calendar_events(/{id}) and PATCH /calendar_events/{id}/attendees. */
+/**
+ * A failure's path in the API's names: the commands name the event record's fields (the import's
+ * `host_profile_ids[1]`, `tags[0].id`), the bodies name them `hosts[1]`, `tags[0]`.
+ */
+function bodyPath(path: Failure['path']): Failure['path'] {
+  const [first, index, last] = path;
+  if (first === 'host_profile_ids') return ['hosts', ...path.slice(1)];
+  if (first === 'speaker_profile_ids') return ['speakers', ...path.slice(1)];
+  if (first === 'tags' && typeof index === 'number' && last === 'id' && path.length === 3) return ['tags', index];
+  return path;
+}
+
+/** A command's refusal as the API's 400 (`validation_failed` naming `body.<field>`); any other error as it is. */
+function refusalAsApiError(error: unknown): unknown {
+  if (!(error instanceof Refused)) return error;
+  const [failure] = error.failures;
+  if (failure === undefined) return error;
+  return validationFailed(formatPath(['body', ...bodyPath(failure.path)]), failure.message);
+}
+
+/** The answer: the event spliced as GET shows it, with the message about channels when there is one. */
+function sendWritten(reply: FastifyReply, written: WrittenEvent) {
+  const message = written.message === undefined ? '' : `"message":${JSON.stringify(written.message)},`;
+  return sendJsonText(reply, `{"success":true,${message}"data":${written.event}}`);
+}
+
+/** Every route of /calendar_events: the list, one event, create, update, delete, and the attendee update. */
 export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
   app.get(
     '/admin/v0/calendar_events',
@@ -71,11 +108,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const data = await deleteCalendarEvent(
-        withDeadline(request, services),
-        principalOf(request).communityId,
-        request.params.calendar_event_id,
-      );
+      const data = await deleteEvent(withDeadline(request, services), principalOf(request).communityId, request.params.calendar_event_id);
       return { success: true as const, data };
     },
   );
@@ -95,8 +128,59 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request) => {
       const { communityId } = principalOf(request);
-      await upsertAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body);
+      await setAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch((error) => {
+        throw refusalAsApiError(error);
+      });
       return { success: true as const };
+    },
+  );
+
+  // Registered after the routes above, as they were when they were a plugin of their own: the
+  // OpenAPI document lists each path's methods in registration order.
+  app.post(
+    '/admin/v0/calendar_events',
+    {
+      config: { operation: 'calendarEvents.create', bodyTypes: ['json'] },
+      schema: {
+        tags,
+        summary: 'Create a calendar event',
+        description: `Answers 201 with the event exactly as GET /calendar_events/{id} shows it. ${rules}`,
+        headers: IdempotencyHeaders,
+        body: CreateEventBodySchema,
+        response: { 201: WrittenEventResponseSchema, ...errorResponses(...idempotentErrorStatuses, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const written = await createEvent(withDeadline(request, services), principalOf(request).communityId, request.body).catch((error) => {
+        throw refusalAsApiError(error);
+      });
+      reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
+      return sendWritten(reply, written);
+    },
+  );
+
+  app.patch(
+    '/admin/v0/calendar_events/:calendar_event_id',
+    {
+      config: { operation: 'calendarEvents.update', bodyTypes: ['json'] },
+      schema: {
+        tags,
+        summary: 'Update a calendar event',
+        description: `Partial update: an absent field is unchanged, null clears what may be null. ${rules}`,
+        params: MutationParamsSchema,
+        headers: IdempotencyHeaders,
+        body: UpdateEventBodySchema,
+        response: { 200: WrittenEventResponseSchema, ...errorResponses(...idempotentErrorStatuses, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { communityId } = principalOf(request);
+      const written = await updateEvent(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch(
+        (error) => {
+          throw refusalAsApiError(error);
+        },
+      );
+      return sendWritten(reply, written);
     },
   );
 };

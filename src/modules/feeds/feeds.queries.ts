@@ -105,3 +105,31 @@ export async function upsertFeeds(tx: Tx, communityId: string, rows: readonly Fe
       .execute();
   }
 }
+
+/** Which of these ids are feeds of the community (reference checks of the calendar event import). */
+export async function selectExistingFeedIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('feeds').select('id').where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The feed bound to each of these chat channels (the oldest when several are). */
+export async function selectFeedIdsByChannel(
+  db: Db | Tx,
+  communityId: string,
+  channelIds: readonly string[],
+): Promise<Map<string, string>> {
+  const feeds = new Map<string, string>();
+  if (channelIds.length === 0) return feeds;
+  const rows = await db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id'])
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', 'in', [...channelIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) if (row.chat_channel_id && !feeds.has(row.chat_channel_id)) feeds.set(row.chat_channel_id, row.id);
+  return feeds;
+}

@@ -92,3 +92,28 @@ export async function selectProfileCreatedAt(db: Db | Tx, communityId: string, i
   );
   return new Map(rows.map((row) => [row.id, row.created_at]));
 }
+
+/** A profile named by one of its keys: its id, its chat user id or its normalised e-mail. */
+export interface ProfileKey {
+  column: 'id' | 'chat_user_id' | 'email_norm';
+  value: string;
+}
+
+/** The lookup by one key column, compiled once: the attendee update (by chat user id) is a hot path. */
+const profileIdBy = (column: ProfileKey['column']) =>
+  preparedQuery((db, p: { communityId: string; value: string }) =>
+    db
+      .selectFrom('profiles')
+      .select('id')
+      .where('community_id', '=', p.communityId)
+      .where(column, '=', p.value)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1),
+  );
+const profileIdByKey = { id: profileIdBy('id'), chat_user_id: profileIdBy('chat_user_id'), email_norm: profileIdBy('email_norm') };
+
+/** The id of the community's profile with this key (the oldest, if several), or undefined. */
+export async function selectProfileIdByKey(db: Db | Tx, communityId: string, key: ProfileKey): Promise<string | undefined> {
+  return (await profileIdByKey[key.column].first(db, { communityId, value: key.value }))?.id;
+}

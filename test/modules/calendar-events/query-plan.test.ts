@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { type Compilable, CompiledQuery, sql } from 'kysely';
-import { calendarEventsCountQuery, calendarEventsPageQuery } from '../../../src/modules/calendar-events/calendar-events.queries.js';
-import type { ListQuery } from '../../../src/modules/calendar-events/calendar-events.schemas.js';
-import { filterFromQuery } from '../../../src/modules/calendar-events/calendar-events.service.js';
-import { takenSlugsQuery } from '../../../src/modules/calendar-events/calendar-events.write-queries.js';
+import { takenSlugsQuery } from '../../../src/modules/calendar-events/queries/events.js';
+import { calendarEventsCountQuery, calendarEventsPageQuery } from '../../../src/modules/calendar-events/queries/list.js';
+import { filterFromQuery } from '../../../src/modules/calendar-events/rules/list-filter.js';
+import type { ListQuery } from '../../../src/modules/calendar-events/schemas/event.js';
 import { storedNow } from '../../../src/shared/clock.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { event, feed, hour, importInto, listEvents, uuid } from './fixtures.js';

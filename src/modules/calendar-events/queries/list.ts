@@ -1,10 +1,87 @@
-import type { Db, Tx } from '../../db/database.js';
-import { isDeepPage, type PreparedQuery, preparedQuery } from '../../db/prepared-query.js';
-import type { Flag } from '../../db/schema.js';
-import { type EpochMicros, endOfTime, epochMicros } from '../../shared/time.js';
-import { applyEventFilter, type CalendarEventFilter, orderEvents } from './calendar-events.filter.js';
-import { type CalendarEventRow, type EventPeople, eventRowColumns } from './calendar-events.records.js';
-import type { EventStatus } from './calendar-events.schemas.js';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { Db, Tx } from '../../../db/database.js';
+import { isDeepPage, type PreparedQuery, preparedQuery } from '../../../db/prepared-query.js';
+import type { DB, Flag } from '../../../db/schema.js';
+import { type EpochMicros, endOfTime, epochMicros } from '../../../shared/time.js';
+import { type CalendarEventRow, eventRowColumns } from '../calendar-events.records.js';
+import type { CalendarEventFilter } from '../rules/list-filter.js';
+import type { EventStatus, TimeFilter } from '../schemas/event.js';
+
+/* The SQL of the lists of events (GET /calendar_events): a page, its total, and how long they hold. */
+
+type EventQuery<O> = SelectQueryBuilder<DB, 'calendar_events', O>;
+
+/**
+ * The earliest start an event can have and still end at or after `instant`: `instant` minus the
+ * longest event of that community and status (one step of calendar_events_duration). The lists
+ * add `start_at >= lowerStartBound(...)`, which removes no row (ends_at <= start_at + longest) but
+ * turns "ends after" into a range of the start index, so pages are read in order without a sort
+ * and without walking the past. It is a subquery, so it sees the same snapshot as the list.
+ */
+function lowerStartBound(communityId: string, status: EventStatus, instant: EpochMicros) {
+  return sql<EpochMicros>`${instant} - (select coalesce(max(ends_at - start_at), 0) from calendar_events where community_id = ${communityId} and status = ${status})`;
+}
+
+/**
+ * Adds the filter's conditions to a query over calendar_events. `forOrderedScan` adds the
+ * redundant start bounds that let the page query walk the start index (the count does without:
+ * its best index is calendar_events_ends, which covers the time condition by itself).
+ */
+export function applyEventFilter<O>(
+  query: EventQuery<O>,
+  communityId: string,
+  filter: CalendarEventFilter,
+  forOrderedScan: boolean,
+): EventQuery<O> {
+  let q = query.where('calendar_events.community_id', '=', communityId).where('calendar_events.status', '=', filter.status);
+  const { referenceAt, status } = filter;
+  if (filter.timeFilter === 'upcoming') {
+    q = q.where('calendar_events.ends_at', '>=', referenceAt);
+    if (forOrderedScan) q = q.where('calendar_events.start_at', '>=', lowerStartBound(communityId, status, referenceAt));
+  } else if (filter.timeFilter === 'past') {
+    q = q.where('calendar_events.ends_at', '<', referenceAt);
+    // Implied by ends_at < T (an event never ends before it starts); stated for the index.
+    if (forOrderedScan) q = q.where('calendar_events.start_at', '<', referenceAt);
+  }
+  if (filter.day) {
+    const { start, end } = filter.day;
+    // Overlap with [start, end): begins that day, or began before and ends after midnight
+    // (an event that ends exactly at midnight belongs to the day before only).
+    q = q
+      .where('calendar_events.start_at', '<', end)
+      .where((eb) => eb.or([eb('calendar_events.start_at', '>=', start), eb('calendar_events.ends_at', '>', start)]))
+      .where('calendar_events.start_at', '>=', lowerStartBound(communityId, status, start));
+  }
+  if (filter.publishToSite !== undefined) q = q.where('calendar_events.publish_to_site', '=', filter.publishToSite);
+  if (filter.isUnlisted !== undefined) q = q.where('calendar_events.is_unlisted', '=', filter.isUnlisted);
+  if (filter.feedId !== undefined) {
+    const feedId = filter.feedId;
+    q = q.where('calendar_events.id', 'in', (eb) =>
+      eb
+        .selectFrom('calendar_event_feeds')
+        .select('calendar_event_feeds.event_id')
+        .where('calendar_event_feeds.community_id', '=', communityId)
+        .where('calendar_event_feeds.feed_id', '=', feedId),
+    );
+  }
+  if (filter.tagIds !== undefined && filter.tagIds.length > 0) {
+    const tagIds = filter.tagIds;
+    q = q.where('calendar_events.id', 'in', (eb) =>
+      eb
+        .selectFrom('calendar_event_tags')
+        .select('calendar_event_tags.event_id')
+        .where('calendar_event_tags.community_id', '=', communityId)
+        .where('calendar_event_tags.tag_id', 'in', tagIds),
+    );
+  }
+  return q;
+}
+
+/** Sorts by start (descending for past events), ties broken by id in the same direction. */
+export function orderEvents<O>(query: EventQuery<O>, timeFilter: TimeFilter): EventQuery<O> {
+  const direction = timeFilter === 'past' ? 'desc' : 'asc';
+  return query.orderBy('calendar_events.start_at', direction).orderBy('calendar_events.id', direction);
+}
 
 /**
  * The query of one page of events (exported so tests can EXPLAIN exactly what the API runs).
@@ -159,56 +236,4 @@ export async function selectNextEndingAt(
 ): Promise<EpochMicros> {
   const row = await nextEndingAt.first(db, { communityId, status, instant });
   return row?.next === null || row?.next === undefined ? endOfTime : epochMicros(Number(row.next));
-}
-
-const eventRow = preparedQuery((db, p: { communityId: string; id: string }) =>
-  db.selectFrom('calendar_events').select(eventRowColumns).where('community_id', '=', p.communityId).where('id', '=', p.id),
-);
-
-/** One event of the community, or undefined. */
-export async function selectCalendarEventRow(db: Db | Tx, communityId: string, id: string): Promise<CalendarEventRow | undefined> {
-  return eventRow.first(db, { communityId, id });
-}
-
-const eventPeople = preparedQuery((db, p: { communityId: string; eventIds: readonly string[] }) =>
-  db
-    .selectFrom('calendar_event_people as p')
-    .innerJoin('profiles as pr', (join) => join.onRef('pr.community_id', '=', 'p.community_id').onRef('pr.id', '=', 'p.profile_id'))
-    .select(['p.event_id', 'p.role', 'pr.doc'])
-    .where('p.community_id', '=', p.communityId)
-    .where('p.event_id', 'in', p.eventIds)
-    .orderBy('p.event_id')
-    .orderBy('p.role')
-    .orderBy('p.position'),
-);
-
-/** Hosts and speakers (their stored profile JSON, in stored order) of the given events, in one read. */
-export async function selectEventPeople(db: Db | Tx, communityId: string, eventIds: readonly string[]): Promise<Map<string, EventPeople>> {
-  const people = new Map<string, EventPeople>();
-  if (eventIds.length === 0) return people;
-  for (const row of await eventPeople.all(db, { communityId, eventIds: [...new Set(eventIds)] })) {
-    let entry = people.get(row.event_id);
-    if (!entry) {
-      entry = { hosts: [], speakers: [] };
-      people.set(row.event_id, entry);
-    }
-    (row.role === 'host' ? entry.hosts : entry.speakers).push(row.doc);
-  }
-  return people;
-}
-
-const profileIdByChatUserId = preparedQuery((db, p: { communityId: string; chatUserId: string }) =>
-  db
-    .selectFrom('profiles')
-    .select('id')
-    .where('community_id', '=', p.communityId)
-    .where('chat_user_id', '=', p.chatUserId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1),
-);
-
-/** The profile id of the community's profile with this chat user id (the oldest, if several). */
-export async function selectProfileIdByChatUserId(db: Db | Tx, communityId: string, chatUserId: string): Promise<string | undefined> {
-  return (await profileIdByChatUserId.first(db, { communityId, chatUserId }))?.id;
 }

@@ -1,14 +1,20 @@
-import type { Flag } from '../../db/schema.js';
-import { assertImportBlocks, assertNoDerivedFields, importInstant, orDefault as or, textOrNull } from '../../import/import-fields.js';
-import { ImportError, schemaParser } from '../../import/import-section.js';
-import { extractMentions } from '../../rich-text/extract-mentions.js';
-import type { RichTextBlock } from '../../rich-text/rich-text.schemas.js';
-import type { EpochMicros } from '../../shared/time.js';
-import { type CalendarEventImport, CalendarEventImportSchema, derivedEventFields } from './calendar-events.import-schema.js';
-import { type CalendarEventDoc, type CalendarEventMentions, isHttpUrl } from './calendar-events.records.js';
-import type { EventStatus, PublishedTo } from './calendar-events.schemas.js';
+import type { Flag } from '../../../db/schema.js';
+import { blocksFailure, derivedFieldFailure, instantAt, orDefault as or, textOrNull } from '../../../import/import-fields.js';
+import { schemaCheck } from '../../../import/import-section.js';
+import { extractMentions } from '../../../rich-text/extract-mentions.js';
+import type { RichTextBlock } from '../../../rich-text/rich-text.schemas.js';
+import { type Failure, Refused, refuse } from '../../../shared/failures.js';
+import type { EpochMicros } from '../../../shared/time.js';
+import { formatJsonTimestamp } from '../../../shared/timestamps.js';
+import type { CalendarEventDoc, CalendarEventMentions } from '../calendar-events.records.js';
+import type { EventStatus, PublishedTo } from '../schemas/event.js';
+import { type CalendarEventImport, CalendarEventImportSchema, derivedEventFields } from '../schemas/import-record.js';
 
-export const section = 'calendar_events';
+/*
+ * The rules of an event record (the import's record; the API's bodies are turned into one by
+ * ./event-body.ts). A record that breaks one is refused with a Failure whose path is in the
+ * record's field names (`host_profile_ids[1]`); each writer renders it in its own names.
+ */
 
 /** A tag as imported; created_at is settled when the event's own created_at is known. */
 export interface ParsedTag {
@@ -40,17 +46,21 @@ export interface ParsedEvent {
   coverImageFileId: string | null;
 }
 
-const parseShape = schemaParser<CalendarEventImport>(section, CalendarEventImportSchema);
-const optionalInstant = (value: string | null | undefined, index: number, field: string) => importInstant(value, section, index, field);
+const shapeFailure = schemaCheck(CalendarEventImportSchema);
 /** Epoch µs of a date-time the schema requires. */
-const instant = (value: string, index: number, field: string): EpochMicros => optionalInstant(value, index, field) as EpochMicros;
+const instant = (value: string, field: string): EpochMicros => instantAt(value, [field]) as EpochMicros;
+
+/** Throws the failure, if there is one. */
+function refuseIf(failure: Failure | undefined): void {
+  if (failure) throw new Refused([failure]);
+}
 
 /** The ids in order, refusing one that appears twice; UUIDs are compared (and stored) lower case. */
-function distinctIds(ids: readonly string[] | null | undefined, index: number, fieldOf: (j: number) => string, lowerCase = true): string[] {
+function distinctIds(ids: readonly string[] | null | undefined, pathOf: (j: number) => Failure['path'], lowerCase = true): string[] {
   const seen = new Set<string>();
   (ids ?? []).forEach((id, j) => {
     const key = lowerCase ? id.toLowerCase() : id;
-    if (seen.has(key)) throw new ImportError(section, index, fieldOf(j), `duplicate id "${id}"`);
+    if (seen.has(key)) throw refuse(pathOf(j), 'duplicate', `duplicate id "${id}"`);
     seen.add(key);
   });
   return [...seen];
@@ -63,50 +73,61 @@ const blocksOrNull = (value: unknown[] | null | undefined): RichTextBlock[] | nu
   value === undefined || value === null || value.length === 0 ? null : (value as RichTextBlock[]);
 
 /** The file named as cover image, lower case; refused beside a cover_image_url (which it would replace). */
-function coverImageFileIdOf(e: CalendarEventImport, index: number): string | null {
+function coverImageFileIdOf(e: CalendarEventImport): string | null {
   if (e.cover_image_file_id == null) return null;
   if (e.cover_image_url != null && e.cover_image_url !== '')
-    throw new ImportError(section, index, 'cover_image_file_id', 'cannot be given together with cover_image_url (the file gives the URL)');
+    throw refuse(['cover_image_file_id'], 'conflict', 'cannot be given together with cover_image_url (the file gives the URL)');
   return e.cover_image_file_id.toLowerCase();
 }
 
-/** Checks one record of the section (shape, blocks, dates, duplicates) and reduces it to what is stored. */
-export function parseEventRecord(record: unknown, index: number): ParsedEvent {
-  assertNoDerivedFields(section, index, record, derivedEventFields);
-  const e = parseShape(record, index);
-  if (e.description_chat_blocks != null) assertImportBlocks(section, index, 'description_chat_blocks', e.description_chat_blocks);
-  if (e.recap_chat_blocks != null) assertImportBlocks(section, index, 'recap_chat_blocks', e.recap_chat_blocks);
-  const start_at = instant(e.start_date, index, 'start_date');
-  const end_at = e.end_date === undefined || e.end_date === null || e.end_date === '' ? null : instant(e.end_date, index, 'end_date');
-  if (end_at !== null && end_at < start_at) throw new ImportError(section, index, 'end_date', 'must not be before start_date');
+/** True for an absolute http(s) URL with a host and no whitespace (personal join links). */
+export function isHttpUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks one event record (shape, blocks, dates, duplicates) and reduces it to what is stored;
+ * throws Refused with the first failure.
+ */
+export function parseEventRecord(record: unknown): ParsedEvent {
+  refuseIf(derivedFieldFailure(record, derivedEventFields));
+  refuseIf(shapeFailure(record));
+  const e = record as CalendarEventImport;
+  if (e.description_chat_blocks != null) refuseIf(blocksFailure('description_chat_blocks', e.description_chat_blocks));
+  if (e.recap_chat_blocks != null) refuseIf(blocksFailure('recap_chat_blocks', e.recap_chat_blocks));
+  const start_at = instant(e.start_date, 'start_date');
+  const end_at = e.end_date === undefined || e.end_date === null || e.end_date === '' ? null : instant(e.end_date, 'end_date');
+  if (end_at !== null && end_at < start_at) throw refuse(['end_date'], 'order', 'must not be before start_date');
 
   distinctIds(
     e.tags?.map((tag) => tag.id),
-    index,
-    (j) => `tags[${j}].id`,
+    (j) => ['tags', j, 'id'],
     false,
   );
   const attendeeIds = distinctIds(
     e.attendees?.map((a) => a.profile_id),
-    index,
-    (j) => `attendees[${j}].profile_id`,
+    (j) => ['attendees', j, 'profile_id'],
   );
   const attendees = (e.attendees ?? []).map((attendee, j) => {
     const link = or(attendee.personal_join_link, '');
-    if (link !== '' && !isHttpUrl(link))
-      throw new ImportError(section, index, `attendees[${j}].personal_join_link`, 'must be an http(s) URL');
+    if (link !== '' && !isHttpUrl(link)) throw refuse(['attendees', j, 'personal_join_link'], 'format', 'must be an http(s) URL');
     return {
       profileId: attendeeIds[j] as string,
       link: link === '' ? null : link,
-      created_at: optionalInstant(attendee.created_at, index, `attendees[${j}].created_at`),
-      updated_at: optionalInstant(attendee.updated_at, index, `attendees[${j}].updated_at`),
+      created_at: instantAt(attendee.created_at, ['attendees', j, 'created_at']),
+      updated_at: instantAt(attendee.updated_at, ['attendees', j, 'updated_at']),
     };
   });
   const published_to: PublishedTo[] = (e.published_to ?? []).map((p, j) => {
     const feed_id = p.feed_id ? p.feed_id.toLowerCase() : null;
     const chat_channel_id = or(p.chat_channel_id, '');
-    if (feed_id === null && chat_channel_id === '')
-      throw new ImportError(section, index, `published_to[${j}]`, 'needs a feed_id or a chat_channel_id');
+    if (feed_id === null && chat_channel_id === '') throw refuse(['published_to', j], 'required', 'needs a feed_id or a chat_channel_id');
     return { chat_channel_id, chat_message_permalink: or(p.chat_message_permalink, ''), feed_id };
   });
   // Blocks were checked by validateBlocks above, which is what the response schema needs.
@@ -145,17 +166,23 @@ export function parseEventRecord(record: unknown, index: number): ParsedEvent {
       id: tag.id,
       label: or(tag.label, ''),
       tag_group_id: or(tag.tag_group_id, ''),
-      created_at: optionalInstant(tag.created_at, index, `tags[${j}].created_at`),
+      created_at: instantAt(tag.created_at, ['tags', j, 'created_at']),
     })),
     mentions: JSON.stringify(mentions),
-    hostIds: distinctIds(e.host_profile_ids, index, (j) => `host_profile_ids[${j}]`),
-    speakerIds: distinctIds(e.speaker_profile_ids, index, (j) => `speaker_profile_ids[${j}]`),
+    hostIds: distinctIds(e.host_profile_ids, (j) => ['host_profile_ids', j]),
+    speakerIds: distinctIds(e.speaker_profile_ids, (j) => ['speaker_profile_ids', j]),
     feedIds: [...new Set(published_to.flatMap((p) => (p.feed_id === null ? [] : [p.feed_id])))],
     attendees,
     given: {
-      created_at: optionalInstant(e.created_at, index, 'created_at'),
-      updated_at: optionalInstant(e.updated_at, index, 'updated_at'),
+      created_at: instantAt(e.created_at, ['created_at']),
+      updated_at: instantAt(e.updated_at, ['updated_at']),
     },
-    coverImageFileId: coverImageFileIdOf(e, index),
+    coverImageFileId: coverImageFileIdOf(e),
   };
+}
+
+/** The stored doc of a parsed event; tags without created_at take the event's. */
+export function docOf(record: ParsedEvent, createdAt: EpochMicros): CalendarEventDoc {
+  const tags = record.tags.map((tag) => ({ ...tag, created_at: formatJsonTimestamp(tag.created_at ?? createdAt) }));
+  return { ...record.doc, tags };
 }

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ReferencesSchema, RichTextBlocksSchema } from '../../rich-text/rich-text.schemas.js';
-import { BooleanString, PagedListSchema, StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
-import { ProfileSchema } from '../profiles/profiles.schemas.js';
+import { ReferencesSchema, RichTextBlocksSchema } from '../../../rich-text/rich-text.schemas.js';
+import { BooleanString, PagedListSchema, StringEnum, Timestamp, Uuid } from '../../../schemas/common.schemas.js';
+import { ProfileSchema } from '../../profiles/profiles.schemas.js';
 
 export const eventStatuses = ['draft', 'needs_approval', 'published'] as const;
 export type EventStatus = (typeof eventStatuses)[number];
@@ -149,18 +149,3 @@ export const MutationParamsSchema = Type.Object({ calendar_event_id: Type.String
 export const EventResponseSchema = Type.Object({ success: Type.Literal(true), data: CalendarEventSchema });
 
 export const DeleteResponseSchema = Type.Object({ success: Type.Literal(true), data: Type.Object({ id: Type.String() }) });
-
-export const AttendeeBodySchema = Type.Object(
-  {
-    user: Type.Object({ chat_user_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
-    personal_join_link: Type.Optional(
-      Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], {
-        description: 'http(s) URL up to 2048 characters; "" or null clears it; absent leaves it unchanged.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type AttendeeBody = Static<typeof AttendeeBodySchema>;
-
-export const SuccessResponseSchema = Type.Object({ success: Type.Literal(true) });

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Opt, OptText, OptTimestamp, ImportUuid as Uuid } from '../../import/import-fields.js';
-import { StringEnum } from '../../schemas/common.schemas.js';
-import { eventStatuses } from './calendar-events.schemas.js';
+import { Opt, OptText, OptTimestamp, ImportUuid as Uuid } from '../../../import/import-fields.js';
+import { StringEnum } from '../../../schemas/common.schemas.js';
+import { eventStatuses } from './event.js';
 
 /*
  * A `calendar_events` record of the import file: the API's own field names, plus the ids that

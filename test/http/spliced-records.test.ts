@@ -3,7 +3,7 @@ import { before, it } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { runSeed, seedSizes, todayUtc } from '../../src/cli/seed/run-seed.js';
-import { CalendarEventSchema } from '../../src/modules/calendar-events/calendar-events.schemas.js';
+import { CalendarEventSchema } from '../../src/modules/calendar-events/schemas/event.js';
 import { PostSchema } from '../../src/modules/posts/posts.schemas.js';
 import { describeEachEngine } from '../support/harness.js';
 

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { StringEnum } from '../../schemas/common.schemas.js';
-import { CalendarEventSchema } from './calendar-events.schemas.js';
+import { StringEnum } from '../../../schemas/common.schemas.js';
+import { CalendarEventSchema } from './event.js';
 
 /*
  * Bodies of POST /calendar_events and PATCH /calendar_events/{id}. The same fields; in a PATCH
@@ -96,3 +96,18 @@ export const WrittenEventResponseSchema = Type.Object({
   message: Type.Optional(Type.String({ description: 'Present when some publish_to_chat_channels could not be posted to.' })),
   data: CalendarEventSchema,
 });
+
+export const AttendeeBodySchema = Type.Object(
+  {
+    user: Type.Object({ chat_user_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    personal_join_link: Type.Optional(
+      Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], {
+        description: 'http(s) URL up to 2048 characters; "" or null clears it; absent leaves it unchanged.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AttendeeBody = Static<typeof AttendeeBodySchema>;
+
+export const SuccessResponseSchema = Type.Object({ success: Type.Literal(true) });

@@ -1,40 +1,18 @@
 import { cachedRead } from '../../caching/cached-read.js';
 import type { CountCache } from '../../caching/count-cache.js';
 import type { Database, Db, Tx } from '../../db/database.js';
-import type { Flag } from '../../db/schema.js';
-import { ApiError, notFound, validationFailed } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { selectRelatedRows } from '../../references/related-rows.js';
 import { mentionKeys, referencesOf } from '../../references/resolve-references.js';
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { JsonText } from '../../shared/json-text.js';
-import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
+import type { DatabaseDeps } from '../../shared/service-deps.js';
 import { type EpochMicros, endOfTime } from '../../shared/time.js';
-import { parseTimestamp } from '../../shared/timestamps.js';
-import { writeCommunityData } from '../../write-path/write-community-data.js';
-import { type CalendarEventFilter, utcDayOf } from './calendar-events.filter.js';
-import {
-  deleteEventChildren,
-  deleteEventRow,
-  incrementAttendeesCount,
-  insertAttendeeIfAbsent,
-  updateAttendeeLink,
-} from './calendar-events.mutations.js';
-import {
-  countCalendarEvents,
-  selectCalendarEventRow,
-  selectCalendarEventsPage,
-  selectNextEndingAt,
-  selectProfileIdByChatUserId,
-} from './calendar-events.queries.js';
-import {
-  type CalendarEventRow,
-  eventPersonJson,
-  isHttpUrl,
-  mentionsOf,
-  renderCalendarEvent,
-  triggersWebhooks,
-} from './calendar-events.records.js';
-import { type AttendeeBody, defaultPerPage, type ListQuery, maxTagIdsInFilter } from './calendar-events.schemas.js';
+import { type CalendarEventRow, eventPersonJson, mentionsOf, renderCalendarEvent, triggersWebhooks } from './calendar-events.records.js';
+import { selectCalendarEventRow } from './queries/events.js';
+import { countCalendarEvents, selectCalendarEventsPage, selectNextEndingAt } from './queries/list.js';
+import { type CalendarEventFilter, filterFromQuery } from './rules/list-filter.js';
+import { defaultPerPage, type ListQuery } from './schemas/event.js';
 
 /** One page of events: the paged list envelope, with each record as its JSON text. */
 export interface CalendarEventPage extends PageMeta {
@@ -42,37 +20,6 @@ export interface CalendarEventPage extends PageMeta {
 }
 
 const eventNotFound = () => notFound('Calendar event');
-
-/** Epoch µs of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
-function queryInstant(field: string, value: string): EpochMicros {
-  const us = parseTimestamp(value);
-  if (us === undefined) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
-  return us;
-}
-
-/** The ids of a `tag_ids` value: comma-separated, trimmed, none empty, deduplicated. */
-function parseTagIds(value: string): string[] {
-  const ids = value.split(',').map((id) => id.trim());
-  if (ids.some((id) => id === '')) throw validationFailed('query.tag_ids', 'must be comma-separated tag ids, none empty');
-  const unique = [...new Set(ids)];
-  if (unique.length > maxTagIdsInFilter) throw validationFailed('query.tag_ids', `must list at most ${maxTagIdsInFilter} tag ids`);
-  return unique;
-}
-
-/** The list filter of a validated query; reference_date defaults to `now`. */
-export function filterFromQuery(query: ListQuery, now: EpochMicros): CalendarEventFilter {
-  const flag = (value: 'true' | 'false' | undefined): Flag | undefined => (value === undefined ? undefined : value === 'true' ? 1 : 0);
-  return {
-    status: query.status ?? 'published',
-    timeFilter: query.time_filter ?? 'all',
-    referenceAt: query.reference_date === undefined ? now : queryInstant('reference_date', query.reference_date),
-    ...(query.date_filter === undefined ? {} : { day: utcDayOf(queryInstant('date_filter', query.date_filter)) }),
-    publishToSite: flag(query.published_to_site),
-    isUnlisted: flag(query.is_unlisted),
-    ...(query.feed_id === undefined ? {} : { feedId: query.feed_id.toLowerCase() }),
-    ...(query.tag_ids === undefined ? {} : { tagIds: parseTagIds(query.tag_ids) }),
-  };
-}
 
 /**
  * API records (JSON text) of rows, with hosts, speakers and references loaded for all of them at
@@ -215,20 +162,6 @@ export async function eventWebhookData(tx: Tx, communityId: string, row: Calenda
   return event === undefined ? undefined : new JsonText(event, { triggers_webhooks: true });
 }
 
-/** A registration's webhook data: the event and the attendee; undefined when the event sends none. */
-async function registrationWebhookData(
-  tx: Tx,
-  communityId: string,
-  row: CalendarEventRow | undefined,
-  attendee: { profile_id: string; chat_user_id: string; personal_join_link: string | null },
-): Promise<{ calendar_event: JsonText; attendee: typeof attendee } | undefined> {
-  const event = await eventWebhookData(tx, communityId, row);
-  return event && { calendar_event: event, attendee };
-}
-
-/** What the event writers need. */
-export type CalendarEventWriteDeps = StorageDeps;
-
 /** `GET /calendar_events`: a page of the community's events for a validated list query, cached. */
 export const readCalendarEventList = cachedRead({
   name: 'calendarEvents.list',
@@ -250,68 +183,3 @@ export const readCalendarEvent = cachedRead({
     body: dataEnvelope(await getCalendarEvent({ database: deps.database }, communityId, id)),
   }),
 });
-
-/** Deletes an event and its child rows in one transaction; 404 when there is none. */
-export async function deleteCalendarEvent(deps: CalendarEventWriteDeps, communityId: string, id: string): Promise<{ id: string }> {
-  await writeCommunityData(deps, communityId, async (w) => {
-    // Rendered before the delete (afterwards there is nothing left to show), and only for a subscriber.
-    const deleted = (await w.wanted('calendar_event.deleted'))
-      ? await eventWebhookData(w.tx, communityId, await selectCalendarEventRow(w.tx, communityId, id))
-      : undefined;
-    if (!(await deleteEventRow(w.tx, communityId, id))) throw eventNotFound();
-    if (deleted) w.emit('calendar_event.deleted', () => deleted);
-    await deleteEventChildren(w.tx, communityId, [id]);
-    w.touch('events');
-  });
-  return { id };
-}
-
-/** undefined: leave the link as it is; null: clear it; else the validated link. */
-function joinLinkOf(value: string | null | undefined): string | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === null || value === '') return null;
-  if (!isHttpUrl(value)) throw validationFailed('body.personal_join_link', 'must be an http(s) URL (or "" or null to clear it)');
-  return value;
-}
-
-/**
- * Makes the community's profile with `user.chat_user_id` an attendee of the event (attendees_count
- * grows by one) or, when it already is one, updates its personal join link. All in one transaction.
- * `calendar_event.registration.updated` is emitted only when the link changed: the same link again
- * writes nothing and sends nothing.
- */
-export async function upsertAttendee(
-  deps: CalendarEventWriteDeps,
-  communityId: string,
-  eventId: string,
-  body: AttendeeBody,
-): Promise<void> {
-  const link = joinLinkOf(body.personal_join_link);
-  await writeCommunityData(deps, communityId, async (w) => {
-    const { tx, now } = w;
-    const event = await selectCalendarEventRow(tx, communityId, eventId);
-    if (!event) throw eventNotFound();
-    const profileId = await selectProfileIdByChatUserId(tx, communityId, body.user.chat_user_id);
-    if (!profileId) throw new ApiError('not_found', `No profile with chat_user_id "${body.user.chat_user_id}" in this community.`);
-    const added = await insertAttendeeIfAbsent(tx, {
-      community_id: communityId,
-      event_id: eventId,
-      profile_id: profileId,
-      personal_join_link: link ?? null,
-      now,
-    });
-    const attendee = { profile_id: profileId, chat_user_id: body.user.chat_user_id, personal_join_link: link ?? null };
-    if (added) {
-      // The event may have been deleted since it was checked (PostgreSQL): then nothing is kept.
-      if (!(await incrementAttendeesCount(tx, communityId, eventId))) throw eventNotFound();
-      // attendees_count is part of the event record: cached answers of it must go.
-      w.touch('events');
-      w.emit('calendar_event.registration.created', async () =>
-        registrationWebhookData(tx, communityId, await selectCalendarEventRow(tx, communityId, eventId), attendee),
-      );
-    } else if (link !== undefined && (await updateAttendeeLink(tx, { communityId, eventId, profileId }, link, now))) {
-      // A link changes nothing of the event record: it is rendered from the row read above.
-      w.emit('calendar_event.registration.updated', () => registrationWebhookData(tx, communityId, event, attendee));
-    }
-  });
-}

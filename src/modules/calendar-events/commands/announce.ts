@@ -1,12 +1,12 @@
-import type { ChatPostResult } from '../../chat/index.js';
-import { ChatUnavailableError } from '../../chat/index.js';
-import { ApiError } from '../../errors.js';
-import type { ServiceDeps } from '../../shared/service-deps.js';
-import { formatJsonTimestamp } from '../../shared/timestamps.js';
-import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
-import type { ParsedEvent } from './calendar-events.import-parse.js';
-import type { PublishedTo } from './calendar-events.schemas.js';
-import { selectFeedsByChannel } from './calendar-events.write-queries.js';
+import type { ChatPostResult } from '../../../chat/index.js';
+import { ChatUnavailableError } from '../../../chat/index.js';
+import { ApiError } from '../../../errors.js';
+import type { ServiceDeps } from '../../../shared/service-deps.js';
+import { formatJsonTimestamp } from '../../../shared/timestamps.js';
+import { chatWorkspaceOf } from '../../chat-connections/chat-connections.service.js';
+import { selectFeedIdsByChannel } from '../../feeds/feeds.queries.js';
+import type { ParsedEvent } from '../rules/event-record.js';
+import type { PublishedTo } from '../schemas/event.js';
 
 /** What announcing gave: the published_to entries of the channels posted to, and a message about the others. */
 export interface Announcement {
@@ -14,6 +14,9 @@ export interface Announcement {
   /** `{ message }` when some channel could not be posted to (spread into the answer), else `{}`. */
   message: { message?: string };
 }
+
+/** Nothing announced (no channel asked, or all of them announced already). */
+export const noAnnouncement: Announcement = { publishedTo: [], message: {} };
 
 /** The announcement's text: title, start (and end), location, link. */
 function announcementText(event: ParsedEvent): string {
@@ -39,14 +42,14 @@ export async function announceEvent(
 ): Promise<Announcement> {
   const known = new Set(already.map((p) => p.chat_channel_id));
   const channels = [...new Set(channelIds)].filter((id) => !known.has(id));
-  if (channels.length === 0) return { publishedTo: [], message: {} };
+  if (channels.length === 0) return noAnnouncement;
   const workspace = await chatWorkspaceOf(deps, communityId);
   if (!workspace) {
     throw new ApiError('chat_admin_not_configured', 'This community has no chat connection to announce the event with.', {
       hint: 'Connect the chat workspace (community-admin chat connect) or omit publish_to_chat_channels.',
     });
   }
-  const feeds = await selectFeedsByChannel(deps.database.db, communityId, channels);
+  const feeds = await selectFeedIdsByChannel(deps.database.db, communityId, channels);
   const text = announcementText(event);
   const publishedTo: PublishedTo[] = [];
   const problems: string[] = [];

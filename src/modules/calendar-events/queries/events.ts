@@ -1,0 +1,149 @@
+import { type Insertable, PostgresAdapter, sql } from 'kysely';
+import type { Db, Tx } from '../../../db/database.js';
+import { preparedQuery } from '../../../db/prepared-query.js';
+import type { CalendarEventsTable } from '../../../db/schema.js';
+import type { EpochMicros } from '../../../shared/time.js';
+import { type CalendarEventRow, eventRowColumns } from '../calendar-events.records.js';
+import { selectEventPeopleIds } from './children.js';
+
+/* The SQL of calendar_events rows, one event or a batch of the import (the lists: ./list.ts). */
+
+const eventRow = preparedQuery((db, p: { communityId: string; id: string }) =>
+  db.selectFrom('calendar_events').select(eventRowColumns).where('community_id', '=', p.communityId).where('id', '=', p.id),
+);
+
+/** One event of the community, or undefined. */
+export async function selectCalendarEventRow(db: Db | Tx, communityId: string, id: string): Promise<CalendarEventRow | undefined> {
+  return eventRow.first(db, { communityId, id });
+}
+
+/** Inserts a new event row. */
+export async function insertEventRow(tx: Tx, row: Insertable<CalendarEventsTable>): Promise<void> {
+  await tx.insertInto('calendar_events').values(row).execute();
+}
+
+/** Replaces an event's stored fields (everything but its id, attendees and created_at). */
+export async function updateEventRow(
+  tx: Tx,
+  communityId: string,
+  id: string,
+  row: Pick<
+    Insertable<CalendarEventsTable>,
+    'status' | 'start_at' | 'end_at' | 'ends_at' | 'publish_to_site' | 'is_unlisted' | 'doc' | 'mentions' | 'updated_at'
+  >,
+): Promise<void> {
+  await tx.updateTable('calendar_events').set(row).where('community_id', '=', communityId).where('id', '=', id).execute();
+}
+
+/** Deletes an event row; false when the community has no such event. Call inside a transaction. */
+export async function deleteEventRow(tx: Tx, communityId: string, id: string): Promise<boolean> {
+  const result = await tx.deleteFrom('calendar_events').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Adds one to an event's attendees_count; false when the event is gone. */
+export async function incrementAttendeesCount(tx: Tx, communityId: string, eventId: string): Promise<boolean> {
+  const result = await tx
+    .updateTable('calendar_events')
+    .set((eb) => ({ attendees_count: eb('attendees_count', '+', 1) }))
+    .where('community_id', '=', communityId)
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * An event's slug (it lives in the stored JSON), spelled exactly as the index calendar_events_slug
+ * (migration 011) is built, so that the lookup walks the index instead of every event.
+ */
+const slugOf = (db: Db | Tx) =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? sql<string>`((doc::json) ->> 'slug')` : sql<string>`json_extract(doc, '$.slug')`;
+
+/** The query of selectTakenSlugs (exported so tests can EXPLAIN exactly what it runs). */
+export function takenSlugsQuery(db: Db | Tx, communityId: string, slugs: readonly string[]) {
+  return db
+    .selectFrom('calendar_events')
+    .select(['id', slugOf(db).as('slug')])
+    .where('community_id', '=', communityId)
+    .where(slugOf(db), 'in', [...slugs]);
+}
+
+/** Which of these slugs events of the community hold, and which event holds each. */
+export async function selectTakenSlugs(db: Db | Tx, communityId: string, slugs: readonly string[]): Promise<Map<string, string>> {
+  const rows = await takenSlugsQuery(db, communityId, slugs).execute();
+  return new Map(rows.map((row) => [row.slug, row.id]));
+}
+
+/** Ids per statement of the import's reads and upserts. */
+const idsPerStatement = 500;
+
+/** What the import compares against to keep timestamps of unchanged events. */
+export interface StoredEventState {
+  doc: string;
+  status: string;
+  start_at: EpochMicros;
+  end_at: EpochMicros | null;
+  publish_to_site: number;
+  is_unlisted: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
+  /** `role:profile_id` of hosts then speakers, in order. */
+  people: string[];
+}
+
+/** Most ids one lookup takes. */
+export const idsPerLookup = idsPerStatement;
+
+/** The stored state of those of at most `idsPerLookup` events that already exist. */
+export async function selectStoredEventStates(tx: Tx, communityId: string, ids: readonly string[]): Promise<Map<string, StoredEventState>> {
+  const states = new Map<string, StoredEventState>();
+  const rows = await tx
+    .selectFrom('calendar_events')
+    .select(['id', 'doc', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'created_at', 'updated_at'])
+    .where('community_id', '=', communityId)
+    .where('id', 'in', ids)
+    .execute();
+  if (rows.length === 0) return states;
+  for (const { id, ...state } of rows) states.set(id, { ...state, people: [] });
+  const people = await selectEventPeopleIds(tx, communityId, [...states.keys()]);
+  for (const [eventId, { hosts, speakers }] of people) {
+    states.get(eventId)?.people.push(...hosts.map((id) => `host:${id}`), ...speakers.map((id) => `speaker:${id}`));
+  }
+  return states;
+}
+
+/** Inserts or replaces event rows by (community_id, id). */
+export async function upsertEventRows(tx: Tx, rows: readonly Insertable<CalendarEventsTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += idsPerStatement) {
+    await tx
+      .insertInto('calendar_events')
+      .values(rows.slice(i, i + idsPerStatement))
+      .onConflict((oc) =>
+        oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          start_at: eb.ref('excluded.start_at'),
+          end_at: eb.ref('excluded.end_at'),
+          ends_at: eb.ref('excluded.ends_at'),
+          publish_to_site: eb.ref('excluded.publish_to_site'),
+          is_unlisted: eb.ref('excluded.is_unlisted'),
+          attendees_count: eb.ref('excluded.attendees_count'),
+          doc: eb.ref('excluded.doc'),
+          mentions: eb.ref('excluded.mentions'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * The export's read of the community's events, unordered: the export walks it in byte order of id,
+ * a batch at a time (src/export/ordered-rows.ts).
+ */
+export function eventsExportQuery(db: Db, communityId: string) {
+  return db
+    .selectFrom('calendar_events')
+    .select(['id', 'status', 'start_at', 'end_at', 'publish_to_site', 'is_unlisted', 'doc', 'created_at', 'updated_at'])
+    .where('community_id', '=', communityId);
+}

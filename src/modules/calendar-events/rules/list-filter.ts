@@ -1,0 +1,61 @@
+import type { Flag } from '../../../db/schema.js';
+import { validationFailed } from '../../../errors.js';
+import { type EpochMicros, epochMicros } from '../../../shared/time.js';
+import { parseTimestamp } from '../../../shared/timestamps.js';
+import { type EventStatus, type ListQuery, maxTagIdsInFilter, type TimeFilter } from '../schemas/event.js';
+
+/** What a list of calendar events is narrowed by (the parsed query of GET /calendar_events). */
+export interface CalendarEventFilter {
+  status: EventStatus;
+  timeFilter: TimeFilter;
+  /** Epoch µs splitting upcoming from past. */
+  referenceAt: EpochMicros;
+  /** The UTC calendar day [start, end) that events must overlap (date_filter). */
+  day?: { start: EpochMicros; end: EpochMicros };
+  /** 1 or 0 (the stored flag): values only, so that a compiled query can take them as parameters. */
+  publishToSite?: Flag;
+  isUnlisted?: Flag;
+  feedId?: string;
+  /** Non-empty when given: an event matches when it has any of them. */
+  tagIds?: string[];
+}
+
+/** A day in the unit of stored instants (epoch µs). */
+const dayMicros = 24 * 60 * 60 * 1_000_000;
+
+/** The UTC calendar day containing an instant. */
+export function utcDayOf(instant: EpochMicros): { start: EpochMicros; end: EpochMicros } {
+  const start = epochMicros(Math.floor(instant / dayMicros) * dayMicros);
+  return { start, end: epochMicros(start + dayMicros) };
+}
+
+/** Epoch µs of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
+function queryInstant(field: string, value: string): EpochMicros {
+  const us = parseTimestamp(value);
+  if (us === undefined) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
+  return us;
+}
+
+/** The ids of a `tag_ids` value: comma-separated, trimmed, none empty, deduplicated. */
+function parseTagIds(value: string): string[] {
+  const ids = value.split(',').map((id) => id.trim());
+  if (ids.some((id) => id === '')) throw validationFailed('query.tag_ids', 'must be comma-separated tag ids, none empty');
+  const unique = [...new Set(ids)];
+  if (unique.length > maxTagIdsInFilter) throw validationFailed('query.tag_ids', `must list at most ${maxTagIdsInFilter} tag ids`);
+  return unique;
+}
+
+/** The list filter of a validated query; reference_date defaults to `now`. */
+export function filterFromQuery(query: ListQuery, now: EpochMicros): CalendarEventFilter {
+  const flag = (value: 'true' | 'false' | undefined): Flag | undefined => (value === undefined ? undefined : value === 'true' ? 1 : 0);
+  return {
+    status: query.status ?? 'published',
+    timeFilter: query.time_filter ?? 'all',
+    referenceAt: query.reference_date === undefined ? now : queryInstant('reference_date', query.reference_date),
+    ...(query.date_filter === undefined ? {} : { day: utcDayOf(queryInstant('date_filter', query.date_filter)) }),
+    publishToSite: flag(query.published_to_site),
+    isUnlisted: flag(query.is_unlisted),
+    ...(query.feed_id === undefined ? {} : { feedId: query.feed_id.toLowerCase() }),
+    ...(query.tag_ids === undefined ? {} : { tagIds: parseTagIds(query.tag_ids) }),
+  };
+}
