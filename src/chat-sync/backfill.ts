@@ -1,17 +1,18 @@
 import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
 import type { Database } from '../db/database.js';
-import type { FeedRow } from '../modules/feeds/feeds.queries.js';
+import { writeFeedChannel } from '../modules/feeds/feeds.commands.js';
+import { type FeedRow, selectBoundFeeds } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
+import { writePostRecords } from '../modules/posts/posts.commands.js';
 import type { Clock } from '../shared/clock.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { DurationMs, EpochMillis } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { missingAuthors } from './authors.js';
-import { selectBoundFeeds } from './bound-feeds.js';
-import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.js';
+import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.queries.js';
 import { authorIdOf, channelFields, isPostable, postRecordOf, type SlackObject, tsLater } from './slack-records.js';
+import { profileIdsFor, writeProfiles } from './slack-users.js';
 import { requireSyncConnection, type SyncConnection } from './sync-connections.js';
-import { profileIdsFor, writeFeedChannel, writePosts, writeProfiles } from './sync-writer.js';
 
 export interface BackfillDeps {
   database: Database;
@@ -129,7 +130,7 @@ export async function runBackfill(
       const result = await write(async (w) => {
         if (authors.length > 0) await writeProfiles(w, connection.teamId, authors);
         const records = await postRecords(w.tx, connection, channelId, synced, messages, threads);
-        const written = await writePosts(w, records);
+        const written = await writePostRecords(w, records);
         await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + messages.length }, w.now);
         return written;
       });

@@ -1,9 +1,9 @@
 import { createSlackReader } from '../chat/slack-reader.js';
-import type { Db, Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { requireCommunity } from '../modules/communities/communities.service.js';
+import { writeFeedRecord } from '../modules/feeds/feeds.commands.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
-import type { FeedRow } from '../modules/feeds/feeds.queries.js';
+import { type FeedRow, selectAllFeeds, selectFeedRow, selectFeedsOfChannel } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import { newUuid } from '../shared/ids.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -24,31 +24,6 @@ export interface BoundFeedSummary {
   is_archived: boolean;
 }
 
-const feedColumns = ['id', 'chat_channel_id', 'is_archived', 'is_unlisted', 'doc', 'created_at', 'updated_at'] as const;
-
-/** Every feed of the community bound to a channel, oldest first. */
-export async function selectBoundFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
-  return db
-    .selectFrom('feeds')
-    .select(feedColumns)
-    .where('community_id', '=', communityId)
-    .where('chat_channel_id', 'is not', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
-
-/** The feeds bound to one channel (several feeds may show one channel). */
-export async function selectFeedsOfChannel(db: Db | Tx, communityId: string, channelId: string): Promise<FeedRow[]> {
-  return db
-    .selectFrom('feeds')
-    .select(feedColumns)
-    .where('community_id', '=', communityId)
-    .where('chat_channel_id', '=', channelId)
-    .orderBy('id')
-    .execute();
-}
-
 export function summaryOf(row: FeedRow): BoundFeedSummary {
   const doc = JSON.parse(row.doc) as FeedDoc;
   return {
@@ -64,13 +39,7 @@ export function summaryOf(row: FeedRow): BoundFeedSummary {
 
 export async function listFeeds({ database }: DatabaseDeps, communityId: string): Promise<BoundFeedSummary[]> {
   await requireCommunity({ database }, communityId);
-  const rows = await database.db
-    .selectFrom('feeds')
-    .select(feedColumns)
-    .where('community_id', '=', communityId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await selectAllFeeds(database.db, communityId);
   return rows.map(summaryOf);
 }
 
@@ -117,14 +86,8 @@ export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: Add
   };
   const parsed = feedsImportSection.parse(record, 0);
   await writeCommunityData(deps, input.communityId, async (w) => {
-    await feedsImportSection.apply(w.tx, [parsed], { communityId: w.communityId, now: w.now });
-    w.touch('posts');
+    await writeFeedRecord(w, parsed);
   });
-  const [row] = await database.db
-    .selectFrom('feeds')
-    .select(feedColumns)
-    .where('community_id', '=', input.communityId)
-    .where('id', '=', record.id)
-    .execute();
+  const row = await selectFeedRow(database.db, input.communityId, record.id);
   return summaryOf(row as FeedRow);
 }

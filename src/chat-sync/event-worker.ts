@@ -8,7 +8,8 @@ import type { SecretBox } from '../shared/secret-box.js';
 import { addMillis, type DurationMs, durationMs, epochMillis, millisFromMicros } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { applyEvent, prepareEvent } from './apply-event.js';
-import { claimEvents, type QueuedEvent, recordFailure } from './event-queue.js';
+import { describeChatEventOutcome } from './chat-event-outcome.js';
+import { claimEvents, markEventApplied, type QueuedEvent, recordFailure } from './event-queue.queries.js';
 import type { SlackObject } from './slack-records.js';
 import { selectSyncConnection } from './sync-connections.js';
 
@@ -98,17 +99,14 @@ export class ChatEventWorker {
       const slackEvent = (envelope.event ?? {}) as SlackObject;
       const prepared = await prepareEvent(database.db, this.readerFor(event.community_id, connection.botToken), connection, slackEvent);
       const outcome = await writeCommunityData({ database, clock }, event.community_id, async (w) => {
-        const marked = await w.tx
-          .updateTable('chat_event_queue')
-          .set({ applied_at: millisFromMicros(w.now), last_error: null })
-          .where('community_id', '=', event.community_id)
-          .where('event_id', '=', event.event_id)
-          .where('applied_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(marked.numUpdatedRows) !== 1) return 'already applied';
+        if (!(await markEventApplied(w.tx, event.community_id, event.event_id, millisFromMicros(w.now))))
+          return { kind: 'already_applied' } as const;
         return applyEvent(w, connection, slackEvent, prepared);
       });
-      this.deps.log.debug({ event_id: event.event_id, event_type: event.event_type, outcome }, 'chat event applied');
+      this.deps.log.debug(
+        { event_id: event.event_id, event_type: event.event_type, outcome: describeChatEventOutcome(outcome) },
+        'chat event applied',
+      );
     } catch (error) {
       // Codes and messages of our own errors only: an error never carries the token or the body here.
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';

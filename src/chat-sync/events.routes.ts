@@ -3,11 +3,12 @@ import type { ModuleOptions } from '../dependencies.js';
 import { ApiError } from '../errors.js';
 import { SecretBox } from '../shared/secret-box.js';
 import type { EpochMillis } from '../shared/time.js';
-import { enqueueEvent } from './event-queue.js';
+import { enqueueEvent } from './event-queue.queries.js';
 import { ChatEventWorker } from './event-worker.js';
 import { checkSlackSignature } from './signature.js';
 import type { SlackObject } from './slack-records.js';
 import { type SyncConnection, selectSyncConnectionByTeam } from './sync-connections.js';
+import { selectConnectedTeamIds } from './sync-connections.queries.js';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -76,7 +77,7 @@ export const chatEventsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, o
     let connection: SyncConnection | undefined;
     if (envelope.type === 'url_verification') {
       // The challenge names no workspace: any connected app's secret that verifies it will do.
-      const connections = await database.db.selectFrom('chat_sync_connections').select('team_id').execute();
+      const connections = await selectConnectedTeamIds(database.db);
       for (const { team_id } of connections) {
         const candidate = await selectSyncConnectionByTeam(database.db, box, team_id);
         if (candidate && checkSlackSignature(candidate.signingSecret, signed, raw, now) === 'ok') connection = candidate;

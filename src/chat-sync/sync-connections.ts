@@ -1,10 +1,17 @@
 import { createSlackReader } from '../chat/slack-reader.js';
 import type { Db, Tx } from '../db/database.js';
-import { preparedQuery } from '../db/prepared-query.js';
 import type { ChatSyncConnectionsTable } from '../db/schema.js';
 import { UserInputError } from '../errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { DurationMs, EpochMillis } from '../shared/time.js';
+import {
+  selectConnectionRowOfCommunity,
+  selectConnectionRowOfTeam,
+  selectOtherHolderOfTeam,
+  selectSealedSyncSecrets,
+  updateSealedSyncSecrets,
+  upsertSyncConnectionRow,
+} from './sync-connections.queries.js';
 
 /** A community's Slack bot connection with its secrets opened (only ever held in memory). */
 export interface SyncConnection {
@@ -16,17 +23,6 @@ export interface SyncConnection {
   botToken: string;
   signingSecret: string;
 }
-
-const columns = [
-  'community_id',
-  'team_id',
-  'team_url',
-  'api_app_id',
-  'bot_user_id',
-  'bot_token',
-  'signing_secret',
-  'connected_at',
-] as const;
 
 function opened(row: ChatSyncConnectionsTable, box: SecretBox): SyncConnection {
   return {
@@ -40,22 +36,14 @@ function opened(row: ChatSyncConnectionsTable, box: SecretBox): SyncConnection {
   };
 }
 
-// Compiled once: these run on every Events API delivery and every event the worker applies.
-const connectionOfCommunity = preparedQuery((db, p: { communityId: string }) =>
-  db.selectFrom('chat_sync_connections').select(columns).where('community_id', '=', p.communityId),
-);
-const connectionOfTeam = preparedQuery((db, p: { teamId: string }) =>
-  db.selectFrom('chat_sync_connections').select(columns).where('team_id', '=', p.teamId),
-);
-
 export async function selectSyncConnection(db: Db | Tx, box: SecretBox, communityId: string): Promise<SyncConnection | undefined> {
-  const row = await connectionOfCommunity.first(db, { communityId });
+  const row = await selectConnectionRowOfCommunity(db, communityId);
   return row && opened(row, box);
 }
 
 /** The connection of a workspace (Events API deliveries name their team). */
 export async function selectSyncConnectionByTeam(db: Db | Tx, box: SecretBox, teamId: string): Promise<SyncConnection | undefined> {
-  const row = await connectionOfTeam.first(db, { teamId });
+  const row = await selectConnectionRowOfTeam(db, teamId);
   return row && opened(row, box);
 }
 
@@ -123,12 +111,7 @@ export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInpu
     teamUrl = typeof answer.url === 'string' ? answer.url : '';
     botUserId = typeof answer.user_id === 'string' ? answer.user_id : null;
   }
-  const holder = await db
-    .selectFrom('chat_sync_connections')
-    .select('community_id')
-    .where('team_id', '=', teamId)
-    .where('community_id', '<>', input.communityId)
-    .executeTakeFirst();
+  const holder = await selectOtherHolderOfTeam(db, teamId, input.communityId);
   if (holder)
     throw new UserInputError(
       `Workspace ${teamId} is already connected to community ${holder.community_id}; events are routed by workspace.`,
@@ -144,35 +127,17 @@ export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInpu
     signing_secret: box.seal(signingSecret),
     connected_at: input.now,
   };
-  await db
-    .insertInto('chat_sync_connections')
-    .values(row)
-    .onConflict((oc) =>
-      oc.column('community_id').doUpdateSet((eb) => ({
-        team_id: eb.ref('excluded.team_id'),
-        team_url: eb.ref('excluded.team_url'),
-        api_app_id: eb.ref('excluded.api_app_id'),
-        bot_user_id: eb.ref('excluded.bot_user_id'),
-        bot_token: eb.ref('excluded.bot_token'),
-        signing_secret: eb.ref('excluded.signing_secret'),
-        connected_at: eb.ref('excluded.connected_at'),
-      })),
-    )
-    .execute();
+  await upsertSyncConnectionRow(db, row);
   return { team_id: teamId };
 }
 
 /** Re-seals every stored chat secret (bot tokens, signing secrets, admin tokens) with the current SECRETS_KEY (key rotation). */
 export async function resealSecrets(db: Db, box: SecretBox): Promise<number> {
-  const rows = await db.selectFrom('chat_sync_connections').select(['community_id', 'bot_token', 'signing_secret']).execute();
+  const rows = await selectSealedSyncSecrets(db);
   let changed = 0;
   for (const row of rows) {
     if (box.isCurrent(row.bot_token) && box.isCurrent(row.signing_secret)) continue;
-    await db
-      .updateTable('chat_sync_connections')
-      .set({ bot_token: box.seal(box.open(row.bot_token)), signing_secret: box.seal(box.open(row.signing_secret)) })
-      .where('community_id', '=', row.community_id)
-      .execute();
+    await updateSealedSyncSecrets(db, row.community_id, box.seal(box.open(row.bot_token)), box.seal(box.open(row.signing_secret)));
     changed++;
   }
   // The admin token of invitations (chat_connections) is sealed with the same key.

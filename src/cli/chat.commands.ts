@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { connectChatWorkspace } from '../chat-sync/commands.js';
-import { cancelChatInvitations } from '../modules/members/chat-invitations.service.js';
+import { cancelChatInvitations } from '../modules/members/members.commands.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
 import { printResult } from './output.js';

@@ -1,16 +1,21 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Database, Db } from '../db/database.js';
+import { orderedRows } from '../db/ordered-rows.js';
 import { AwardImportSchema } from '../modules/awards/awards.schemas.js';
 import { CalendarEventImportSchema } from '../modules/calendar-events/schemas/import-record.js';
+import { feedRowsInIdOrder } from '../modules/feeds/feeds.queries.js';
 import { FeedImportSchema } from '../modules/feeds/feeds.schemas.js';
 import { base64Pieces, type ExportedFile, fileRecordHead } from '../modules/files/files.export.js';
 import { FileImportSchema } from '../modules/files/files.import.js';
+import { groupRowsInIdOrder } from '../modules/groups/groups.queries.js';
 import { GroupImportSchema } from '../modules/groups/groups.schemas.js';
-import { MemberImportSchema } from '../modules/members/members.import.js';
+import { memberRowsInIdOrder } from '../modules/members/members.queries.js';
+import { MemberImportSchema } from '../modules/members/members.schemas.js';
+import { postRowsInIdOrder } from '../modules/posts/posts.queries.js';
 import { PostImportSchema } from '../modules/posts/posts.schemas.js';
+import { profileRowsInIdOrder } from '../modules/profiles/profiles.queries.js';
 import { ProfileImportSchema } from '../modules/profiles/profiles.schemas.js';
 import { readSnapshot } from '../write-path/read-snapshot.js';
-import { orderedRows } from './ordered-rows.js';
 import { orderLikeSchema } from './schema-order.js';
 import { awardRecords, eventRecords, feedRecord, groupRecords, memberRecord, postRecord, profileRecord } from './section-records.js';
 
@@ -67,63 +72,28 @@ const exportSections: ExportSection[] = [
   {
     name: 'profiles',
     schema: ProfileImportSchema,
-    records: (tx, { engine }, communityId) =>
-      mapped(
-        orderedRows(tx, engine, 'profiles', communityId, (q) => q.select(['id', 'doc'])),
-        (rows) => rows.map(profileRecord),
-      ),
+    records: (tx, { engine }, communityId) => mapped(profileRowsInIdOrder(tx, engine, communityId), (rows) => rows.map(profileRecord)),
   },
   {
     name: 'members',
     schema: MemberImportSchema,
-    records: (tx, { engine }, communityId) =>
-      mapped(
-        orderedRows(tx, engine, 'members', communityId, (q) =>
-          q.select([
-            'id',
-            'email',
-            'full_name',
-            'preferred_name',
-            'avatar_url_original',
-            'chat_profile_id',
-            'state',
-            'created_at',
-            'updated_at',
-          ]),
-        ),
-        (rows) => rows.map(memberRecord),
-      ),
+    records: (tx, { engine }, communityId) => mapped(memberRowsInIdOrder(tx, engine, communityId), (rows) => rows.map(memberRecord)),
   },
   {
     name: 'groups',
     schema: GroupImportSchema,
     records: (tx, { engine }, communityId) =>
-      mapped(
-        orderedRows(tx, engine, 'groups', communityId, (q) => q.select(['id', 'name', 'created_at', 'updated_at'])),
-        (rows) => groupRecords(tx, communityId, rows),
-      ),
+      mapped(groupRowsInIdOrder(tx, engine, communityId), (rows) => groupRecords(tx, communityId, rows)),
   },
   {
     name: 'feeds',
     schema: FeedImportSchema,
-    records: (tx, { engine }, communityId) =>
-      mapped(
-        orderedRows(tx, engine, 'feeds', communityId, (q) =>
-          q.select(['id', 'is_archived', 'is_unlisted', 'doc', 'created_at', 'updated_at']),
-        ),
-        (rows) => rows.map(feedRecord),
-      ),
+    records: (tx, { engine }, communityId) => mapped(feedRowsInIdOrder(tx, engine, communityId), (rows) => rows.map(feedRecord)),
   },
   {
     name: 'posts',
     schema: PostImportSchema,
-    records: (tx, { engine }, communityId) =>
-      mapped(
-        orderedRows(tx, engine, 'posts', communityId, (q) =>
-          q.select(['id', 'feed_id', 'author_profile_id', 'content_created_at', 'latest_activity_at', 'doc', 'created_at', 'updated_at']),
-        ),
-        (rows) => rows.map(postRecord),
-      ),
+    records: (tx, { engine }, communityId) => mapped(postRowsInIdOrder(tx, engine, communityId), (rows) => rows.map(postRecord)),
   },
   {
     name: 'calendar_events',

@@ -1,9 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { idChunks } from '../db/ordered-rows.js';
 import type { AwardsTable, CalendarEventsTable, FeedsTable, GroupsTable, MembersTable, PostsTable, ProfilesTable } from '../db/schema.js';
+import { selectGroupMemberProfileIds } from '../modules/groups/groups.queries.js';
 import { type EpochMicros, epochMicros } from '../shared/time.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
-import { idChunks } from './ordered-rows.js';
 
 /*
  * Stored rows → records of the import file. Every record is built from what is stored, never
@@ -55,20 +56,11 @@ export type GroupExportRow = Pick<Selectable<GroupsTable>, 'id' | 'name' | 'crea
 
 /** The `groups` records of a batch, each with its members' profile ids in byte order. */
 export async function groupRecords(tx: Db, communityId: string, rows: readonly GroupExportRow[]): Promise<Record<string, unknown>[]> {
-  const members = new Map<string, string[]>();
-  for (const ids of idChunks(rows.map((row) => row.id))) {
-    const found = await tx
-      .selectFrom('group_members')
-      .select(['group_id', 'profile_id'])
-      .where('community_id', '=', communityId)
-      .where('group_id', 'in', ids)
-      .execute();
-    for (const { group_id, profile_id } of found) {
-      const list = members.get(group_id) ?? [];
-      list.push(profile_id);
-      members.set(group_id, list);
-    }
-  }
+  const members = await selectGroupMemberProfileIds(
+    tx,
+    communityId,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     name: row.name,

@@ -1,10 +1,10 @@
 import { type Compilable, PostgresAdapter, sql } from 'kysely';
-import { selectInBatches } from '../db/batches.js';
 import type { Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { EventPeople } from '../modules/calendar-events/calendar-events.records.js';
 import { selectEventPeople } from '../modules/calendar-events/queries/children.js';
-import { selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
+import { feedsByChannelIdsPart, selectFeedsByChannelIds as selectFeedRowsByChannelIds } from '../modules/feeds/feeds.queries.js';
+import { profilesByChatUserIdsPart, selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';
 
 /** A feed as a channel mention shows it. */
@@ -89,13 +89,9 @@ const relatedRowsQuery = preparedQuery(
       join profiles pr on pr.community_id = p.community_id and pr.id = p.profile_id
       where p.community_id = ${p.communityId} and p.event_id = any(${p.eventIds}::text[])
     union all
-    select ${sql.lit(profilePart)}, pr.chat_user_id, null, 0, pr.doc, null
-      from profiles pr
-      where pr.community_id = ${p.communityId} and pr.chat_user_id = any(${p.chatUserIds}::text[])
+    ${profilesByChatUserIdsPart(profilePart, p.communityId, p.chatUserIds)}
     union all
-    select ${sql.lit(feedPart)}, f.chat_channel_id, null, f.created_at, f.doc, f.id
-      from feeds f
-      where f.community_id = ${p.communityId} and f.chat_channel_id = any(${p.channelIds}::text[])
+    ${feedsByChannelIdsPart(feedPart, p.communityId, p.channelIds)}
     order by part, key, role, rank`;
     // Compilable as the query builders are: compiled for the handle it is run on.
     return { compile: () => query.compile(db) } satisfies Compilable<RelatedRow>;
@@ -133,19 +129,10 @@ function feedSummaryOf(id: string, doc: string): FeedSummary {
   };
 }
 
-const feedsByChannelIds = preparedQuery((db, p: { communityId: string; channelIds: readonly string[] }) =>
-  db
-    .selectFrom('feeds')
-    .select(['id', 'chat_channel_id', 'doc'])
-    .where('community_id', '=', p.communityId)
-    .where('chat_channel_id', 'in', p.channelIds)
-    .orderBy('created_at'),
-);
-
 /** Feeds by chat channel id, the oldest of a channel where several share it (SQLite's lookup). */
 async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channelIds: readonly string[]): Promise<Map<string, FeedSummary>> {
   const feeds = new Map<string, FeedSummary>();
-  const rows = await selectInBatches(channelIds, (batch) => feedsByChannelIds.all(db, { communityId, channelIds: batch }));
+  const rows = await selectFeedRowsByChannelIds(db, communityId, channelIds);
   for (const row of rows) {
     if (!row.chat_channel_id || feeds.has(row.chat_channel_id)) continue;
     feeds.set(row.chat_channel_id, feedSummaryOf(row.id, row.doc));

@@ -5,8 +5,8 @@ import type { DatabaseDeps, StorageDeps } from '../../shared/service-deps.js';
 import { epochMicros, epochMillis, millisFromMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
-import { selectProfileIdBy } from '../groups/groups.queries.js';
-import { userIdentifier } from '../groups/groups.service.js';
+import { selectProfileIdBy } from '../profiles/profiles.queries.js';
+import { userIdentifier } from '../profiles/profiles.rules.js';
 import {
   type AwardRow,
   hasBotConnection,

@@ -32,7 +32,7 @@ const derivedFields = {
 const parseShape = schemaParser<FeedImport>(section, FeedImportSchema);
 
 /** A feed import record checked and reduced to what is stored, timestamps still as given. */
-interface ParsedFeed {
+export interface ParsedFeed {
   row: Omit<FeedRow, 'created_at' | 'updated_at'>;
   given: { created_at: EpochMicros | undefined; updated_at: EpochMicros | undefined };
 }

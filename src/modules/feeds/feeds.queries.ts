@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { FeedsTable, Flag } from '../../db/schema.js';
 import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
@@ -86,6 +87,109 @@ export function feedSummaryOf(row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary {
   return { id: row.id, label: doc.label ?? '', slug: doc.slug ?? '' };
 }
 
+/** Every feed of the community bound to a channel, oldest first (`chat sync`). */
+export async function selectBoundFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
+  return db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The feeds bound to one channel (several feeds may show one channel). */
+export async function selectFeedsOfChannel(db: Db | Tx, communityId: string, channelId: string): Promise<FeedRow[]> {
+  return db
+    .selectFrom('feeds')
+    .select(feedColumns)
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', '=', channelId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Every feed of the community, oldest first (`feed list`). */
+export async function selectAllFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
+  return db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId).orderBy('created_at').orderBy('id').execute();
+}
+
+const feedsByChannelIds = preparedQuery((db, p: { communityId: string; channelIds: readonly string[] }) =>
+  db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id', 'doc'])
+    .where('community_id', '=', p.communityId)
+    .where('chat_channel_id', 'in', p.channelIds)
+    .orderBy('created_at'),
+);
+
+/** Feeds bound to these channels, oldest first (a channel's first feed is the one its mentions show). */
+export async function selectFeedsByChannelIds(
+  db: Db | Tx,
+  communityId: string,
+  channelIds: readonly string[],
+): Promise<readonly Pick<FeedRow, 'id' | 'chat_channel_id' | 'doc'>[]> {
+  return selectInBatches(channelIds, (batch) => feedsByChannelIds.all(db, { communityId, channelIds: batch }));
+}
+
+/**
+ * The feeds part of the PostgreSQL statement of what a page refers to (src/references/related-rows.ts):
+ * rows `(part, chat_channel_id, null, created_at, doc, id)` of the feeds bound to these channels.
+ */
+export const feedsByChannelIdsPart = (part: number, communityId: string, channelIds: readonly string[]): RawBuilder<unknown> =>
+  sql`select ${sql.lit(part)}, f.chat_channel_id, null, f.created_at, f.doc, f.id
+      from feeds f
+      where f.community_id = ${communityId} and f.chat_channel_id = any(${channelIds}::text[])`;
+
+/**
+ * Takes a feed's row lock before a read-modify-write (member counts, renames): a no-op update is
+ * the lock on both engines (SQLite has one writer at a time anyway, and no FOR UPDATE).
+ */
+export async function lockFeedRow(tx: Tx, communityId: string, id: string): Promise<void> {
+  await tx
+    .updateTable('feeds')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Which of these ids are feeds of the community (import reference checks). */
+export async function selectExistingFeedIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await selectInBatches(ids, (batch) =>
+    db.selectFrom('feeds').select('id').where('community_id', '=', communityId).where('id', 'in', batch).execute(),
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The id of the feed bound to each of these chat channels (the oldest when several are, ties by id). */
+export async function selectFeedIdsByChannel(
+  db: Db | Tx,
+  communityId: string,
+  channelIds: readonly string[],
+): Promise<Map<string, string>> {
+  const feeds = new Map<string, string>();
+  if (channelIds.length === 0) return feeds;
+  const rows = await db
+    .selectFrom('feeds')
+    .select(['id', 'chat_channel_id'])
+    .where('community_id', '=', communityId)
+    .where('chat_channel_id', 'in', [...channelIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) if (row.chat_channel_id && !feeds.has(row.chat_channel_id)) feeds.set(row.chat_channel_id, row.id);
+  return feeds;
+}
+
+/** The community's feeds in byte order of id, a batch at a time (the export). */
+export function feedRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'feeds', communityId, (q) =>
+    q.select(['id', 'is_archived', 'is_unlisted', 'doc', 'created_at', 'updated_at']),
+  );
+}
+
 /** Inserts or replaces feeds by id, in batches. */
 export async function upsertFeeds(tx: Tx, communityId: string, rows: readonly FeedRow[]): Promise<void> {
   for (const batch of batchesOf(rows)) {
@@ -104,32 +208,4 @@ export async function upsertFeeds(tx: Tx, communityId: string, rows: readonly Fe
       )
       .execute();
   }
-}
-
-/** Which of these ids are feeds of the community (reference checks of the calendar event import). */
-export async function selectExistingFeedIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
-  const rows = await selectInBatches(ids, (batch) =>
-    db.selectFrom('feeds').select('id').where('community_id', '=', communityId).where('id', 'in', batch).execute(),
-  );
-  return new Set(rows.map((row) => row.id));
-}
-
-/** The feed bound to each of these chat channels (the oldest when several are). */
-export async function selectFeedIdsByChannel(
-  db: Db | Tx,
-  communityId: string,
-  channelIds: readonly string[],
-): Promise<Map<string, string>> {
-  const feeds = new Map<string, string>();
-  if (channelIds.length === 0) return feeds;
-  const rows = await db
-    .selectFrom('feeds')
-    .select(['id', 'chat_channel_id'])
-    .where('community_id', '=', communityId)
-    .where('chat_channel_id', 'in', [...channelIds])
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  for (const row of rows) if (row.chat_channel_id && !feeds.has(row.chat_channel_id)) feeds.set(row.chat_channel_id, row.id);
-  return feeds;
 }

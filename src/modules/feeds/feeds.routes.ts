@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
+import { getFeed, listFeeds } from './feeds.reads.js';
 import { FeedParamsSchema, FeedSchema, ListFeedsQuerySchema } from './feeds.schemas.js';
-import { getFeed, listFeeds } from './feeds.service.js';
 
 /** `GET /feeds` and `GET /feeds/{feed_id}`. */
 export const feedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {

@@ -1,5 +1,6 @@
 import { batchesOf } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import type { EpochMicros } from '../../shared/time.js';
 
 /** True when the community has a group with this id. */
@@ -27,23 +28,6 @@ export async function insertGroupMember(
     .onConflict((oc) => oc.columns(['community_id', 'group_id', 'profile_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
-}
-
-/** The id of the profile with this id, chat user id or email (first by creation), or undefined. */
-export async function selectProfileIdBy(
-  db: Db | Tx,
-  communityId: string,
-  by: { column: 'id' | 'chat_user_id' | 'email_norm'; value: string },
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('profiles')
-    .select('id')
-    .where('community_id', '=', communityId)
-    .where(by.column, '=', by.value)
-    .orderBy('created_at')
-    .orderBy('id')
-    .executeTakeFirst();
-  return row?.id;
 }
 
 /** A group row as the import writes it: created_at undefined keeps the stored one (or takes `now` for a new group). */
@@ -128,4 +112,32 @@ export async function replaceGroupMembers(
       .onConflict((oc) => oc.columns(['community_id', 'group_id', 'profile_id']).doNothing())
       .execute();
   }
+}
+
+/** The community's groups in byte order of id, a batch at a time (the export). */
+export function groupRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'groups', communityId, (q) => q.select(['id', 'name', 'created_at', 'updated_at']));
+}
+
+/** The member profile ids of these groups (the export), by group id, in the order the database gives. */
+export async function selectGroupMemberProfileIds(
+  db: Db | Tx,
+  communityId: string,
+  groupIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const members = new Map<string, string[]>();
+  for (const batch of batchesOf(groupIds)) {
+    const found = await db
+      .selectFrom('group_members')
+      .select(['group_id', 'profile_id'])
+      .where('community_id', '=', communityId)
+      .where('group_id', 'in', batch)
+      .execute();
+    for (const { group_id, profile_id } of found) {
+      const list = members.get(group_id) ?? [];
+      list.push(profile_id);
+      members.set(group_id, list);
+    }
+  }
+  return members;
 }

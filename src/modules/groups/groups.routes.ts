@@ -3,8 +3,8 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
+import { addGroupMember } from './groups.commands.js';
 import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema } from './groups.schemas.js';
-import { addGroupMember } from './groups.service.js';
 
 /** POST /groups/{group_id}/members. */
 export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {

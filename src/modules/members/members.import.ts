@@ -1,34 +1,13 @@
-import { type Static, Type } from '@sinclair/typebox';
 import { isUniqueViolation } from '../../db/database.js';
 import type { ImportSection } from '../../import/import-section.js';
 import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
-import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 import { normaliseEmail } from '../../shared/ids.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import { type MemberRow, selectMemberCreatedAt, selectMemberIdsByEmails, upsertMembersById } from './members.queries.js';
-import { memberStates } from './members.schemas.js';
-import { splitFullName } from './members.service.js';
-
-/** A member record of the import file: the API's member fields plus its state. */
-export const MemberImportSchema = Type.Object(
-  {
-    id: Uuid(),
-    email: Type.String({ format: 'email', minLength: 1, maxLength: 254 }),
-    full_name: Type.String({ minLength: 1, maxLength: 100 }),
-    preferred_name: Type.Optional(Type.String({ maxLength: 200 })),
-    avatar_url_original: Type.Optional(
-      Type.Union([Type.String({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048 }), Type.Literal(''), Type.Null()]),
-    ),
-    chat_profile_id: Type.Optional(Type.Union([Uuid(), Type.Null()])),
-    state: Type.Optional(StringEnum(memberStates)),
-    created_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
-    updated_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-type MemberImport = Static<typeof MemberImportSchema>;
+import { splitFullName } from './members.rules.js';
+import { type MemberImport, MemberImportSchema } from './members.schemas.js';
 
 /** Epoch µs of a timestamp the file gives (checked by parse), or undefined. */
 const givenInstant = (value: string | null | undefined): EpochMicros | undefined => (value ? parseTimestamp(value) : undefined);

@@ -1,8 +1,9 @@
 import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery, preparedWrite } from '../../db/prepared-query.js';
-import type { MembersTable } from '../../db/schema.js';
+import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
 import { type EpochMicros, epochMicros } from '../../shared/time.js';
 import type { Member, MemberState } from './members.schemas.js';
 
@@ -95,25 +96,6 @@ export async function selectMemberStateByEmail(db: Db | Tx, communityId: string,
   return (await memberStateByEmail.first(db, { communityId, emailNorm }))?.state;
 }
 
-/** The first profile with this email that has a chat identity (the member's chat profile), and the first profile of any kind. */
-export async function selectProfilesForEmail(
-  db: Db | Tx,
-  communityId: string,
-  emailNorm: string,
-): Promise<{ chatProfileId: string | null; anyProfileId: string | null }> {
-  const rows = await db
-    .selectFrom('profiles')
-    .select(['id', 'chat_user_id'])
-    .where('community_id', '=', communityId)
-    .where('email_norm', '=', emailNorm)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(50)
-    .execute();
-  const withChat = rows.find((row) => row.chat_user_id !== null && row.chat_user_id !== '');
-  return { chatProfileId: withChat?.id ?? null, anyProfileId: rows[0]?.id ?? null };
-}
-
 /** Inserts or replaces members by id (the import); the caller settles created_at (given, or the stored one). */
 export async function upsertMembersById(tx: Tx, communityId: string, rows: MemberRow[]): Promise<void> {
   for (const batch of batchesOf(rows)) {
@@ -160,4 +142,107 @@ export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, id
     db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
   return new Map(rows.map((row) => [row.id, epochMicros(Number(row.created_at))]));
+}
+
+/** The community's members in byte order of id, a batch at a time (the export). */
+export function memberRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'members', communityId, (q) =>
+    q.select(['id', 'email', 'full_name', 'preferred_name', 'avatar_url_original', 'chat_profile_id', 'state', 'created_at', 'updated_at']),
+  );
+}
+
+/** Members holding one of these normalised emails that are linked to no chat profile yet. */
+export async function selectUnlinkedMembersByEmails(tx: Tx, communityId: string, emailNorms: readonly string[]): Promise<MemberRow[]> {
+  return tx
+    .selectFrom('members')
+    .selectAll()
+    .where('community_id', '=', communityId)
+    .where('email_norm', 'in', emailNorms)
+    .where('chat_profile_id', 'is', null)
+    .execute();
+}
+
+/** Links a member to its chat profile. */
+export async function linkMemberToProfile(
+  tx: Tx,
+  communityId: string,
+  memberId: string,
+  profileId: string,
+  now: EpochMicros,
+): Promise<void> {
+  await tx
+    .updateTable('members')
+    .set({ chat_profile_id: profileId, updated_at: now })
+    .where('community_id', '=', communityId)
+    .where('id', '=', memberId)
+    .execute();
+}
+
+export type ChatInvitationStatus = ChatInvitationsTable['status'];
+
+/** channel_ids: a JSON array of the channel ids the invitation used. */
+export type ChatInvitationRow = Omit<Selectable<ChatInvitationsTable>, 'community_id'>;
+
+/** Who an invitation is for: an email, and the community profile with that email when there is one. */
+export interface Invitee {
+  emailNorm: string;
+  profileId: string | null;
+}
+
+/**
+ * The latest outstanding (pending) invitation of an email, or of the profile that holds it
+ * (a profile whose email changed since it was invited still counts as invited).
+ */
+export async function selectPendingInvitation(db: Db | Tx, communityId: string, invitee: Invitee): Promise<ChatInvitationRow | undefined> {
+  return db
+    .selectFrom('chat_invitations')
+    .select(['id', 'email_norm', 'profile_id', 'member_id', 'status', 'channel_ids', 'created_at', 'updated_at'])
+    .where('community_id', '=', communityId)
+    .where('status', '=', 'pending')
+    .where((eb) => {
+      const byEmail = eb('email_norm', '=', invitee.emailNorm);
+      return invitee.profileId === null ? byEmail : eb.or([byEmail, eb('profile_id', '=', invitee.profileId)]);
+    })
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+/** Records one invitation attempt. */
+export async function insertInvitation(tx: Tx, communityId: string, row: ChatInvitationRow): Promise<void> {
+  await tx
+    .insertInto('chat_invitations')
+    .values({ community_id: communityId, ...row })
+    .execute();
+}
+
+/** Hands a pending invitation (and the profile it holds) over to a member. */
+export async function adoptInvitation(tx: Tx, communityId: string, id: string, memberId: string, now: EpochMicros): Promise<void> {
+  await tx
+    .updateTable('chat_invitations')
+    .set({ member_id: memberId, updated_at: now })
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Moves every pending invitation of an invitee to a final status; returns how many changed. */
+export async function closePendingInvitations(
+  tx: Tx,
+  communityId: string,
+  invitee: Invitee,
+  status: 'accepted' | 'cancelled',
+  now: EpochMicros,
+): Promise<number> {
+  const result = await tx
+    .updateTable('chat_invitations')
+    .set({ status, updated_at: now })
+    .where('community_id', '=', communityId)
+    .where('status', '=', 'pending')
+    .where((eb) => {
+      const byEmail = eb('email_norm', '=', invitee.emailNorm);
+      return invitee.profileId === null ? byEmail : eb.or([byEmail, eb('profile_id', '=', invitee.profileId)]);
+    })
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -4,6 +4,8 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
+import { type AddMemberResult, addMember, deactivateMember } from './members.commands.js';
+import { checkMembership } from './members.reads.js';
 import {
   AddMemberBodySchema,
   addMemberResponse,
@@ -12,7 +14,6 @@ import {
   DeactivateMemberResponseSchema,
   MemberIdParamsSchema,
 } from './members.schemas.js';
-import { type AddMemberResult, addMember, checkMembership, deactivateMember } from './members.service.js';
 
 /**
  * Trims the email and name before validation, so that " Ada@Example.com " is checked (format,

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum, Uuid } from '../../schemas/common.schemas.js';
+import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 
 /** Member states; `forgotten` has no API transition into it (import only). */
 export const memberStates = ['active', 'deactivated', 'forgotten'] as const;
@@ -76,3 +76,22 @@ export const DeactivateMemberResponseSchema = Type.Object({
   message: Type.String(),
   data: Type.Object({ member: MemberSchema, already_deactivated: Type.Boolean() }),
 });
+
+/** A member record of the import file: the API's member fields plus its state. */
+export const MemberImportSchema = Type.Object(
+  {
+    id: Uuid(),
+    email: Type.String({ format: 'email', minLength: 1, maxLength: 254 }),
+    full_name: Type.String({ minLength: 1, maxLength: 100 }),
+    preferred_name: Type.Optional(Type.String({ maxLength: 200 })),
+    avatar_url_original: Type.Optional(
+      Type.Union([Type.String({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048 }), Type.Literal(''), Type.Null()]),
+    ),
+    chat_profile_id: Type.Optional(Type.Union([Uuid(), Type.Null()])),
+    state: Type.Optional(StringEnum(memberStates)),
+    created_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+    updated_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type MemberImport = Static<typeof MemberImportSchema>;

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
 import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/search-index.queries.js';
@@ -149,6 +150,53 @@ export async function deletePostRow(tx: Tx, communityId: string, id: string): Pr
   const result = await tx.deleteFrom('posts').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
   await unindexPosts(tx, communityId, [id]);
   return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Takes a post's row lock before a read-modify-write (a count step): on PostgreSQL two instances
+ * applying two reactions to one post would otherwise both read n and write n+1. A no-op update is
+ * the lock on both engines (SQLite has one writer at a time anyway, and no FOR UPDATE).
+ */
+export async function lockPostRow(tx: Tx, communityId: string, id: string): Promise<void> {
+  await tx
+    .updateTable('posts')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A post's stored doc and latest activity, or undefined (chat sync keeps the counts an edit does not carry). */
+export async function selectPostDocAndActivity(
+  db: Db | Tx,
+  communityId: string,
+  id: string,
+): Promise<Pick<PostRow, 'doc' | 'latest_activity_at'> | undefined> {
+  return db
+    .selectFrom('posts')
+    .select(['doc', 'latest_activity_at'])
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Up to `limit` posts with an id after `after`, in order of id (a rebuild of the search index walks them so). */
+export async function selectPostRowsAfter(tx: Db | Tx, communityId: string, after: string, limit: number): Promise<PostRow[]> {
+  return tx
+    .selectFrom('posts')
+    .select(postColumns)
+    .where('community_id', '=', communityId)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The community's posts in byte order of id, a batch at a time (the export). */
+export function postRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'posts', communityId, (q) =>
+    q.select(['id', 'feed_id', 'author_profile_id', 'content_created_at', 'latest_activity_at', 'doc', 'created_at', 'updated_at']),
+  );
 }
 
 /** Moves every post of these feeds into (1) or out of (0) the Home feed. */

@@ -4,8 +4,8 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { sendJsonBytes } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
+import { readPost, readPostsList } from './posts.reads.js';
 import { ListPostsQuerySchema, PostParamsSchema, PostSchema, PostsParamsSchema } from './posts.schemas.js';
-import { readPost, readPostsList } from './posts.service.js';
 
 /** `GET /feeds/{feed_id}/posts`: a page of a feed's posts, or of the Home feed's; `GET /posts/{post_id}`: one post. */
 export const postsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {

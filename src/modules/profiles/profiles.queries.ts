@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db, Engine, Tx } from '../../db/database.js';
+import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { ProfilesTable } from '../../db/schema.js';
 import { normaliseEmail } from '../../shared/ids.js';
@@ -12,7 +13,7 @@ import type { Profile } from './profiles.schemas.js';
 export type ProfileRow = Pick<Selectable<ProfilesTable>, 'id' | 'email_norm' | 'chat_user_id' | 'doc'>;
 
 /** Inserts or replaces profiles by id, in batches; posts of a renamed author are indexed again (their author's name is searchable). */
-export async function upsertProfiles(tx: Tx, communityId: string, profiles: Profile[], now: EpochMicros): Promise<void> {
+export async function upsertProfileRows(tx: Tx, communityId: string, profiles: Profile[], now: EpochMicros): Promise<void> {
   for (const batch of batchesOf(profiles)) {
     const rows = batch.map((profile) => ({
       community_id: communityId,
@@ -75,6 +76,84 @@ export async function selectProfilesByChatUserIds(
   const rows = await selectInBatches(chatUserIds, (batch) => profilesByChatUserIds.all(db, { communityId, chatUserIds: batch }));
   for (const row of rows) if (row.chat_user_id) result.set(row.chat_user_id, JSON.parse(row.doc) as Profile);
   return result;
+}
+
+/** The id of the profile with this id, chat user id or email (first by creation), or undefined. */
+export async function selectProfileIdBy(
+  db: Db | Tx,
+  communityId: string,
+  by: { column: 'id' | 'chat_user_id' | 'email_norm'; value: string },
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('profiles')
+    .select('id')
+    .where('community_id', '=', communityId)
+    .where(by.column, '=', by.value)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+const profileIdByChatUserId = preparedQuery((db, p: { communityId: string; chatUserId: string }) =>
+  db
+    .selectFrom('profiles')
+    .select('id')
+    .where('community_id', '=', p.communityId)
+    .where('chat_user_id', '=', p.chatUserId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1),
+);
+
+/** The profile id of the community's profile with this chat user id (the oldest, if several); compiled once (attendee updates). */
+export async function selectProfileIdByChatUserId(db: Db | Tx, communityId: string, chatUserId: string): Promise<string | undefined> {
+  return (await profileIdByChatUserId.first(db, { communityId, chatUserId }))?.id;
+}
+
+/** The first profile with this email that has a chat identity (the member's chat profile), and the first profile of any kind. */
+export async function selectProfilesForEmail(
+  db: Db | Tx,
+  communityId: string,
+  emailNorm: string,
+): Promise<{ chatProfileId: string | null; anyProfileId: string | null }> {
+  const rows = await db
+    .selectFrom('profiles')
+    .select(['id', 'chat_user_id'])
+    .where('community_id', '=', communityId)
+    .where('email_norm', '=', emailNorm)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(50)
+    .execute();
+  const withChat = rows.find((row) => row.chat_user_id !== null && row.chat_user_id !== '');
+  return { chatProfileId: withChat?.id ?? null, anyProfileId: rows[0]?.id ?? null };
+}
+
+/**
+ * The profiles part of the PostgreSQL statement of what a page refers to (src/references/related-rows.ts):
+ * rows `(part, chat_user_id, null, 0, doc, null)` of the profiles with these chat user ids.
+ */
+export const profilesByChatUserIdsPart = (part: number, communityId: string, chatUserIds: readonly string[]): RawBuilder<unknown> =>
+  sql`select ${sql.lit(part)}, pr.chat_user_id, null, 0, pr.doc, null
+      from profiles pr
+      where pr.community_id = ${communityId} and pr.chat_user_id = any(${chatUserIds}::text[])`;
+
+/** Sets the chat platform's deleted mark of profiles where it differs; returns how many changed. */
+export async function markProfilesChatDeleted(tx: Tx, communityId: string, ids: readonly string[], flag: 0 | 1): Promise<number> {
+  const result = await tx
+    .updateTable('profiles')
+    .set({ chat_deleted: flag })
+    .where('community_id', '=', communityId)
+    .where('id', 'in', ids)
+    .where('chat_deleted', '<>', flag)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The community's profiles in byte order of id, a batch at a time (the export). */
+export function profileRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
+  return orderedRows(tx, engine, 'profiles', communityId, (q) => q.select(['id', 'doc']));
 }
 
 /** Which of these ids are profiles of the community (import reference checks). */

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { validationFailed } from '../../errors.js';
 import { type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
-import { renderPageRows } from '../posts/posts.service.js';
+import { renderPageRows } from '../posts/posts.reads.js';
 import { type SearchFilters, selectSearchHits } from './search.queries.js';
 import { maxQueryLength, type SearchQuery } from './search.schemas.js';
 import { rebuildSearchIndex } from './search-index.queries.js';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { FeedSchema } from '../../../src/modules/feeds/feeds.schemas.js';
-import { describeEachEngine } from '../../support/harness.js';
 import {
   type Auth,
   block,
@@ -17,7 +16,8 @@ import {
   section,
   text,
   user,
-} from './fixtures.js';
+} from '../../support/feed-fixtures.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 const purposeBlocks = [
   block(

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeEachEngine } from '../../support/harness.js';
 import {
   block,
   feed,
@@ -16,7 +15,8 @@ import {
   section,
   text,
   user,
-} from './fixtures.js';
+} from '../../support/feed-fixtures.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 const goodBlocks = [block(section(text('ok')))];
 

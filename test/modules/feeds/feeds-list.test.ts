@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { type Auth, feed, feedId, getFeed, importInto, type Json } from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, feed, feedId, getFeed, importInto, type Json } from './fixtures.js';
 
 interface FeedsPage {
   page: number;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { describeEachEngine } from '../../support/harness.js';
 import {
   type Auth,
   block,
@@ -17,7 +16,8 @@ import {
   profileId,
   section,
   text,
-} from './fixtures.js';
+} from '../../support/feed-fixtures.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 // Facts of decisions.md, "Answering as the hosted product answers", for feeds, posts and the
 // profiles they carry: what a client of the hosted product reads must read the same here.

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { describeEachEngine } from '../../support/harness.js';
 import {
   type Auth,
   block,
@@ -21,7 +20,8 @@ import {
   section,
   text,
   user,
-} from './fixtures.js';
+} from '../../support/feed-fixtures.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 // What a newcomer does first: load a feed whose posts were written in the chat app, then read
 // them back and check that every rendering says what the blocks say.

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import {
+  type Auth,
+  feed,
+  feedId,
+  getFeed,
+  importInto,
+  type Json,
+  listPosts,
+  post,
+  postId,
+  profileId,
+} from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, feed, feedId, getFeed, importInto, type Json, listPosts, post, postId, profileId } from './fixtures.js';
 import { slackMessage, slackPurposeBlocks, slackTopicBlocks } from './slack-shapes.js';
 
 // A newcomer loads what their Slack workspace really holds (see slack-shapes.ts) and reads it

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, it } from 'node:test';
 import { createSlackWorkspace } from '../../../src/chat/index.js';
-import { cancelChatInvitations } from '../../../src/modules/members/chat-invitations.service.js';
+import { cancelChatInvitations } from '../../../src/modules/members/members.commands.js';
 import { durationMs } from '../../../src/shared/time.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
 import { describeEachEngine } from '../../support/harness.js';

@@ -7,8 +7,21 @@ import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.js';
 import { permissions } from '../../../src/shared/permissions.js';
+import {
+  block,
+  emoji,
+  feed,
+  feedId,
+  importInto,
+  post,
+  postId,
+  profile,
+  profileId,
+  section,
+  text,
+  user,
+} from '../../support/feed-fixtures.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
-import { block, emoji, feed, feedId, importInto, post, postId, profile, profileId, section, text, user } from '../feeds/fixtures.js';
 import { found, search } from './search-support.js';
 
 const at = (minutes: number) => {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../../support/chat-events-kit.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
+import { feed, importInto, post, postId, profile } from '../../support/feed-fixtures.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
-import { feed, importInto, post, postId, profile } from '../feeds/fixtures.js';
 import { found } from './search-support.js';
 
 const fake = await startFakeChatServer();

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runImport } from '../../../src/import/run-import.js';
+import { feed, post, profile, profileId } from '../../support/feed-fixtures.js';
 import { postgresSkipReason, startTestApp, type TestApp } from '../../support/harness.js';
 import { authorName, postText, wordOfRank } from '../../support/search-corpus.js';
-import { feed, post, profile, profileId } from '../feeds/fixtures.js';
 
 const posts = 600;
 const authors = 12;

@@ -1,7 +1,7 @@
 // What the search tests share: GET /admin/v0/search through the app, and the ids it answers.
 import assert from 'node:assert/strict';
+import type { Auth, PostsPage } from '../../support/feed-fixtures.js';
 import type { TestApp } from '../../support/harness.js';
-import type { Auth, PostsPage } from '../feeds/fixtures.js';
 
 /** GET /admin/v0/search with `q` and extra query parameters: status and parsed body. */
 export async function search(

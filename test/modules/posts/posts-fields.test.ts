@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { describeEachEngine } from '../../support/harness.js';
 import {
   type Auth,
   block,
@@ -16,7 +15,8 @@ import {
   section,
   text,
   user,
-} from './fixtures.js';
+} from '../../support/feed-fixtures.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 const blocks = [block(section(text('Read '), link('https://example.com/doc', 'the doc'), text(' with '), user('U2')))];
 const prosemirror = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Custom body' }] }] };

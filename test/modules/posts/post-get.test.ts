@@ -1,8 +1,21 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.js';
+import {
+  type Auth,
+  block,
+  feed,
+  importInto,
+  listPosts,
+  post,
+  postId,
+  profile,
+  profileId,
+  section,
+  text,
+  user,
+} from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, block, feed, importInto, listPosts, post, postId, profile, profileId, section, text, user } from './fixtures.js';
 
 interface ErrorBody {
   error: { code: string; message: string };

@@ -1,14 +1,14 @@
 import { cachedRead } from '../../caching/cached-read.js';
 import type { CountCache } from '../../caching/count-cache.js';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import { notFound } from '../../errors.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, type Mentions } from '../../rich-text/index.js';
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { type EpochMicros, endOfTime } from '../../shared/time.js';
-import { feedSummaryOf, selectFeedSummaries } from '../feeds/feeds.queries.js';
+import { feedSummaryOf, selectFeedRows, selectFeedSummaries } from '../feeds/feeds.queries.js';
+import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.reads.js';
 import type { FeedSummary } from '../feeds/feeds.schemas.js';
-import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.service.js';
 import { selectProfileJsonByIds } from '../profiles/profiles.queries.js';
 import { countPosts, type FeedScope, type PostPageRow, type PostRow, selectPostRows, selectPostsPage } from './posts.queries.js';
 import { renderPost } from './posts.records.js';
@@ -131,4 +131,15 @@ export const readPost = cachedRead({
 /** API records (JSON text) of page rows read with their author and feed (a search's page), in their order. */
 export function renderPageRows(database: Database, communityId: string, rows: readonly PostPageRow[]): Promise<string[]> {
   return renderPosts(database, communityId, rows, partsOfPage(rows));
+}
+
+/** A post as the API answers it (a plain object), or null when there is no such post. */
+export async function renderPostObject(tx: Tx, communityId: string, postId: string): Promise<unknown> {
+  const row = (await selectPostRows(tx, communityId, [postId])).get(postId);
+  if (!row) return null;
+  const authors = await selectProfileJsonByIds(tx, communityId, row.author_profile_id ? [row.author_profile_id] : []);
+  const feed = (await selectFeedRows(tx, communityId, [row.feed_id])).get(row.feed_id);
+  const [references] = await resolveReferences(tx, communityId, [JSON.parse(row.mentions) as Mentions]);
+  const summary = feed ? feedSummaryOf(feed) : { id: row.feed_id, label: '', slug: '' };
+  return JSON.parse(renderPost(row, authors.get(row.author_profile_id ?? ''), summary, references as NonNullable<typeof references>));
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { type Auth, feed, feedId, idsOf, importInto, listPosts, post, postId, profile, walkPages } from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, feed, feedId, idsOf, importInto, listPosts, post, postId, profile, walkPages } from './fixtures.js';
 
 // 23 posts of feed 1 whose content_created_at ties in groups of 3 and whose latest_activity_at
 // ties in groups of 4, in another order; 5 posts of feed 2 must never show up. Imported in a

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { type Auth, feed, feedId, importInto, type Json, listPosts, post, profile } from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, feed, feedId, importInto, type Json, listPosts, post, profile } from './fixtures.js';
 
 /*
  * Issue 17: a post record, and the author profile inside it, spell every instant in PostgreSQL's

@@ -3,7 +3,6 @@
 // users and channels are left out, and each post gets its own references.
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { describeEachEngine } from '../../support/harness.js';
 import {
   type Auth,
   block,
@@ -19,7 +18,8 @@ import {
   section,
   text,
   user,
-} from './fixtures.js';
+} from '../../support/feed-fixtures.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 const mentioning = (...elements: ReturnType<typeof text>[]) => ({ chat_message: { blocks: [block(section(text('See '), ...elements))] } });
 

@@ -1,11 +1,11 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { Db, Engine } from '../db/database.js';
-import type { DB } from '../db/schema.js';
+import type { Db, Engine } from './database.js';
+import type { DB } from './schema.js';
 
 /** Rows read per round trip: bounds the export's memory whatever the size of the community. */
 export const exportBatchSize = 500;
 
-/** The export's tables that are read in order of their `id`. */
+/** The tables read in order of their `id` (the export's), each by its home's queries. */
 export type OrderedTable = 'files' | 'profiles' | 'members' | 'groups' | 'feeds' | 'posts' | 'calendar_events' | 'awards';
 
 type Select<T extends OrderedTable, O> = SelectQueryBuilder<DB, T, O>;

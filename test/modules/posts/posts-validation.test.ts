@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { type Auth, feed, feedId, idsOf, importInto, listPosts, post, postId, profile } from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { type Auth, feed, feedId, idsOf, importInto, listPosts, post, postId, profile } from './fixtures.js';
 
 describeEachEngine('posts: validation, 404 and isolation', (ctx) => {
   let auth: Auth;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { feed, feedId, idsOf, importInto, listPosts, post, postId, profile, walkPages } from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-import { feed, feedId, idsOf, importInto, listPosts, post, postId, profile, walkPages } from './fixtures.js';
 
 const at = (n: number) => ({ content_created_at: new Date(Date.parse('2026-03-01T00:00:00Z') + n * 60_000).toISOString() });
 

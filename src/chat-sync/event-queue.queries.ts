@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database, Db } from '../db/database.js';
+import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import { addMillis, type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 
@@ -118,4 +118,19 @@ export async function pendingCount(db: Db): Promise<number> {
     .where('applied_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Marks a delivery applied, in the transaction of its writes, unless it already was: false then
+ * (another instance, or this one past its lease, applied it first), and the caller writes nothing.
+ */
+export async function markEventApplied(tx: Tx, communityId: string, eventId: string, now: EpochMillis): Promise<boolean> {
+  const marked = await tx
+    .updateTable('chat_event_queue')
+    .set({ applied_at: now, last_error: null })
+    .where('community_id', '=', communityId)
+    .where('event_id', '=', eventId)
+    .where('applied_at', 'is', null)
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) === 1;
 }

@@ -1,25 +1,37 @@
-import type { ChatInviteResult } from '../../chat/index.js';
+import type { ChatInviteResult, ChatWorkspace } from '../../chat/index.js';
+import type { Database } from '../../db/database.js';
 import { isUniqueViolation, type Tx } from '../../db/database.js';
-import { ApiError, notFound, validationFailed } from '../../errors.js';
+import { ApiError, notFound, UserInputError, validationFailed } from '../../errors.js';
+import type { Clock } from '../../shared/clock.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import type { EpochMicros } from '../../shared/time.js';
-import { writeCommunityData } from '../../write-path/write-community-data.js';
+import { type CommunityWrite, writeCommunityData } from '../../write-path/write-community-data.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
-import { inviteMemberToChat } from './chat-invitations.service.js';
+import { requireCommunity } from '../communities/communities.service.js';
+import { selectProfilesForEmail } from '../profiles/profiles.queries.js';
+import type { ProfileImport } from '../profiles/profiles.schemas.js';
 import {
+  adoptInvitation,
+  type ChatInvitationStatus,
+  closePendingInvitations,
   deactivateActiveMember,
+  type Invitee,
+  insertInvitation,
   insertMemberIfEmailFree,
+  linkMemberToProfile,
   type MemberRow,
   selectMemberByEmail,
   selectMemberById,
-  selectMemberStateByEmail,
-  selectProfilesForEmail,
+  selectPendingInvitation,
+  selectUnlinkedMembersByEmails,
   toMember,
   updateMember,
 } from './members.queries.js';
+import { splitFullName } from './members.rules.js';
 import type { AddMemberBody, Member } from './members.schemas.js';
 
+/** What member commands and reads are given (a command takes the part it uses). */
 export type MemberDeps = ServiceDeps;
 
 export interface AddMemberResult {
@@ -30,14 +42,6 @@ export interface AddMemberResult {
   member: Member;
   /** Present when the request asked for an invitation. */
   chatInvite?: ChatInviteResult;
-}
-
-/** Splits a full name at its first space: the first part is the first name (a single word is one). */
-export function splitFullName(fullName: string): { firstName: string; lastName: string } {
-  const trimmed = fullName.trim();
-  const space = trimmed.search(/\s/);
-  if (space < 0) return { firstName: trimmed, lastName: '' };
-  return { firstName: trimmed.slice(0, space), lastName: trimmed.slice(space + 1).trim() };
 }
 
 interface Saved {
@@ -130,16 +134,6 @@ export async function addMember(deps: MemberDeps, communityId: string, body: Add
   return result;
 }
 
-/** The membership flags of an email; all false when no member holds it. */
-export async function checkMembership(
-  deps: Pick<MemberDeps, 'database'>,
-  communityId: string,
-  email: string,
-): Promise<{ is_member: boolean; is_deactivated: boolean; is_forgotten: boolean }> {
-  const state = await selectMemberStateByEmail(deps.database.db, communityId, normaliseEmail(email));
-  return { is_member: state !== undefined, is_deactivated: state === 'deactivated', is_forgotten: state === 'forgotten' };
-}
-
 /** Deactivates a member without a linked chat profile; reports whether it already was. */
 export async function deactivateMember(
   deps: Pick<MemberDeps, 'database' | 'clock'>,
@@ -163,4 +157,113 @@ export async function deactivateMember(
     ? { ...existing, state: 'deactivated' as const, updated_at: now }
     : ((await selectMemberById(db, communityId, id)) ?? existing);
   return { member: toMember(row), alreadyDeactivated: !changed };
+}
+
+/** The member being invited, and what the community knows of the email's profiles. */
+export interface InvitationTarget {
+  member: Member;
+  /** The community profile with the member's email, if any: the one a pending invitation holds. */
+  profileId: string | null;
+  /** True when a profile with the email has a chat identity: the person is in the workspace. */
+  hasChatIdentity: boolean;
+}
+
+function recordedStatus(result: ChatInviteResult): ChatInvitationStatus {
+  if (result.status === 'invited') return 'pending';
+  if (result.status === 'failed') return 'failed';
+  // `already_in_team`: the person is in the workspace. The other codes say an invitation sent
+  // elsewhere (by a workspace admin) is outstanding: remember it, so no second one is attempted.
+  return result.code === 'already_in_team' ? 'accepted' : 'pending';
+}
+
+function channelIdsOf(json: string): string[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+}
+
+async function send(workspace: ChatWorkspace, member: Member, channelIds: string[]): Promise<ChatInviteResult> {
+  try {
+    return await workspace.inviteUser({ email: member.email, channelIds, fullName: member.full_name });
+  } catch {
+    // The Slack adapter never throws; another adapter might. The member is saved either way, so
+    // the failure is reported in chat_invite rather than failing the request.
+    return { status: 'failed', code: 'chat_error', channel_ids: channelIds, detail: 'The call to the chat platform failed unexpectedly.' };
+  }
+}
+
+/**
+ * Invites a saved member to the chat workspace and records the attempt. While an invitation of the
+ * email (or of the profile holding it) is outstanding, the member adopts it and no second one is sent.
+ */
+export async function inviteMemberToChat(
+  deps: Pick<MemberDeps, 'database' | 'clock'>,
+  communityId: string,
+  workspace: ChatWorkspace,
+  target: InvitationTarget,
+  channelIds: string[],
+): Promise<ChatInviteResult> {
+  const db = deps.database.db;
+  const invitee: Invitee = { emailNorm: normaliseEmail(target.member.email), profileId: target.profileId };
+  const pending = await selectPendingInvitation(db, communityId, invitee);
+  if (pending && !target.hasChatIdentity) {
+    await writeCommunityData(deps, communityId, (w) => adoptInvitation(w.tx, communityId, pending.id, target.member.id, w.now));
+    return {
+      status: 'already_in_workspace',
+      code: 'already_in_team_invited_user',
+      channel_ids: channelIdsOf(pending.channel_ids),
+      detail: 'The user already holds an invitation to the workspace; no second one was sent.',
+    };
+  }
+  // A chat identity for the email means the invitee has joined: their invitation was accepted.
+  if (pending) {
+    await writeCommunityData(deps, communityId, (w) => closePendingInvitations(w.tx, communityId, invitee, 'accepted', w.now));
+  }
+
+  const result = await send(workspace, target.member, channelIds);
+  await writeCommunityData(deps, communityId, (w) =>
+    insertInvitation(w.tx, communityId, {
+      id: newUuid(),
+      email_norm: invitee.emailNorm,
+      profile_id: target.profileId,
+      member_id: target.member.id,
+      status: recordedStatus(result),
+      channel_ids: JSON.stringify(result.channel_ids),
+      created_at: w.now,
+      updated_at: w.now,
+    }),
+  );
+  return result;
+}
+
+/** Records that the pending invitations of an email were revoked in the workspace, so that a new one can be sent. */
+export async function cancelChatInvitations(
+  database: Database,
+  clock: Clock,
+  communityId: string,
+  email: string,
+): Promise<{ community_id: string; email: string; cancelled: number }> {
+  const emailNorm = normaliseEmail(email);
+  if (emailNorm === '' || emailNorm.length > 254) throw new UserInputError('The email must be 1-254 characters.');
+  await requireCommunity({ database }, communityId);
+  const { anyProfileId } = await selectProfilesForEmail(database.db, communityId, emailNorm);
+  const cancelled = await writeCommunityData({ database, clock }, communityId, (w) =>
+    closePendingInvitations(w.tx, communityId, { emailNorm, profileId: anyProfileId }, 'cancelled', w.now),
+  );
+  return { community_id: communityId, email: emailNorm, cancelled };
+}
+
+/** Members rule: a member whose email has a profile with a chat identity is linked to it (when not linked yet). */
+export async function linkMembersToChatProfiles(w: CommunityWrite, profiles: readonly ProfileImport[]): Promise<void> {
+  const byEmail = new Map(
+    profiles.flatMap((p) =>
+      typeof p.email === 'string' && p.email !== '' && p.chat_user_id ? [[normaliseEmail(p.email), p.profile_id]] : [],
+    ),
+  );
+  if (byEmail.size === 0) return;
+  const members = await selectUnlinkedMembersByEmails(w.tx, w.communityId, [...byEmail.keys()]);
+  for (const member of members) {
+    const profileId = byEmail.get(member.email_norm) as string;
+    await linkMemberToProfile(w.tx, w.communityId, member.id, profileId, w.now);
+    w.emit('member.updated', () => toMember({ ...member, chat_profile_id: profileId, updated_at: w.now }));
+  }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { runImport } from '../../src/import/run-import.js';
-import { describeEachEngine } from '../support/harness.js';
+import { runImport } from '../../../src/import/run-import.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 const profileId = '11111111-1111-4111-8111-111111111111';
 const feedId = '22222222-2222-4222-8222-222222222222';

@@ -1,6 +1,6 @@
 // Builders for feeds, posts and chat blocks, so that tests read like the data they describe.
-import { runImport } from '../../../src/import/run-import.js';
-import type { TestApp } from '../../support/harness.js';
+import { runImport } from '../../src/import/run-import.js';
+import type { TestApp } from './harness.js';
 
 export type Json = Record<string, unknown>;
 export type Auth = { authorization: string };

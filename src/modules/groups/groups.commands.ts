@@ -1,0 +1,33 @@
+import { notFound } from '../../errors.js';
+import { toIso } from '../../shared/clock.js';
+import type { StorageDeps } from '../../shared/service-deps.js';
+import { millisFromMicros } from '../../shared/time.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
+import { selectProfileIdBy } from '../profiles/profiles.queries.js';
+import { userIdentifier } from '../profiles/profiles.rules.js';
+import { groupExists, insertGroupMember } from './groups.queries.js';
+import type { GroupUser } from './groups.schemas.js';
+
+/** What group commands are given. */
+export type GroupDeps = StorageDeps;
+
+/** Adds the profile a user identifier names to a group; reports whether it already was a member. */
+export async function addGroupMember(
+  deps: GroupDeps,
+  communityId: string,
+  groupId: string,
+  user: GroupUser,
+): Promise<{ alreadyMember: boolean }> {
+  const identifier = userIdentifier(user);
+  const db = deps.database.db;
+  if (!(await groupExists(db, communityId, groupId))) throw notFound('Group');
+  const profileId = await selectProfileIdBy(db, communityId, identifier);
+  if (profileId === undefined) throw notFound('User');
+  const added = await writeCommunityData(deps, communityId, async (w) => {
+    const inserted = await insertGroupMember(w.tx, communityId, groupId, profileId, w.now);
+    if (inserted)
+      w.emit('group.member_added', () => ({ group_id: groupId, profile_id: profileId, added_at: toIso(millisFromMicros(w.now)) }));
+    return inserted;
+  });
+  return { alreadyMember: !added };
+}

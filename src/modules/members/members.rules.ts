@@ -1,0 +1,7 @@
+/** Splits a full name at its first space: the first part is the first name (a single word is one). */
+export function splitFullName(fullName: string): { firstName: string; lastName: string } {
+  const trimmed = fullName.trim();
+  const space = trimmed.search(/\s/);
+  if (space < 0) return { firstName: trimmed, lastName: '' };
+  return { firstName: trimmed.slice(0, space), lastName: trimmed.slice(space + 1).trim() };
+}

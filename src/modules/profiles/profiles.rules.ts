@@ -1,0 +1,50 @@
+import { validationFailed } from '../../errors.js';
+import { ImportError, schemaParser } from '../../import/import-section.js';
+import { isUuid, normaliseEmail } from '../../shared/ids.js';
+import { parseTimestamp, timestampRule } from '../../shared/timestamps.js';
+import { type ProfileImport, ProfileImportSchema } from './profiles.schemas.js';
+
+const parseShape = schemaParser<ProfileImport>('profiles', ProfileImportSchema);
+
+/** Checks a profile record (the import file's, or one built from a chat user); returns it typed or throws an ImportError. */
+export function parseProfileRecord(record: unknown, index: number): ProfileImport {
+  const profile = parseShape(record, index);
+  if (profile.created_at && parseTimestamp(profile.created_at) === undefined)
+    throw new ImportError('profiles', index, 'created_at', timestampRule);
+  return profile;
+}
+
+/** The ways a request may name a person: exactly one of them (a group add's `user`, an award's recipient). */
+export interface UserIdentifierFields {
+  chat_user_id?: string;
+  email?: string;
+  profile_id?: string;
+}
+
+const identifierFields = ['chat_user_id', 'email', 'profile_id'] as const;
+
+/**
+ * The one identifier a request names a user by (a group-add's `user`, an award's `recipient` and
+ * `sender`: `at` is the field); a 400 naming the field when there are none or several.
+ */
+export function userIdentifier(
+  user: UserIdentifierFields,
+  at = 'body.user',
+): { column: 'id' | 'chat_user_id' | 'email_norm'; value: string } {
+  const given = identifierFields.filter((field) => user[field] !== undefined);
+  if (given.length !== 1) {
+    const found = given.length === 0 ? 'none was given' : `got ${given.join(' and ')}`;
+    throw validationFailed(at, `must hold exactly one of chat_user_id, email, profile_id (${found})`);
+  }
+  const field = given[0] as (typeof identifierFields)[number];
+  const value = user[field] as string;
+  if (field === 'email') {
+    // Profiles without an e-mail are stored with "": a blank e-mail must not find one of them.
+    const emailNorm = normaliseEmail(value);
+    if (emailNorm === '') throw validationFailed(`${at}.email`, 'must not be blank');
+    return { column: 'email_norm', value: emailNorm };
+  }
+  // Profile ids are stored lower-case; a UUID is the same id in any letter case.
+  if (field === 'profile_id') return { column: 'id', value: isUuid(value) ? value.toLowerCase() : value };
+  return { column: 'chat_user_id', value };
+}
