@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CachedReadSpec } from '../../src/caching/cached-read.js';
+import { type ChatEventOutcome, describeChatEventOutcome } from '../../src/chat-sync/chat-event-outcome.js';
 import type { Config } from '../../src/config.js';
 import type { ApiKeysTable, CalendarEventsTable, WebhookDeliveriesTable } from '../../src/db/schema.js';
 import type { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
@@ -118,6 +119,20 @@ describe('closed lists: a typo does not compile', () => {
     // @ts-expect-error every sample is of a known type
     const sample: Parameters<typeof sampleEventData>[0] = 'post.edited';
     assert.deepEqual([good, typo, asked, sample].length, 4);
+  });
+
+  it('chat event outcomes (applyEvent)', () => {
+    const good: ChatEventOutcome = { kind: 'ignored', reason: 'unbound_channel' };
+    // @ts-expect-error no such outcome kind
+    const kind: ChatEventOutcome = { kind: 'post_written', created: 1, updated: 0 };
+    // @ts-expect-error no such reason to ignore an event
+    const reason: ChatEventOutcome = { kind: 'ignored', reason: 'unbound_chanel' };
+    // @ts-expect-error an outcome carries the data of its kind (posts_deleted counts posts)
+    const fields: ChatEventOutcome = { kind: 'posts_deleted', threads: 1 };
+    // @ts-expect-error an event type ignored says which type
+    const untyped: ChatEventOutcome = { kind: 'ignored', reason: 'event_type' };
+    assert.equal(describeChatEventOutcome(good), 'no feed bound to the channel');
+    assert.deepEqual([kind, reason, fields, untyped].length, 4);
   });
 
   it('permissions and plans', () => {
