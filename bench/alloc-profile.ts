@@ -7,7 +7,7 @@ import { Session } from 'node:inspector/promises';
 import { promisify } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
-import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { testConfig } from '../test/support/harness.js';
 import { ensureDataset } from './datasets.js';

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { slackSignature } from '../src/chat-sync/signature.js';
 import { type Database, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
-import { createCommunity } from '../src/modules/communities/communities.service.js';
+import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { startFakeChatServer } from '../test/support/fake-chat-server.js';
 

@@ -7,7 +7,7 @@ import { type SeedTarget, seedRange, seedSections, todayUtc, totalOf } from '../
 import { allTags } from '../src/cli/seed/vocabulary.js';
 import { type SeedCounts, SeedWorld } from '../src/cli/seed/world.js';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
-import { createCommunity } from '../src/modules/communities/communities.service.js';
+import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { epochMillis } from '../src/shared/time.js';
 import { copySqliteToPostgres } from './copy-to-postgres.js';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
 import { statementNames } from '../src/db/pg-statements.js';
-import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { epochMillis, microsFromMillis } from '../src/shared/time.js';
 import { testConfig } from '../test/support/harness.js';

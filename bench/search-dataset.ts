@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { runImport } from '../src/import/run-import.js';
-import { createCommunity } from '../src/modules/communities/communities.service.js';
+import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { authorName, postText } from '../test/support/search-corpus.js';
 import { ensurePostgresDatabase, withSearchPath } from './datasets.js';

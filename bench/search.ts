@@ -11,7 +11,7 @@
 import { sql } from 'kysely';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, type Engine, openDatabase } from '../src/db/database.js';
-import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
 import { searchPosts } from '../src/modules/search/search.service.js';
 import { parseSearchQuery } from '../src/modules/search/search-query.js';
 import { systemClock } from '../src/shared/clock.js';

@@ -29,7 +29,7 @@ import { registerBodyErrorDocs, transportOptions } from './http/transport-errors
 import { registerValidation } from './http/validation.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { createMetrics, registerMetrics } from './metrics/metrics.routes.js';
-import { Authenticator } from './modules/api-keys/authenticator.js';
+import { Authenticator } from './modules/api-keys/api-keys.reads.js';
 import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
 import { type Clock, systemClock } from './shared/clock.js';

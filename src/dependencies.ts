@@ -4,7 +4,7 @@ import type { ChatWorkspaceFactory } from './chat/index.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Metrics } from './metrics/metrics.js';
-import type { Authenticator } from './modules/api-keys/authenticator.js';
+import type { Authenticator } from './modules/api-keys/api-keys.reads.js';
 import type { Clock } from './shared/clock.js';
 import type { SecretBox } from './shared/secret-box.js';
 import type { Resolver } from './webhooks/target-address.js';

@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
-import { bootstrapDefaultCommunity } from './modules/communities/communities.service.js';
+import { bootstrapDefaultCommunity } from './modules/communities/communities.commands.js';
 import { systemClock } from './shared/clock.js';
 import { nodeEndOfLifeWarning } from './shared/node-support.js';
 import { durationMs, type EpochMillis, epochMillis } from './shared/time.js';

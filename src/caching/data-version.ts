@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import { preparedQuery } from '../db/prepared-query.js';
+import { communityVersionsQuery } from '../modules/communities/communities.queries.js';
 import { andThen } from '../shared/maybe-async.js';
 import { CoalescedReads } from './coalesced-reads.js';
 
@@ -10,10 +10,6 @@ interface Versions {
   events_version: number;
   posts_version: number;
 }
-
-const versionsQuery = preparedQuery((db, p: { communityId: string }) =>
-  db.selectFrom('communities').select(['events_version', 'posts_version']).where('id', '=', p.communityId),
-);
 
 const versionsOf = (row: { events_version: number | bigint | string; posts_version: number | bigint | string } | undefined): Versions =>
   row ? { events_version: Number(row.events_version), posts_version: Number(row.posts_version) } : { events_version: 0, posts_version: 0 };
@@ -37,7 +33,7 @@ export function readDataVersion(database: Database, communityId: string, column:
     return versions.then((read) => read[column]);
   }
   const watch = database.sqlite?.inTransaction === false ? database.commitWatch() : null;
-  if (!watch) return andThen(versionsQuery.firstNow(database.db, { communityId }), (row) => versionsOf(row)[column]);
+  if (!watch) return andThen(communityVersionsQuery.firstNow(database.db, { communityId }), (row) => versionsOf(row)[column]);
   const epoch = watch.epochNow();
   let memo = memos.get(database);
   if (!memo || memo.epoch !== epoch || memo.versions.size >= maxMemoEntries) {
@@ -47,7 +43,7 @@ export function readDataVersion(database: Database, communityId: string, column:
   const known = memo.versions.get(communityId);
   if (known !== undefined) return known[column];
   const versions = memo.versions;
-  return andThen(versionsQuery.firstNow(database.db, { communityId }), (row) => {
+  return andThen(communityVersionsQuery.firstNow(database.db, { communityId }), (row) => {
     const read = versionsOf(row);
     versions.set(communityId, read);
     return read[column];
@@ -75,7 +71,7 @@ const coalesced = new WeakMap<Database, CoalescedReads<Versions>>();
 function coalescedReadsOf(database: Database): CoalescedReads<Versions> {
   let reads = coalesced.get(database);
   if (!reads) {
-    reads = new CoalescedReads((communityId) => versionsQuery.first(database.db, { communityId }).then(versionsOf));
+    reads = new CoalescedReads((communityId) => communityVersionsQuery.first(database.db, { communityId }).then(versionsOf));
     coalesced.set(database, reads);
   }
   return reads;

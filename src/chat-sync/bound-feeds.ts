@@ -1,6 +1,6 @@
 import { createSlackReader } from '../chat/slack-reader.js';
 import { UserInputError } from '../errors.js';
-import { requireCommunity } from '../modules/communities/communities.service.js';
+import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { writeFeedRecord } from '../modules/feeds/feeds.commands.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import { type FeedRow, selectAllFeeds, selectFeedRow, selectFeedsOfChannel } from '../modules/feeds/feeds.queries.js';

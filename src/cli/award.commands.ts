@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { createAward, listAwards } from '../modules/awards/awards.service.js';
+import { createAward } from '../modules/awards/awards.commands.js';
+import { listAwards } from '../modules/awards/awards.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { createCommunity, listCommunities, setCommunityPlan } from '../modules/communities/communities.service.js';
+import { createCommunity, setCommunityPlan } from '../modules/communities/communities.commands.js';
+import { listCommunities } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
 import { formatTable, printResult } from './output.js';

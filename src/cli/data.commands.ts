@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { runImport } from '../import/run-import.js';
-import { requireCommunity } from '../modules/communities/communities.service.js';
+import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { publicBaseUrl as configuredPublicBaseUrl } from '../shared/public-base-url.js';
 import { withDatabase } from './context.js';

@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { type ExportSink, exportCommunity } from '../export/export-community.js';
-import { requireCommunity } from '../modules/communities/communities.service.js';
+import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { withDatabase } from './context.js';
 
 /** A sink over a stream that waits for 'drain' when the stream's buffer is full (an 'error' rejects). */

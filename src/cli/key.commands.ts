@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
-import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, setApiKeyPermissions } from '../modules/api-keys/api-keys.service.js';
+import { createApiKey, revokeApiKey, rotateApiKey, setApiKeyPermissions } from '../modules/api-keys/api-keys.commands.js';
+import { listApiKeys } from '../modules/api-keys/api-keys.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { parseDuration } from '../shared/duration.js';
 import { parsePermissionList, permissions } from '../shared/permissions.js';

@@ -1,4 +1,5 @@
 import { ApiError, UserInputError } from '../errors.js';
+import { formatPath, Refused } from '../shared/failures.js';
 
 /** How a command reports: one JSON document with --json, readable lines otherwise. */
 export interface Output {
@@ -25,12 +26,17 @@ export function formatTable(rows: Record<string, unknown>[], columns: string[]):
     .join('\n');
 }
 
-/** Runs a service action for a command: an API error becomes the operator's error (its message, exit status 1). */
+/** A command's refusal as the CLI prints it: `<path>: <message>` per failure (the message alone for the whole input). */
+export const refusalText = (refused: Refused): string =>
+  refused.failures.map((f) => (f.path.length > 0 ? `${formatPath(f.path)}: ${f.message}` : f.message)).join('; ');
+
+/** Runs a service action for a command: an API error or a refusal becomes the operator's error (its message, exit status 1). */
 export async function asOperatorErrors<T>(action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (error) {
     if (error instanceof ApiError) throw new UserInputError(error.message);
+    if (error instanceof Refused) throw new UserInputError(refusalText(error));
     throw error;
   }
 }

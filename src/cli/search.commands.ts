@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { UserInputError } from '../errors.js';
-import { requireCommunity } from '../modules/communities/communities.service.js';
+import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { maxQueryLength } from '../modules/search/search.schemas.js';
 import { reindexCommunity, searchPosts, searchText } from '../modules/search/search.service.js';
 import { parseSearchQuery } from '../modules/search/search-query.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { UserInputError } from '../errors.js';
-import { requireCommunity } from '../modules/communities/communities.service.js';
+import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
 import { printResult } from './output.js';

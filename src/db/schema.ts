@@ -16,7 +16,7 @@ export type Flag = 0 | 1;
 export interface CommunitiesTable {
   id: string;
   name: string;
-  /** Written only as a checked Plan (src/modules/communities/communities.service.ts). */
+  /** Written only as a checked Plan (src/modules/communities/communities.commands.ts). */
   plan: Plan;
   created_at: EpochMicros;
   /** Bumped in the same transaction as any write to events (or posts): the key of cached counts. */

@@ -6,7 +6,7 @@ import { lazyRequire } from '../shared/lazy-require.js';
 /** Loaded only when logs are pretty: a server in production writes JSON and never needs it. */
 const loadPinoPretty = lazyRequire<typeof PinoPretty>('pino-pretty');
 
-/** The shape of every key this service issues (`ca_` + 32 base64url characters, see api-keys.service). */
+/** The shape of every key this service issues (`ca_` + 32 base64url characters, see api-keys.rules). */
 const issuedKey = /ca_[A-Za-z0-9_-]{20,}/g;
 /** `Bearer <anything>` wherever it appears (a header pasted into a URL or a body). */
 const bearerValue = /(bearer(?:\s|%20|\+)+)[^\s"&,;]+/gi;

@@ -1,6 +1,10 @@
+import { backfillGauge, chatEventQueueGauge } from '../chat-sync/gauges.queries.js';
 import type { Database } from '../db/database.js';
 import type { AppServices } from '../dependencies.js';
 import { type DurationMs, durationMs, type EpochMillis, epochMillis } from '../shared/time.js';
+import { pendingDeliveriesGauge } from '../webhooks/deliveries.queries.js';
+import { disabledEndpointsGauge } from '../webhooks/endpoints.queries.js';
+import { outboxGauge } from '../webhooks/outbox.queries.js';
 import type { PrometheusMetrics } from './metrics.js';
 
 /** A scrape's database reads give up after this: a slow database must not hold the scrape (Prometheus times out at 10 s). */
@@ -23,33 +27,15 @@ interface Backlog {
 const num = (value: unknown): number => Number(value ?? 0);
 const instant = (value: unknown): EpochMillis | null => (value === null || value === undefined ? null : epochMillis(Number(value)));
 
-/** One aggregate query per table, each an index range or a small table's scan. */
+/** One aggregate query per table, each an index range or a small table's scan (each in its table's home). */
 async function readBacklog(database: Database): Promise<Backlog> {
   const { db } = database;
   // One after the other: a scrape holds at most one pooled connection, never the pool's requests' share.
-  const deliveries = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
-    .where('status', '=', 'pending')
-    .executeTakeFirstOrThrow();
-  const outbox = await db
-    .selectFrom('webhook_outbox')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
-    .executeTakeFirstOrThrow();
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('disabled_at', 'is not', null)
-    .executeTakeFirstOrThrow();
-  const events = await db
-    .selectFrom('chat_event_queue')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('received_at').as('oldest')])
-    .where('applied_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  const backfill = await db
-    .selectFrom('chat_sync_checkpoints')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('done').as('done'), eb.fn.sum('items').as('items')])
-    .executeTakeFirstOrThrow();
+  const deliveries = await pendingDeliveriesGauge(db);
+  const outbox = await outboxGauge(db);
+  const endpoints = await disabledEndpointsGauge(db);
+  const events = await chatEventQueueGauge(db);
+  const backfill = await backfillGauge(db);
   return {
     deliveriesPending: num(deliveries.n),
     oldestDeliveryAt: instant(deliveries.oldest),

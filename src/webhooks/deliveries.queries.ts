@@ -1,4 +1,6 @@
-import type { Database } from '../db/database.js';
+import type { Insertable } from 'kysely';
+import type { Database, Db } from '../db/database.js';
+import type { WebhookDeliveriesTable } from '../db/schema.js';
 import { newUuid } from '../shared/ids.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../shared/time.js';
 import type { AttemptResult } from './post-webhook.js';
@@ -208,3 +210,38 @@ export async function pruneSettledDeliveries(database: Database, before: EpochMi
     if (count < 1000) return removed;
   }
 }
+
+/** Inserts deliveries, a delivery already made for its (endpoint, webhook id) skipped; at most 1000 rows a statement. */
+export async function insertDeliveries(db: Db, rows: readonly Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+  // Parameters per statement stay under both engines' limits (SQLite 32,766; PostgreSQL 65,535).
+  for (let start = 0; start < rows.length; start += 1000)
+    await db
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(start, start + 1000))
+      .onConflict((conflict) => conflict.columns(['endpoint_id', 'webhook_id']).doNothing())
+      .execute();
+}
+
+/** Makes deliveries of an endpoint due again now, as new (one by id, or all created since an instant); answers how many. */
+export async function resetDeliveries(
+  db: Db,
+  endpointId: string,
+  which: { id: string } | { since: EpochMillis },
+  now: EpochMillis,
+): Promise<number> {
+  let query = db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, updated_at: now })
+    .where('endpoint_id', '=', endpointId);
+  query = 'id' in which ? query.where('id', '=', which.id) : query.where('created_at', '>=', which.since);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** How many deliveries are pending, in every community, and the oldest one's created_at (the metrics' gauges). */
+export const pendingDeliveriesGauge = (db: Db) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();

@@ -4,6 +4,7 @@ import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { toIso } from '../shared/clock.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
+import { resetDeliveries } from './deliveries.queries.js';
 import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
 
@@ -136,13 +137,7 @@ export async function redeliverWebhooks(
       hint: 'Add the endpoint again (webhook add, or POST /webhook_endpoints) once its receiver works, then redeliver there.',
     });
   const now = deps.clock.now();
-  let query = db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, updated_at: now })
-    .where('endpoint_id', '=', endpointId);
-  query = 'deliveryId' in target ? query.where('id', '=', target.deliveryId) : query.where('created_at', '>=', target.since);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return resetDeliveries(db, endpointId, 'deliveryId' in target ? { id: target.deliveryId } : { since: target.since }, now);
 }
 
 /** Redelivers one delivery of the community (`POST /webhook_deliveries/{id}/redeliver`) and answers it as listed now. */

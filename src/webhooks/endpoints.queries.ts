@@ -1,6 +1,7 @@
+import type { ExpressionBuilder } from 'kysely';
 import { selectInBatches } from '../db/batches.js';
 import type { Db, Tx } from '../db/database.js';
-import type { WebhookDeliveryStatus } from '../db/schema.js';
+import type { DB, WebhookDeliveryStatus, WebhookEndpointsTable } from '../db/schema.js';
 
 /** A community's endpoints, oldest first. */
 export const selectEndpoints = (db: Db | Tx, communityId: string) =>
@@ -49,3 +50,49 @@ export function selectAttempts(db: Db, deliveryIds: readonly string[]) {
       .execute(),
   );
 }
+
+/** Registers an endpoint. */
+export async function insertEndpoint(db: Db, row: WebhookEndpointsTable): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+/** Removes an endpoint; its deliveries go with it (foreign key, on delete cascade). */
+export async function deleteEndpoint(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+/** Sets an endpoint's signing secrets (the one it replaces, if any, and until when it keeps signing). */
+export async function updateEndpointSecrets(
+  db: Db,
+  id: string,
+  change: Pick<WebhookEndpointsTable, 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'updated_at'>,
+): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(change).where('id', '=', id).execute();
+}
+
+/** Which of these endpoint ids still exist (the fan-out: a removed endpoint has nothing to deliver to). */
+export async function selectExistingEndpointIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await db.selectFrom('webhook_endpoints').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * The number of the community's active endpoints, as a subquery named `active_endpoints`: the write
+ * path asks it in the RETURNING of its version bump (src/write-path/write-community-data.ts), so a
+ * write with nobody subscribed learns so without a statement of its own.
+ */
+export const activeEndpointCount = (eb: ExpressionBuilder<DB, 'communities'>, communityId: string) =>
+  eb
+    .selectFrom('webhook_endpoints')
+    .select((count) => count.fn.countAll<number>().as('n'))
+    .where('community_id', '=', communityId)
+    .where('disabled_at', 'is', null)
+    .as('active_endpoints');
+
+/** How many endpoints are disabled, in every community (the metrics' gauge). */
+export const disabledEndpointsGauge = (db: Db) =>
+  db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('disabled_at', 'is not', null)
+    .executeTakeFirstOrThrow();

@@ -1,11 +1,12 @@
 import type { Database } from '../db/database.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { notFound, validationFailed } from '../errors.js';
+import { selectCommunity } from '../modules/communities/communities.queries.js';
 import { type Clock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { addMillis, type DurationMs } from '../shared/time.js';
-import { selectEndpoint, selectEndpoints } from './endpoints.queries.js';
+import { deleteEndpoint, insertEndpoint, selectEndpoint, selectEndpoints, updateEndpointSecrets } from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
 import { newWebhookSecret } from './signing.js';
 import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
@@ -92,8 +93,7 @@ export async function createWebhookEndpoint(
   const events = checkEvents(input.events);
   const url = await checkEndpointUrl(input.url, deps.allowPrivate, deps.resolver);
   const { database } = deps;
-  const community = await database.db.selectFrom('communities').select('id').where('id', '=', communityId).executeTakeFirst();
-  if (!community) throw notFound('Community');
+  if (!(await selectCommunity(database.db, communityId))) throw notFound('Community');
   const existing = await selectEndpoints(database.db, communityId);
   if (existing.length >= maxEndpointsPerCommunity)
     throw validationFailed('body.url', `a community may have at most ${maxEndpointsPerCommunity} webhook endpoints; remove one first`);
@@ -112,7 +112,7 @@ export async function createWebhookEndpoint(
     created_at: now,
     updated_at: now,
   };
-  await database.db.insertInto('webhook_endpoints').values(row).execute();
+  await insertEndpoint(database.db, row);
   return { id: row.id, url, events, secret: row.secret, created_at: toIso(now) };
 }
 
@@ -130,7 +130,7 @@ export async function removeWebhookEndpoint(
   const row = await selectEndpoint(database.db, id, communityId);
   if (!row) throw notFound('Webhook endpoint');
   // Its deliveries go with it (foreign key, on delete cascade).
-  await database.db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+  await deleteEndpoint(database.db, id);
   return endpointView(row);
 }
 
@@ -145,10 +145,11 @@ export async function rotateWebhookSecret(
   const now = deps.clock.now();
   const secret = newWebhookSecret();
   const expires = graceMs > 0 ? addMillis(now, graceMs) : null;
-  await deps.database.db
-    .updateTable('webhook_endpoints')
-    .set({ secret, previous_secret: expires === null ? null : row.secret, previous_secret_expires_at: expires, updated_at: now })
-    .where('id', '=', id)
-    .execute();
+  await updateEndpointSecrets(deps.database.db, id, {
+    secret,
+    previous_secret: expires === null ? null : row.secret,
+    previous_secret_expires_at: expires,
+    updated_at: now,
+  });
   return { id, secret, previous_secret_expires_at: expires === null ? null : toIso(expires) };
 }

@@ -2,6 +2,9 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { WebhookDeliveriesTable } from '../db/schema.js';
 import { newUuid } from '../shared/ids.js';
+import { insertDeliveries } from './deliveries.queries.js';
+import { selectExistingEndpointIds } from './endpoints.queries.js';
+import { deleteOutboxRows, selectOutboxBatch } from './outbox.queries.js';
 
 /** Outbox rows moved per statement pair: enough to drain a burst in a few ticks, small enough to stay short. */
 const rowsPerFanOut = 500;
@@ -19,19 +22,11 @@ const rowsPerFanOut = 500;
  */
 export async function fanOutWebhookOutbox(database: Database): Promise<number> {
   const { db } = database;
-  const entries = await db.selectFrom('webhook_outbox').selectAll().orderBy('id').limit(rowsPerFanOut).execute();
+  const entries = await selectOutboxBatch(db, rowsPerFanOut);
   if (entries.length === 0) return 0;
   const named = new Set(entries.flatMap((entry) => JSON.parse(entry.endpoint_ids) as string[]));
   // An endpoint removed since the change has nothing left to deliver to (its deliveries went with it).
-  const existing = new Set(
-    (
-      await db
-        .selectFrom('webhook_endpoints')
-        .select('id')
-        .where('id', 'in', [...named])
-        .execute()
-    ).map((row) => row.id),
-  );
+  const existing = await selectExistingEndpointIds(db, [...named]);
   const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
   for (const entry of entries) {
     for (const endpointId of JSON.parse(entry.endpoint_ids) as string[]) {
@@ -57,21 +52,11 @@ export async function fanOutWebhookOutbox(database: Database): Promise<number> {
       });
     }
   }
-  // Parameters per statement stay under both engines' limits (SQLite 32,766; PostgreSQL 65,535).
-  for (let start = 0; start < deliveries.length; start += 1000)
-    await db
-      .insertInto('webhook_deliveries')
-      .values(deliveries.slice(start, start + 1000))
-      .onConflict((conflict) => conflict.columns(['endpoint_id', 'webhook_id']).doNothing())
-      .execute();
-  await db
-    .deleteFrom('webhook_outbox')
-    .where(
-      'id',
-      'in',
-      entries.map((entry) => entry.id),
-    )
-    .execute();
+  await insertDeliveries(db, deliveries);
+  await deleteOutboxRows(
+    db,
+    entries.map((entry) => entry.id),
+  );
   return entries.length;
 }
 

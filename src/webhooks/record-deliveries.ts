@@ -1,20 +1,17 @@
-import { CompiledQuery, type Insertable } from 'kysely';
 import type { Tx } from '../db/database.js';
-import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../db/pg-statements.js';
-import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
-import type { WebhookOutboxTable } from '../db/schema.js';
 import { toIso } from '../shared/clock.js';
-import { isUuid, randomAlphanumericId } from '../shared/ids.js';
+import { randomAlphanumericId } from '../shared/ids.js';
 import { JsonText, stringifyWithJsonText } from '../shared/json-text.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import type { EpochMillis } from '../shared/time.js';
 import { isCalendarEventType, type WebhookEventType } from './event-types.js';
+import { type ActiveEndpoint, insertOutbox, readActiveEndpoints } from './outbox.queries.js';
 
 /*
  * The outbox side of webhooks: in the transaction of a change, one webhook_outbox row per event that
  * some endpoint wants, naming those endpoints; the delivery worker fans it out to one delivery per
  * endpoint after the commit (fan-out.ts). The community's active endpoints are read in that same
- * transaction with one indexed read, so an endpoint added through any instance is seen by the next
+ * transaction with one indexed read (outbox.queries.ts), so an endpoint added through any instance is seen by the next
  * write everywhere; with none (the usual case) that read is all a write pays, and nothing is rendered.
  * On SQLite a write that bumps a view's version learns the count of active endpoints from the bump
  * itself (write-community-data.ts) and calls this only when there are some. On PostgreSQL, where a
@@ -22,11 +19,6 @@ import { isCalendarEventType, type WebhookEventType } from './event-types.js';
  * (readActiveEndpointsAtBegin): they are then as of the write's start, which under READ COMMITTED is
  * what a read just before the commit would mostly see too (docs/webhooks.md).
  */
-
-export interface ActiveEndpoint {
-  id: string;
-  events: string | null;
-}
 
 // The parsed `events` of the endpoints seen, by their text: it is parsed on every emitting write otherwise.
 const typeLists = new Map<string, ReadonlySet<string>>();
@@ -60,58 +52,6 @@ function calendarEventOf(data: unknown): Readonly<Record<string, unknown>> | nul
 
 /** A Standard Webhooks message id: `msg_` and 24 random characters, the same for every endpoint and attempt. */
 export const newWebhookId = (): string => `msg_${randomAlphanumericId(24)}`;
-
-// Compiled once, as the insert below: this read is on every emitting write, and a Kysely builder
-// costs more than the read (on SQLite it then runs on the transaction's handle, on PostgreSQL as a
-// named statement).
-const activeEndpoints = preparedQuery((db, p: { communityId: string }) =>
-  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('community_id', '=', p.communityId).where('disabled_at', 'is', null),
-);
-
-// Compiled once: a Kysely insert builder costs more than the insert itself.
-const insertOutboxRow = new PreparedQuery((db, p: Omit<Insertable<WebhookOutboxTable>, 'id'>) => db.insertInto('webhook_outbox').values(p));
-
-/** The community's active endpoints, read in the write's transaction. */
-export const readActiveEndpoints = (tx: Tx, communityId: string): Promise<ActiveEndpoint[]> => activeEndpoints.all(tx, { communityId });
-
-/**
- * On PostgreSQL, the community's active endpoints read as the first statement of a write's
- * transaction: a text without parameters (a session statement executed with the id inlined), which
- * the connection sends in one message with the transaction's `begin` (src/db/pg-statements.ts), so
- * that knowing them costs a write no round trip of its own. Community ids are UUIDs, inlined only
- * once checked to be one; any other id is read with a parameter.
- */
-export async function readActiveEndpointsAtBegin(tx: Tx, communityId: string): Promise<ActiveEndpoint[]> {
-  if (!isUuid(communityId)) return readActiveEndpoints(tx, communityId);
-  // Already SQL: handed to the transaction's connection as is, with nothing to compile.
-  return (await tx.executeQuery<ActiveEndpoint>(CompiledQuery.raw(executeActiveEndpoints(`'${communityId}'`)))).rows;
-}
-
-// A session statement (pg-statements.ts): a literal SELECT here would be planned on every write.
-const executeActiveEndpoints = sessionStatement(
-  'ca_s_active_webhook_endpoints',
-  ['text'],
-  'select "id", "events" from "webhook_endpoints" where "community_id" = $1 and "disabled_at" is null',
-);
-
-// On PostgreSQL the outbox row goes with the transaction's commit, in the same message (a held
-// session statement, pg-statements.ts): nothing reads its result, and a round trip of its own
-// would be most of what an emitting write pays for its webhook.
-const executeInsertOutboxRow = sessionStatement(
-  'ca_s_insert_webhook_outbox',
-  ['text', 'text', 'text', 'text', 'text', 'bigint', 'integer'],
-  'insert into "webhook_outbox" ("community_id", "webhook_id", "type", "payload", "endpoint_ids", "created_at", "position") values ($1, $2, $3, $4, $5, $6, $7)',
-);
-
-async function insertOutbox(tx: Tx, withCommit: boolean, row: Omit<Insertable<WebhookOutboxTable>, 'id'>): Promise<void> {
-  if (!withCommit) {
-    await insertOutboxRow.execute(tx, row);
-    return;
-  }
-  const { community_id, webhook_id, type, payload, endpoint_ids, created_at, position } = row;
-  const literals = [community_id, webhook_id, type, payload, endpoint_ids, Number(created_at), Number(position)].map(sqlLiteral);
-  await tx.executeQuery(CompiledQuery.raw(holdUntilNextStatement(executeInsertOutboxRow(...literals))));
-}
 
 /**
  * Writes the outbox rows of a change's webhook events; called by the write path before commit.

@@ -2,13 +2,8 @@ import type { Tx } from '../db/database.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import type { EpochMicros } from '../shared/time.js';
 import { millisFromMicros } from '../shared/timestamps.js';
-import {
-  type ActiveEndpoint,
-  readActiveEndpoints,
-  readActiveEndpointsAtBegin,
-  recordWebhookDeliveries,
-  someEndpointWants,
-} from '../webhooks/record-deliveries.js';
+import { type ActiveEndpoint, readActiveEndpoints, readActiveEndpointsAtBegin } from '../webhooks/outbox.queries.js';
+import { recordWebhookDeliveries, someEndpointWants } from '../webhooks/record-deliveries.js';
 
 export type { ActiveEndpoint, OutboxEntry };
 export { readActiveEndpoints, readActiveEndpointsAtBegin, someEndpointWants };

@@ -3,6 +3,7 @@ import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.j
 import { type Clock, storedNow } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
 import type { EpochMicros } from '../shared/time.js';
+import { activeEndpointCount } from '../webhooks/endpoints.queries.js';
 import type { WebhookEventType } from '../webhooks/event-types.js';
 import {
   type ActiveEndpoint,
@@ -123,14 +124,7 @@ const bumpOf = (views: readonly DataView[]) => preparedQuery((db, p: { community
 
 const bumpCountingEndpointsOf = (views: readonly DataView[]) =>
   preparedQuery((db, p: { communityId: string }) =>
-    updateOf(db, views, p.communityId).returning((eb) =>
-      eb
-        .selectFrom('webhook_endpoints')
-        .select((count) => count.fn.countAll<number>().as('n'))
-        .where('community_id', '=', p.communityId)
-        .where('disabled_at', 'is', null)
-        .as('active_endpoints'),
-    ),
+    updateOf(db, views, p.communityId).returning((eb) => activeEndpointCount(eb, p.communityId)),
   );
 
 /** Bumps the touched views' versions; with `countEndpoints`, answers the community's active webhook endpoints (undefined: not known). */

@@ -20,6 +20,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
+import { chainTop } from './source-tree.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const srcDir = join(root, 'src');
@@ -79,18 +80,6 @@ function chainRoot(expression: ts.Expression): ts.Identifier | undefined {
     else if (ts.isAwaitExpression(node) || ts.isAsExpression(node)) node = node.expression;
     else return undefined;
   }
-}
-
-/** The whole chain a call is part of (`db.updateTable(...).set(...).where(...)`). */
-function chainTop(node: ts.Node): ts.Node {
-  let at = node;
-  while (
-    (ts.isPropertyAccessExpression(at.parent) && at.parent.expression === at) ||
-    (ts.isCallExpression(at.parent) && at.parent.expression === at)
-  ) {
-    at = at.parent;
-  }
-  return at;
 }
 
 /** The type annotation (as written) of the parameter of an enclosing function named `name`; null when none declares it. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { parseJsonOutput, runCli } from '../support/cli.js';
 import { createTestDatabase, engines, type TestDatabase } from '../support/harness.js';

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { testConfig } from '../support/harness.js';
 

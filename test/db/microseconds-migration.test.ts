@@ -4,8 +4,8 @@ import { buildApp } from '../../src/app.js';
 import { type Database, migrateToLatest } from '../../src/db/database.js';
 import { migratorOf } from '../../src/db/schema-migrator.js';
 import { runImport } from '../../src/import/run-import.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { createTestDatabase, engines, TestClock, type TestDatabase, testConfig } from '../support/harness.js';
 
 /*

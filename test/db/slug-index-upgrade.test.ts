@@ -7,7 +7,7 @@ import { CompiledQuery } from 'kysely';
 import { migrateToLatest } from '../../src/db/database.js';
 import { migratorOf } from '../../src/db/schema-migrator.js';
 import { takenSlugsQuery } from '../../src/modules/calendar-events/queries/events.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { runCli } from '../support/cli.js';
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../support/harness.js';

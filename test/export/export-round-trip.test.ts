@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runSeed } from '../../src/cli/seed/run-seed.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { runCli } from '../support/cli.js';
 import {
   TestClock as Clock,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { runSeed } from '../../src/cli/seed/run-seed.js';
 import type { Engine } from '../../src/db/database.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { createTestDatabase, postgresSkipReason, TestClock, type TestDatabase } from '../support/harness.js';
 import { exportText, firstDifference, importText } from './round-trip-support.js';
 

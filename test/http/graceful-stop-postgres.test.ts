@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { runCli } from '../support/cli.js';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../support/harness.js';

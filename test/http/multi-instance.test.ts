@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { runCli } from '../support/cli.js';
 import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase, uniqueRedisPrefix } from '../support/harness.js';

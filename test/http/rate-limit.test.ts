@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { addressBucket } from '../../src/http/rate-limit-address.js';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit-stores/memory-store.js';
-import { revokeApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import { revokeApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import { durationMs, epochMillis } from '../../src/shared/time.js';
 import { describeEachEngine, TestClock } from '../support/harness.js';
 import { createTestRoutes } from './test-routes.js';

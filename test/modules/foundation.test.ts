@@ -43,7 +43,7 @@ describeEachEngine('foundation: authentication', (ctx) => {
 
   it('refuses a revoked key within a second', async () => {
     const { keyId, auth } = await ctx().community();
-    const { revokeApiKey } = await import('../../src/modules/api-keys/api-keys.service.js');
+    const { revokeApiKey } = await import('../../src/modules/api-keys/api-keys.commands.js');
     assert.equal((await ctx().request({ method: 'GET', url: '/admin/v0/calendar_events', headers: auth })).statusCode, 200);
     await revokeApiKey({ database: ctx().database, clock: ctx().clock }, keyId);
     ctx().clock.advance(1001);

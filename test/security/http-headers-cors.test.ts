@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { createTestDatabase, describeEachEngine, type TestApp, TestClock, type TestDatabase, testConfig } from '../support/harness.js';
 import { seedWorld, type World } from './support/world.js';
 

@@ -9,9 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createApiKey, hashApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { Authenticator } from '../../src/modules/api-keys/authenticator.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { Authenticator } from '../../src/modules/api-keys/api-keys.reads.js';
+import { hashApiKey } from '../../src/modules/api-keys/api-keys.rules.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { describeEachEngine, type TestApp, testConfig } from '../support/harness.js';
 import { seedWorld, type World } from './support/world.js';
 

@@ -9,7 +9,7 @@ import type { CachedReadSpec } from '../../src/caching/cached-read.js';
 import { type ChatEventOutcome, describeChatEventOutcome } from '../../src/chat-sync/chat-event-outcome.js';
 import type { Config } from '../../src/config.js';
 import type { ApiKeysTable, CalendarEventsTable, WebhookDeliveriesTable } from '../../src/db/schema.js';
-import type { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import type { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import type { upsertProfiles } from '../../src/modules/profiles/profiles.commands.js';
 import { type Clock, storedNow, toIso } from '../../src/shared/clock.js';
 import { parseDuration } from '../../src/shared/duration.js';

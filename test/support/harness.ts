@@ -9,8 +9,8 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../../src/db/database.js';
 import type { AppServices } from '../../src/dependencies.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import type { Clock } from '../../src/shared/clock.js';
 import { type EpochMillis, epochMillis } from '../../src/shared/time.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCommunity } from '../../src/modules/communities/communities.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { listWebhookDeliveries } from '../../src/webhooks/deliveries.service.js';
 import { createWebhookEndpoint } from '../../src/webhooks/endpoints.service.js';

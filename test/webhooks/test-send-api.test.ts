@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, it } from 'node:test';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../src/shared/permissions.js';
 import { durationMs } from '../../src/shared/time.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';

@@ -18,7 +18,7 @@ export async function up(db: MigrationDb): Promise<void> {
     .addColumn('team_url', 'text', (c) => c.notNull())
     .addColumn('api_app_id', 'text')
     .addColumn('bot_user_id', 'text')
-    // Sealed with SECRETS_KEY when it is set (src/chat-sync/secrets.ts).
+    // Sealed with SECRETS_KEY when it is set (src/shared/secret-box.ts).
     .addColumn('bot_token', 'text', (c) => c.notNull())
     .addColumn('signing_secret', 'text', (c) => c.notNull())
     .addColumn('connected_at', 'bigint', (c) => c.notNull())

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses } from '../../schemas/common.schemas.js';
+import { describeApiKey } from './api-keys.reads.js';
 import { ApiKeyMeResponseSchema } from './api-keys.schemas.js';
-import { describeApiKey } from './api-keys.service.js';
 
 /** `GET /api_key/me`: the calling key, for clients that must learn what they hold. */
 export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {

@@ -1,9 +1,9 @@
 import type { ImportSection } from '../../import/import-section.js';
 import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { formatPath, Refused } from '../../shared/failures.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
-import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
-import { replaceAssignments, upsertAwards } from './awards.queries.js';
+import { type AwardWithHolders, importAwards } from './awards.commands.js';
 import { type AwardImport, AwardImportSchema } from './awards.schemas.js';
 
 const section = 'awards';
@@ -31,47 +31,19 @@ export const awardsImportSection: ImportSection<AwardImport> = {
   async apply(tx, records, context) {
     const { communityId, now } = context;
     assertUniqueIds(section, records, (record) => record.id.toLowerCase());
-    const referenced = records.flatMap((record) =>
-      (record.assignments ?? []).flatMap((a) => [
-        a.profile_id.toLowerCase(),
-        ...(a.sender_profile_id ? [a.sender_profile_id.toLowerCase()] : []),
-      ]),
-    );
-    const existing = await selectExistingProfileIds(tx, communityId, referenced);
-    for (const [index, record] of records.entries()) {
-      for (const [i, assignment] of (record.assignments ?? []).entries()) {
-        for (const field of ['profile_id', 'sender_profile_id'] as const) {
-          const id = assignment[field]?.toLowerCase();
-          if (id && !existing.has(id))
-            throw new ImportError(section, index, `assignments[${i}].${field}`, `no profile "${id}" in this community or this file`);
-        }
-      }
-      const holders = new Set<string>();
-      for (const [i, assignment] of (record.assignments ?? []).entries()) {
-        const id = assignment.profile_id.toLowerCase();
-        if (holders.has(id)) throw new ImportError(section, index, `assignments[${i}].profile_id`, `"${id}" holds this award twice`);
-        holders.add(id);
-      }
-    }
-    await upsertAwards(
-      tx,
-      records.map((record) => ({
-        community_id: communityId,
-        id: record.id.toLowerCase(),
-        name: record.name,
-        description: record.description ?? null,
-        emoji: record.emoji ?? null,
-        created_at: instant(record.created_at, now),
-        updated_at: instant(record.updated_at, now),
-      })),
-    );
-    for (const record of records) {
+    const awards = records.map((record): AwardWithHolders => {
       const awardId = record.id.toLowerCase();
-      await replaceAssignments(
-        tx,
-        communityId,
-        awardId,
-        (record.assignments ?? []).map((a) => ({
+      return {
+        award: {
+          community_id: communityId,
+          id: awardId,
+          name: record.name,
+          description: record.description ?? null,
+          emoji: record.emoji ?? null,
+          created_at: instant(record.created_at, now),
+          updated_at: instant(record.updated_at, now),
+        },
+        holders: (record.assignments ?? []).map((a) => ({
           community_id: communityId,
           award_id: awardId,
           profile_id: a.profile_id.toLowerCase(),
@@ -79,7 +51,16 @@ export const awardsImportSection: ImportSection<AwardImport> = {
           send_anonymously: a.send_anonymously === true ? 1 : 0,
           assigned_at: instant(a.assigned_at, now),
         })),
-      );
+      };
+    });
+    try {
+      await importAwards(tx, communityId, awards);
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+      // Paths start at the record's index: `awards[<index>].<rest>: <message>`.
+      const [failure] = error.failures;
+      const [index, ...rest] = failure?.path ?? [];
+      throw new ImportError(section, typeof index === 'number' ? index : null, formatPath(rest) || null, failure?.message ?? error.message);
     }
     return records.length;
   },

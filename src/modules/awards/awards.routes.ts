@@ -3,9 +3,10 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { SecretBox } from '../../shared/secret-box.js';
+import { assignAward } from './awards.commands.js';
+import { awardIdFromPath } from './awards.rules.js';
 import { AssignAwardBodySchema, AssignAwardResponseSchema, AwardIdParamsSchema } from './awards.schemas.js';
-import { assignAward, awardIdFromPath } from './awards.service.js';
-import { AwardNotificationWorker } from './notification-worker.js';
+import { AwardNotificationWorker } from './awards.worker.js';
 
 /**
  * `POST /awards/{award_id}/assign` (docs/awards.md), and the worker that sends the direct messages
@@ -13,14 +14,10 @@ import { AwardNotificationWorker } from './notification-worker.js';
  */
 export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
   const { database, clock, config } = services;
-  const worker = new AwardNotificationWorker({
-    database,
-    clock,
-    box: new SecretBox(config.secrets),
-    apiUrl: config.chatApiUrl,
-    timeoutMs: config.chatTimeoutMs,
-    log: app.log,
-  });
+  const worker = new AwardNotificationWorker(
+    { database, clock },
+    { box: new SecretBox(config.secrets), apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs, log: app.log },
+  );
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', async () => worker.stop());
 

@@ -27,3 +27,13 @@ export async function upsertChatConnection(db: Db | Tx, row: ChatConnectionRow):
     )
     .execute();
 }
+
+/** Every community's sealed admin token (re-sealing with a new SECRETS_KEY). */
+export function selectChatConnectionTokens(db: Db): Promise<Pick<ChatConnectionRow, 'community_id' | 'token'>[]> {
+  return db.selectFrom('chat_connections').select(['community_id', 'token']).execute();
+}
+
+/** Replaces a community's sealed admin token (the same token sealed anew). */
+export async function updateChatConnectionToken(db: Db, communityId: string, token: string): Promise<void> {
+  await db.updateTable('chat_connections').set({ token }).where('community_id', '=', communityId).execute();
+}

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { CommunitiesTable } from '../../db/schema.js';
 import type { Plan } from '../../shared/plans.js';
 
@@ -39,3 +40,11 @@ export async function countCommunities(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Both data versions of a community (no row when the community is unknown), compiled once: it is
+ * read on every cached request (src/caching/data-version.ts).
+ */
+export const communityVersionsQuery = preparedQuery((db, p: { communityId: string }) =>
+  db.selectFrom('communities').select(['events_version', 'posts_version']).where('id', '=', p.communityId),
+);

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
-import type { Insertable } from 'kysely';
-import type { FileChunksTable } from '../../db/schema.js';
 import { ImportUuid, importInstant, OptText, OptTimestamp } from '../../import/import-fields.js';
 import { assertUniqueIds, ImportError, type ImportSection, schemaParser } from '../../import/import-section.js';
 import type { EpochMicros } from '../../shared/time.js';
-import { detectionHeadBytes, detectMimetype } from './files.mimetype.js';
-import { selectForeignFiles, upsertFile } from './files.queries.js';
-import { chunkBytes } from './files.upload.js';
+import { putFile } from './files.commands.js';
+import { selectForeignFiles } from './files.queries.js';
 
 const section = 'files';
 
@@ -71,21 +68,9 @@ export const filesImportSection: ImportSection<ParsedFile> = {
       const other = foreign.get(record.id);
       if (other && (other.name !== record.name || other.sha256 !== record.sha256))
         throw new ImportError(section, index, 'id', `"${record.id}" is another community's file (with another name or other bytes)`);
-      const chunks: Insertable<FileChunksTable>[] = [];
-      for (let offset = 0, seq = 0; offset < bytes.length; offset += chunkBytes, seq++)
-        chunks.push({ community_id: context.communityId, file_id: record.id, seq, data: bytes.subarray(offset, offset + chunkBytes) });
-      const row = {
-        community_id: context.communityId,
-        id: record.id,
-        name: record.name,
-        title: record.title == null || record.title === '' ? null : record.title,
-        mimetype: await detectMimetype(bytes.subarray(0, detectionHeadBytes)),
-        size: bytes.length,
-        sha256: record.sha256,
-        chunk_size: chunkBytes,
-        created_at: created_at ?? context.now,
-      };
-      await upsertFile(tx, row, chunks);
+      const title = record.title == null || record.title === '' ? null : record.title;
+      const row = { community_id: context.communityId, id: record.id, name: record.name, title, size: bytes.length, sha256: record.sha256 };
+      await putFile(tx, { ...row, created_at: created_at ?? context.now }, bytes);
     }
     return records.length;
   },

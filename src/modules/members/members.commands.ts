@@ -7,8 +7,8 @@ import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { type CommunityWrite, writeCommunityData } from '../../write-path/write-community-data.js';
-import { chatWorkspaceOf } from '../chat-connections/chat-connections.service.js';
-import { requireCommunity } from '../communities/communities.service.js';
+import { chatWorkspaceOf } from '../chat-connections/chat-connections.reads.js';
+import { requireCommunity } from '../communities/communities.reads.js';
 import { selectProfilesForEmail } from '../profiles/profiles.queries.js';
 import type { ProfileImport } from '../profiles/profiles.schemas.js';
 import {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createApiKey, rotateApiKey, setApiKeyPermissions } from '../../../src/modules/api-keys/api-keys.service.js';
+import { createApiKey, rotateApiKey, setApiKeyPermissions } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../../src/shared/permissions.js';
 import { durationMs } from '../../../src/shared/time.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, it } from 'node:test';
-import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { formatJsonTimestamp, microsFromMillis } from '../../../src/shared/timestamps.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
 import { describeEachEngine } from '../../support/harness.js';

@@ -74,6 +74,21 @@ describeEachEngine('GET /files/{id}/{name}', (ctx) => {
     assert.deepEqual(whole.rawPayload, big);
   });
 
+  it('answers ranges that start and end inside a chunk, across the pieces PostgreSQL sends it in (32 KiB)', async () => {
+    const piece = 32 * 1024;
+    for (const [start, end] of [
+      [piece - 10, piece + 10],
+      [100_000, 100_099],
+      [3 * piece, 4 * piece - 1],
+      [256 * 1024 + piece - 1, 256 * 1024 + 2 * piece],
+      [big.length - piece - 3, big.length - 1],
+    ] as const) {
+      const response = await ctx().request({ method: 'GET', url: bigPath, headers: { range: `bytes=${start}-${end}` } });
+      assert.equal(response.statusCode, 206, `${start}-${end}`);
+      assert.deepEqual(response.rawPayload, big.subarray(start, end + 1), `${start}-${end}`);
+    }
+  });
+
   it('answers 416 in the envelope for a range outside the file', async () => {
     const response = await ctx().request({ method: 'GET', url: bigPath, headers: { range: `bytes=${big.length}-` } });
     assert.equal(response.statusCode, 416);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { it } from 'node:test';
-import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { fixture, multipartBody, uploadParts } from '../../support/multipart.js';
 
@@ -60,6 +61,23 @@ describeEachEngine('POST /admin/v0/files', (ctx) => {
     assert.ok(data.url.endsWith(`/files/${data.id}/${encodeURIComponent('été 2025.png')}`), data.url);
     const download = await ctx().request({ method: 'GET', url: new URL(data.url).pathname });
     assert.equal(download.statusCode, 200);
+  });
+
+  it('stores several multi-chunk uploads sent at once, each whole, with a refused one among them', async () => {
+    const { auth } = await ctx().community();
+    const files = [0, 1, 2].map(() => randomBytes(2 * 256 * 1024 + 77));
+    const [a, b, refused, c] = await Promise.all([
+      upload(ctx(), auth, files[0] as Buffer, 'a.bin'),
+      upload(ctx(), auth, files[1] as Buffer, 'b.bin'),
+      upload(ctx(), auth, randomBytes(300 * 1024), 'lying.bin', { size: '5' }),
+      upload(ctx(), auth, files[2] as Buffer, 'c.bin'),
+    ]);
+    assert.equal(refused.statusCode, 400, refused.body);
+    for (const [index, response] of [a, b, c].entries()) {
+      assert.equal(response.statusCode, 201, response.body);
+      const download = await ctx().request({ method: 'GET', url: new URL(response.json<Uploaded>().data.url).pathname });
+      assert.deepEqual(download.rawPayload, files[index]);
+    }
   });
 
   it('refuses a size that is not the number of bytes received, and keeps nothing of it', async () => {

@@ -4,7 +4,7 @@
  */
 import { createSlackWorkspaceFactory } from '../../../src/chat/index.js';
 import { runImport } from '../../../src/import/run-import.js';
-import { connectChat } from '../../../src/modules/chat-connections/chat-connections.service.js';
+import { connectChat } from '../../../src/modules/chat-connections/chat-connections.commands.js';
 import { selectMemberById } from '../../../src/modules/members/members.queries.js';
 import { durationMs } from '../../../src/shared/time.js';
 import type { FakeChatServer } from '../../support/fake-chat-server.js';

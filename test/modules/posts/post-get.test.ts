@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import {
   type Auth,
   block,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { createApiKey } from '../../../src/modules/api-keys/api-keys.service.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../../src/shared/permissions.js';
 import {
   block,

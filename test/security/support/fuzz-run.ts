@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { createAward } from '../../../src/modules/awards/awards.service.js';
+import { createAward } from '../../../src/modules/awards/awards.commands.js';
 import { drainWebhookOutbox } from '../../../src/webhooks/fan-out.js';
 import type { Resolver } from '../../../src/webhooks/target-address.js';
 import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';

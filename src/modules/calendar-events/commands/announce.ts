@@ -3,7 +3,7 @@ import { ChatUnavailableError } from '../../../chat/index.js';
 import { ApiError } from '../../../errors.js';
 import type { ServiceDeps } from '../../../shared/service-deps.js';
 import { formatJsonTimestamp } from '../../../shared/timestamps.js';
-import { chatWorkspaceOf } from '../../chat-connections/chat-connections.service.js';
+import { chatWorkspaceOf } from '../../chat-connections/chat-connections.reads.js';
 import { selectFeedIdsByChannel } from '../../feeds/feeds.queries.js';
 import type { ParsedEvent } from '../rules/event-record.js';
 import type { PublishedTo } from '../schemas/event.js';

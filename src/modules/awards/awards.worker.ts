@@ -1,16 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ChatReadError, createSlackReader } from '../../chat/slack-reader.js';
 import { selectSyncConnection } from '../../chat-sync/sync-connections.js';
-import type { Database } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
 import { PolledDrain } from '../../shared/polled-drain.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { addMillis, type DurationMs, durationMs } from '../../shared/time.js';
-import { type ClaimedNotification, claimNotifications, settleNotification } from './notification-queue.js';
+import type { AwardDeps } from './awards.commands.js';
+import { type ClaimedNotification, claimNotifications, settleNotification } from './awards.queries.js';
 
-export interface NotificationWorkerDeps {
-  database: Database;
-  clock: Clock;
+/** How the worker reaches Slack and reports (its data comes through AwardDeps). */
+export interface AwardWorkerOptions {
   box: SecretBox;
   apiUrl: string;
   timeoutMs: DurationMs;
@@ -51,15 +49,18 @@ export const notificationRetryDelay = (attempts: number): DurationMs => duration
 export class AwardNotificationWorker {
   private readonly loop: PolledDrain;
 
-  constructor(private readonly deps: NotificationWorkerDeps) {
+  constructor(
+    private readonly deps: AwardDeps,
+    private readonly options: AwardWorkerOptions,
+  ) {
     this.loop = new PolledDrain(
       () => this.drain(),
-      (error) => deps.log.error({ err: error }, 'award notification worker: drain failed'),
+      (error) => options.log.error({ err: error }, 'award notification worker: drain failed'),
     );
   }
 
   start(): void {
-    this.loop.start(this.deps.pollMs ?? durationMs(1000));
+    this.loop.start(this.options.pollMs ?? durationMs(1000));
   }
 
   /** Sends what is due now (an assignment was just committed). */
@@ -80,14 +81,15 @@ export class AwardNotificationWorker {
   }
 
   private async send(notification: ClaimedNotification): Promise<void> {
-    const { database, clock, box, log } = this.deps;
+    const { database, clock } = this.deps;
+    const { box, log } = this.options;
     const connection = await selectSyncConnection(database.db, box, notification.community_id);
     if (!connection) {
       await settleNotification(database, notification.id, clock.now(), { sent: false, error: 'no chat bot connection', retryAt: null });
       return;
     }
     try {
-      const reader = createSlackReader({ token: connection.botToken, apiUrl: this.deps.apiUrl, timeoutMs: this.deps.timeoutMs });
+      const reader = createSlackReader({ token: connection.botToken, apiUrl: this.options.apiUrl, timeoutMs: this.options.timeoutMs });
       await reader.call('chat.postMessage', { channel: notification.channel, text: notification.text });
       await settleNotification(database, notification.id, clock.now(), { sent: true });
     } catch (error) {

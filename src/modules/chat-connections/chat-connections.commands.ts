@@ -1,10 +1,13 @@
-import { type ChatWorkspace, verifySlackToken } from '../../chat/index.js';
+import { verifySlackToken } from '../../chat/index.js';
 import { UserInputError } from '../../errors.js';
 import { storedNow } from '../../shared/clock.js';
-import type { ServiceDeps, StorageDeps } from '../../shared/service-deps.js';
+import type { ServiceDeps } from '../../shared/service-deps.js';
 import type { DurationMs } from '../../shared/time.js';
-import { requireCommunity } from '../communities/communities.service.js';
-import { selectChatConnection, upsertChatConnection } from './chat-connections.queries.js';
+import { requireCommunity } from '../communities/communities.reads.js';
+import { upsertChatConnection } from './chat-connections.queries.js';
+
+/** What the chat-connections module's commands and reads are given. */
+export type ChatConnectionDeps = Pick<ServiceDeps, 'database' | 'clock' | 'chat' | 'secrets'>;
 
 export interface ConnectChatInput {
   communityId: string;
@@ -33,7 +36,7 @@ function rejectionMessage(code: string): string {
 
 /** Verifies a chat admin token with the chat platform, then stores it (with its workspace id) as the community's connection. */
 export async function connectChat(
-  { database, clock, secrets }: StorageDeps & Pick<ServiceDeps, 'secrets'>,
+  { database, clock, secrets }: Pick<ChatConnectionDeps, 'database' | 'clock' | 'secrets'>,
   input: ConnectChatInput,
 ): Promise<ChatConnectionSummary> {
   const token = input.token.trim();
@@ -51,13 +54,4 @@ export async function connectChat(
     connected_at: storedNow(clock),
   });
   return { community_id: input.communityId, connected: true };
-}
-
-/** The chat workspace of a community, built from its stored connection; null when the community has none. */
-export async function chatWorkspaceOf(
-  { database, chat: factory, secrets }: Pick<ServiceDeps, 'database' | 'chat' | 'secrets'>,
-  communityId: string,
-): Promise<ChatWorkspace | null> {
-  const connection = await selectChatConnection(database.db, communityId);
-  return connection ? factory({ token: secrets.open(connection.token), teamId: connection.team_id }) : null;
 }

@@ -1,13 +1,63 @@
 import type { Database } from '../../db/database.js';
+import { ApiError, UserInputError } from '../../errors.js';
 import type { Clock } from '../../shared/clock.js';
-import { parseStoredPermissions } from '../../shared/permissions.js';
+import { toIso } from '../../shared/clock.js';
+import { type Permission, parseStoredPermissions, permissionNames } from '../../shared/permissions.js';
 import { isPlan, type Plan } from '../../shared/plans.js';
 import type { KeyCheck, KeyRefusal, Principal, PrincipalLookup } from '../../shared/principal.js';
 import { addMillis, durationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
-import { selectPrincipalByHash, touchApiKey } from './api-keys.queries.js';
-import { hashApiKey } from './api-keys.service.js';
+import { selectCommunity } from '../communities/communities.queries.js';
+import type { ApiKeyDeps } from './api-keys.commands.js';
+import { selectApiKeys, selectKeyWithCommunity, selectPrincipalByHash, touchApiKey } from './api-keys.queries.js';
+import { hashApiKey, isoOrNull } from './api-keys.rules.js';
 
 export type { KeyCheck, KeyRefusal, Principal };
+
+export interface ApiKeySummary {
+  id: string;
+  label: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  permissions: Permission[];
+  /** True when the key holds `all` (every permission, including future ones). */
+  all_permissions: boolean;
+  expires_at: string | null;
+}
+
+/** Lists a community's keys without their secrets. */
+export async function listApiKeys({ database }: Pick<ApiKeyDeps, 'database'>, communityId: string): Promise<ApiKeySummary[]> {
+  if (!(await selectCommunity(database.db, communityId))) throw new UserInputError(`No community with id "${communityId}".`);
+  return (await selectApiKeys(database.db, communityId)).map((row) => {
+    const held = parseStoredPermissions(row.permissions);
+    return {
+      id: row.id,
+      label: row.label,
+      created_at: toIso(row.created_at),
+      last_used_at: isoOrNull(row.last_used_at),
+      revoked_at: isoOrNull(row.revoked_at),
+      permissions: permissionNames(held),
+      all_permissions: held === 'all',
+      expires_at: isoOrNull(row.expires_at),
+    };
+  });
+}
+
+/** The key as `GET /api_key/me` shows it (read afresh: permissions and plan as they are now). */
+export async function describeApiKey({ database }: Pick<ApiKeyDeps, 'database'>, keyId: string) {
+  const row = await selectKeyWithCommunity(database.db, keyId);
+  // The key authenticated within the last second; gone since means revoked and deleted with its community.
+  if (!row) throw new ApiError('unauthorized', 'Unknown or revoked API key.');
+  return {
+    id: row.id,
+    label: row.label,
+    community: { id: row.community_id, name: row.community_name, plan: row.plan as Plan },
+    permissions: permissionNames(parseStoredPermissions(row.permissions)),
+    created_at: toIso(row.created_at),
+    expires_at: isoOrNull(row.expires_at),
+    last_used_at: isoOrNull(row.last_used_at),
+  };
+}
 
 interface CacheEntry {
   principal: Principal | null;

@@ -1,0 +1,28 @@
+import { UserInputError } from '../../errors.js';
+import type { Plan } from '../../shared/plans.js';
+import type { StorageDeps } from '../../shared/service-deps.js';
+import { type CommunityRow, selectCommunities, selectCommunity } from './communities.queries.js';
+
+/** What the communities module's commands and reads are given. */
+export type CommunityDeps = StorageDeps;
+
+export interface Community {
+  id: string;
+  name: string;
+  plan: Plan;
+}
+
+/** A stored community as the CLI shows it. */
+export const toCommunity = (row: CommunityRow): Community => ({ id: row.id, name: row.name, plan: row.plan });
+
+/** Lists every community. */
+export async function listCommunities({ database }: Pick<CommunityDeps, 'database'>): Promise<Community[]> {
+  return (await selectCommunities(database.db)).map(toCommunity);
+}
+
+/** Throws unless the community exists (CLI commands that take --community). */
+export async function requireCommunity({ database }: Pick<CommunityDeps, 'database'>, id: string): Promise<Community> {
+  const row = await selectCommunity(database.db, id);
+  if (!row) throw new UserInputError(`No community with id "${id}".`);
+  return toCommunity(row);
+}

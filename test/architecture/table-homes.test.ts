@@ -1,0 +1,272 @@
+// One home per table (issue 29; the table of homes is in docs/development.md, "Table homes").
+//
+// Every statement on a table of `DB` (src/db/schema.ts) lives in that table's home and nowhere else:
+//   - a Kysely statement is a call of selectFrom, insertInto, updateTable, deleteFrom, replaceInto or
+//     mergeInto whose first argument names the table (subqueries included: `eb.selectFrom('x')` inside
+//     another table's statement is a statement on x; a join is not);
+//   - SQL text (a `sql` template, a string) that names the table as the target of FROM, INTO, UPDATE
+//     or JOIN counts like one;
+//   - in a resource module (src/modules/<resource>/) the statements are in its `queries` role
+//     (`<resource>.queries.ts` or `queries/<topic>.ts`); outside src/modules, in files named
+//     `*.queries.ts` of the home's folder;
+//   - the migrations (src/db/migrations/) keep their own SQL, and the write path (src/write-path/)
+//     updates the version columns of `communities` (it IS the write path; nothing else may).
+// Everything else (other modules, import, export, chat sync, seed, webhooks, metrics) calls the
+// home's functions. A table added to DB fails here until it is given a home.
+//
+// ARCH_ROOT=<checkout> runs the rule over another checkout's src (test/architecture/source-tree.ts).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+import { chainTop, filesUnder, repoPath, root } from './source-tree.js';
+
+/** The home of each table: the folder whose `queries` files alone run statements on it. */
+export const tableHomes: Readonly<Record<string, string>> = {
+  communities: 'src/modules/communities/',
+  api_keys: 'src/modules/api-keys/',
+  chat_connections: 'src/modules/chat-connections/',
+  profiles: 'src/modules/profiles/',
+  members: 'src/modules/members/',
+  chat_invitations: 'src/modules/members/',
+  groups: 'src/modules/groups/',
+  group_members: 'src/modules/groups/',
+  feeds: 'src/modules/feeds/',
+  posts: 'src/modules/posts/',
+  post_search: 'src/modules/search/',
+  calendar_events: 'src/modules/calendar-events/',
+  calendar_event_tags: 'src/modules/calendar-events/',
+  calendar_event_feeds: 'src/modules/calendar-events/',
+  calendar_event_people: 'src/modules/calendar-events/',
+  calendar_event_attendees: 'src/modules/calendar-events/',
+  awards: 'src/modules/awards/',
+  award_assignments: 'src/modules/awards/',
+  award_notifications: 'src/modules/awards/',
+  files: 'src/modules/files/',
+  file_chunks: 'src/modules/files/',
+  file_upload_chunks: 'src/modules/files/',
+  webhook_endpoints: 'src/webhooks/',
+  webhook_deliveries: 'src/webhooks/',
+  webhook_delivery_attempts: 'src/webhooks/',
+  webhook_outbox: 'src/webhooks/',
+  idempotency_keys: 'src/idempotency/',
+  chat_sync_connections: 'src/chat-sync/',
+  chat_sync_checkpoints: 'src/chat-sync/',
+  chat_event_queue: 'src/chat-sync/',
+};
+
+const statementMethods = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);
+
+/** SQL naming a table as a statement's target (or a joined table: raw SQL has no other way to say which table is the main one). */
+const sqlTarget = /\b(?:from|into|update|join)\s+["`]?([a-z_][a-z0-9_]*)["`]?/gi;
+/** Text that is SQL rather than prose (a log line may say "from profiles"). */
+const sqlVerb =
+  /^\s*(?:select|insert|update|delete|with|replace)\b|\b(?:select\s+[\w*"(]|insert\s+into|delete\s+from|update\s+\w+\s+set)\b/i;
+
+/** The tables of `DB` in `<root>/src/db/schema.ts`. */
+export function schemaTables(at: string = root): string[] {
+  const path = join(at, 'src', 'db', 'schema.ts');
+  const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  for (const statement of file.statements) {
+    if (ts.isInterfaceDeclaration(statement) && statement.name.text === 'DB') {
+      return statement.members.flatMap((member) => (member.name && ts.isIdentifier(member.name) ? [member.name.text] : []));
+    }
+  }
+  throw new Error(`no interface DB in ${path}`);
+}
+
+/** Whether a file of `home` may hold statements: its module's `queries` role, or a `*.queries.ts` outside src/modules. */
+export function isQueriesFileOf(path: string, home: string): boolean {
+  if (!path.startsWith(home)) return false;
+  const rest = path.slice(home.length);
+  if (home.startsWith('src/modules/')) {
+    const resource = home.slice('src/modules/'.length, -1);
+    return rest === `${resource}.queries.ts` || /^queries\/[a-z0-9-]+\.ts$/.test(rest);
+  }
+  return rest.endsWith('.queries.ts');
+}
+
+/** The text of a `sql` template or string that `node` is, or undefined. */
+function literalText(node: ts.Node): string | undefined {
+  if (ts.isNoSubstitutionTemplateLiteral(node) || ts.isStringLiteral(node)) return node.text;
+  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ? ');
+  return undefined;
+}
+
+const isUpdate = (how: string, text: string) => how === 'updateTable' || (how === 'SQL text' && /^\s*update\b/i.test(text));
+
+/** The string literals a type written in `file` allows: literal types, unions, and the file's own type aliases and type parameters' constraints. */
+function literalsOfType(type: ts.TypeNode | undefined, file: ts.SourceFile, at: ts.Node, depth = 0): string[] {
+  if (!type || depth > 5) return [];
+  if (ts.isLiteralTypeNode(type) && ts.isStringLiteral(type.literal)) return [type.literal.text];
+  if (ts.isUnionTypeNode(type)) return type.types.flatMap((member) => literalsOfType(member, file, at, depth + 1));
+  if (ts.isParenthesizedTypeNode(type)) return literalsOfType(type.type, file, at, depth + 1);
+  if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName)) {
+    const name = type.typeName.text;
+    for (let scope: ts.Node | undefined = at; scope; scope = scope.parent) {
+      if (ts.isFunctionLike(scope)) {
+        const parameter = scope.typeParameters?.find((p) => p.name.text === name);
+        if (parameter) return literalsOfType(parameter.constraint, file, scope, depth + 1);
+      }
+    }
+    for (const statement of file.statements) {
+      if (ts.isTypeAliasDeclaration(statement) && statement.name.text === name)
+        return literalsOfType(statement.type, file, statement, depth + 1);
+    }
+  }
+  return [];
+}
+
+/**
+ * The tables a statement's first argument names: a string (`'posts as p'`), or, for a table named by
+ * a variable, what its declaration allows (a parameter's literal type, `x as T`, the elements of the
+ * array a `for ... of` walks). A subquery or an unknown expression names none.
+ */
+function tableNamesOf(argument: ts.Expression, file: ts.SourceFile): string[] {
+  if (ts.isStringLiteralLike(argument)) return [argument.text];
+  if (ts.isArrayLiteralExpression(argument)) return argument.elements.flatMap((element) => tableNamesOf(element, file));
+  if (ts.isAsExpression(argument)) {
+    const asType = literalsOfType(argument.type, file, argument);
+    return asType.length > 0 ? asType : tableNamesOf(argument.expression, file);
+  }
+  if (ts.isParenthesizedExpression(argument)) return tableNamesOf(argument.expression, file);
+  if (!ts.isIdentifier(argument)) return [];
+  const name = argument.text;
+  for (let scope: ts.Node | undefined = argument.parent; scope; scope = scope.parent) {
+    if (ts.isFunctionLike(scope)) {
+      const parameter = scope.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === name);
+      if (parameter) return literalsOfType(parameter.type, file, scope);
+    }
+    if (ts.isForOfStatement(scope) && ts.isVariableDeclarationList(scope.initializer)) {
+      const declared = scope.initializer.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name);
+      if (declared) {
+        let walked: ts.Expression = scope.expression;
+        while (ts.isAsExpression(walked) || ts.isParenthesizedExpression(walked)) walked = walked.expression;
+        return ts.isArrayLiteralExpression(walked) ? walked.elements.flatMap((element) => tableNamesOf(element, file)) : [];
+      }
+    }
+  }
+  return [];
+}
+
+/** The statements of one file that are outside their table's home (`path` relative to the repository). */
+export function homeViolationsIn(path: string, text: string, homes: Readonly<Record<string, string>> = tableHomes): string[] {
+  if (path.startsWith('src/db/migrations/')) return [];
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const where = (node: ts.Node) => `${path}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+  const check = (node: ts.Node, table: string, how: string, statementText: string) => {
+    const home = homes[table];
+    if (home === undefined || isQueriesFileOf(path, home)) return;
+    // The write path's one statement on communities bumps version columns (named through dataVersionColumn).
+    if (
+      table === 'communities' &&
+      path.startsWith('src/write-path/') &&
+      isUpdate(how, statementText) &&
+      /_version\b|dataVersionColumn/.test(statementText)
+    )
+      return;
+    const role = path.startsWith(home) ? ' (in its home, but not in a queries file)' : '';
+    found.push(`${where(node)}: ${how} on ${table} outside its home ${home}${role}`);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && statementMethods.has(node.expression.name.text)) {
+      const argument = node.arguments[0];
+      const names = argument ? tableNamesOf(argument, file) : [];
+      for (const name of names) check(node, name.split(/\s/)[0] ?? name, node.expression.name.text, chainTop(node).getText());
+    }
+    const sqlText = literalText(node);
+    if (sqlText !== undefined && sqlVerb.test(sqlText)) {
+      const tables = new Set([...sqlText.matchAll(sqlTarget)].map((match) => (match[1] ?? '').toLowerCase()));
+      for (const table of tables) if (table in homes) check(node, table, 'SQL text', sqlText);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** Every violation in `<at>/src`, one line each. */
+export function homeViolations(at: string = root): string[] {
+  return filesUnder(join(at, 'src')).flatMap((path) => homeViolationsIn(repoPath(path), readFileSync(path, 'utf8')));
+}
+
+describe('one home per table (rule at the top of this file)', () => {
+  it('gives every table of DB a home that exists', () => {
+    const tables = schemaTables();
+    assert.deepEqual(
+      tables.filter((table) => !(table in tableHomes)),
+      [],
+      'tables of src/db/schema.ts without a home here',
+    );
+    assert.deepEqual(
+      Object.keys(tableHomes).filter((table) => !tables.includes(table)),
+      [],
+      'homes of tables that are not in DB any more',
+    );
+  });
+
+  it('holds for every file of src', () => {
+    const violations = homeViolations();
+    if (violations.length > 0) {
+      const byTable = new Map<string, number>();
+      for (const line of violations) {
+        const table = / on ([a-z_]+) outside/.exec(line)?.[1] ?? '?';
+        byTable.set(table, (byTable.get(table) ?? 0) + 1);
+      }
+      const summary = [...byTable].map(([table, n]) => `${table}: ${n}`).join(', ');
+      console.log(`${violations.length} statements outside their table's home (${summary}):\n${violations.join('\n')}`);
+    }
+    assert.deepEqual(violations, []);
+  });
+
+  // The rule itself, on small sources.
+  const check = (path: string, text: string) => homeViolationsIn(path, text);
+
+  it("accepts a module's queries file, a queries folder, a *.queries.ts outside src/modules, joins, and the migrations", () => {
+    assert.deepEqual(
+      check('src/modules/posts/posts.queries.ts', `db.selectFrom('posts as p').innerJoin('profiles as a', 'a.id', 'p.author_profile_id')`),
+      [],
+    );
+    assert.deepEqual(check('src/modules/calendar-events/queries/attendees.ts', `tx.deleteFrom('calendar_event_attendees')`), []);
+    assert.deepEqual(check('src/webhooks/outbox.queries.ts', `tx.insertInto('webhook_outbox')`), []);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a source under test, with a template inside
+    assert.deepEqual(check('src/db/migrations/001-initial.ts', 'sql`update profiles set state = ${s}`'), []);
+    assert.deepEqual(check('src/write-path/write-community-data.ts', `tx.updateTable('communities').set({ events_version: 1 })`), []);
+  });
+
+  it('refuses a statement in another module, in a non-queries file of its home, in a subquery, and in SQL text', () => {
+    assert.equal(check('src/chat-sync/apply-event.ts', `tx.insertInto('profiles').values(row)`).length, 1);
+    assert.equal(check('src/modules/awards/awards.commands.ts', `tx.insertInto('awards').values(row)`).length, 1);
+    assert.equal(check('src/webhooks/fan-out.ts', `tx.deleteFrom('webhook_outbox')`).length, 1);
+    assert.equal(
+      check('src/modules/posts/posts.queries.ts', `db.selectFrom('posts').where((eb) => eb.exists(eb.selectFrom('members')))`).length,
+      1,
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a source under test, with a template inside
+    assert.equal(check('src/export/export.ts', 'sql`select id from profiles where community_id = ${c}`').length, 1);
+    assert.equal(check('src/caching/data-version.ts', `const q = 'SELECT events_version FROM communities WHERE id = $1';`).length, 1);
+    assert.equal(check('src/write-path/write-community-data.ts', `tx.updateTable('communities').set({ plan: 'free' })`).length, 1);
+  });
+
+  it('resolves a table named by a variable: a typed parameter, a cast to a type alias, a for-of over names', () => {
+    assert.equal(
+      check('src/export/rows.ts', `function f<T extends 'posts' | 'feeds'>(db: Db, table: T) { db.selectFrom(table); }`).length,
+      2,
+    );
+    assert.equal(
+      check('src/export/rows.ts', `type Some = 'awards' | 'files';\nconst f = (db: Db, t: string) => db.selectFrom(t as Some);`).length,
+      2,
+    );
+    assert.equal(
+      check('src/chat-sync/x.ts', `for (const table of ['profiles', 'members'] as const) await tx.deleteFrom(table).execute();`).length,
+      2,
+    );
+    assert.deepEqual(check('src/modules/posts/posts.queries.ts', `db.selectFrom(page.as('page')); db.selectFrom(hits);`), []);
+  });
+
+  it('does not take prose for SQL', () => {
+    assert.deepEqual(check('src/cli/x.ts', `log('copied 3 rows from profiles into the export')`), []);
+  });
+});
