@@ -32,7 +32,7 @@ export interface ApiKeysTable {
   created_at: EpochMillis;
   last_used_at: EpochMillis | null;
   revoked_at: EpochMillis | null;
-  /** `all`, or the held permissions comma-separated (src/modules/api-keys/permissions.ts). */
+  /** `all`, or the held permissions comma-separated (src/shared/permissions.ts). */
   permissions: Generated<string>;
   expires_at: EpochMillis | null;
   /** The hash a rotation replaced, valid until previous_valid_until. */

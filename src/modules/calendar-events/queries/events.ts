@@ -139,7 +139,7 @@ export async function upsertEventRows(tx: Tx, rows: readonly Insertable<Calendar
 
 /**
  * The export's read of the community's events, unordered: the export walks it in byte order of id,
- * a batch at a time (src/export/ordered-rows.ts).
+ * a batch at a time (src/db/ordered-rows.ts).
  */
 export function eventsExportQuery(db: Db, communityId: string) {
   return db
