@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
+import { epochMillis, microsFromMillis } from '../src/shared/time.js';
 import type { BenchDataset } from './datasets.js';
 import { benchEventStart } from './scenarios.js';
 import { startServer } from './server.js';
@@ -62,7 +63,7 @@ export function removeBenchWrites(dataset: BenchDataset): Promise<number> {
     await database.db
       .deleteFrom('calendar_events')
       .where('community_id', '=', dataset.target.communityId)
-      .where('start_at', '=', Date.parse(benchEventStart) * 1000)
+      .where('start_at', '=', microsFromMillis(epochMillis(Date.parse(benchEventStart))))
       .execute();
     await database.db.deleteFrom('idempotency_keys').where('community_id', '=', dataset.target.communityId).execute();
     if (database.sqlite) database.sqlite.pragma('wal_checkpoint(TRUNCATE)');

@@ -9,6 +9,7 @@ import { type SeedCounts, SeedWorld } from '../src/cli/seed/world.js';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
+import { epochMillis } from '../src/shared/time.js';
 import { copySqliteToPostgres } from './copy-to-postgres.js';
 import { dataDir, type Log } from './util.js';
 
@@ -182,7 +183,7 @@ async function build(engine: Engine, name: DatasetName, postgresUrl: string, log
     seconds[section] = (seconds[section] ?? 0) + (performance.now() - t) / 1000;
   };
   // BENCH_ANCHOR=YYYY-MM-DD rebuilds a dataset on the same dates as another (isolation compares 10k with multi).
-  const anchor = process.env.BENCH_ANCHOR ? todayUtc(Date.parse(process.env.BENCH_ANCHOR)) : todayUtc(Date.now());
+  const anchor = process.env.BENCH_ANCHOR ? todayUtc(epochMillis(Date.parse(process.env.BENCH_ANCHOR))) : todayUtc(epochMillis(Date.now()));
   const targets: SeedTarget[] = [];
   try {
     await migrateToLatest(database);

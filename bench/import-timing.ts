@@ -9,6 +9,7 @@ import { profileRecord } from '../src/cli/seed/people.js';
 import { todayUtc } from '../src/cli/seed/run-seed.js';
 import { SeedWorld } from '../src/cli/seed/world.js';
 import type { Engine } from '../src/db/database.js';
+import { epochMillis } from '../src/shared/time.js';
 import { cli } from './context.js';
 import { DATASET_VERSION, ensurePostgresDatabase, withSearchPath } from './datasets.js';
 import { pinned } from './server.js';
@@ -49,7 +50,7 @@ export async function writeImportSections(
 async function writeImportFile(path: string, events: number): Promise<void> {
   const world = new SeedWorld({
     seed: 'bench-import',
-    anchor: todayUtc(Date.now()),
+    anchor: todayUtc(epochMillis(Date.now())),
     counts: { profiles: 5000, members: 0, groups: 0, feeds: 20, posts: 0, events },
   });
   await writeImportSections(path, [

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { calendarEventsPageQuery } from '../src/modules/calendar-events/queries/list.js';
+import { epochMillis, microsFromMillis } from '../src/shared/time.js';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('BENCH_DATABASE_URL is required');
@@ -15,7 +16,7 @@ const client = new pg.Client({ connectionString: url, options: `-c search_path=$
 await client.connect();
 const { rows } = await client.query<{ id: string }>('select community_id as id from calendar_events limit 1');
 const communityId = rows[0]?.id ?? '';
-const referenceAt = Date.now() * 1000;
+const referenceAt = microsFromMillis(epochMillis(Date.now()));
 const filter = { status: 'published' as const, timeFilter: 'upcoming' as const, referenceAt };
 for (const page of [3, 51]) {
   for (const deep of [false, true]) {

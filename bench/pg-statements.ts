@@ -5,6 +5,7 @@ import { openDatabase } from '../src/db/database.js';
 import { statementNames } from '../src/db/pg-statements.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
 import { systemClock } from '../src/shared/clock.js';
+import { epochMillis, microsFromMillis } from '../src/shared/time.js';
 import { testConfig } from '../test/support/harness.js';
 import { benchEventStart } from './scenarios.js';
 
@@ -105,7 +106,7 @@ for (const [name, run] of process.env.CACHED ? cachedScenarios : uncachedScenari
 }
 await database.db
   .deleteFrom('calendar_events')
-  .where('start_at', '=', Date.parse(benchEventStart) * 1000)
+  .where('start_at', '=', microsFromMillis(epochMillis(Date.parse(benchEventStart))))
   .execute()
   .catch(() => {});
 await database.db

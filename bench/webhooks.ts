@@ -21,6 +21,7 @@ import { runImport } from '../src/import/run-import.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
 import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
+import { durationMs } from '../src/shared/time.js';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { createWebhookEndpoint, removeWebhookEndpoint } from '../src/webhooks/endpoints.service.js';
 import { writeCommunityData } from '../src/write-path/write-community-data.js';
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
     });
   }
   const log = { info: () => {}, warn: () => {}, error: () => {} };
-  const worker = new DeliveryWorker({ database, clock: systemClock, log, allowPrivate: true, timeoutMs: 5000 });
+  const worker = new DeliveryWorker({ database, clock: systemClock, log, allowPrivate: true, timeoutMs: durationMs(5000) });
   const before = receiver.count();
   const started = performance.now();
   let sent = 0;

@@ -35,6 +35,7 @@ import { moduleRoutes } from './modules/routes.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { publicBaseUrl } from './shared/public-base-url.js';
 import { SecretBox } from './shared/secret-box.js';
+import { durationMs } from './shared/time.js';
 import { errorProse, openApiDocumentTransform, registerWireNames } from './wire-names/wire-names.plugin.js';
 
 export interface BuildAppOptions {
@@ -116,13 +117,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
   // A claim's lease follows from the request's deadline: a key whose request died is free again
   // after it, plus the longest a commit begun before the deadline may still take.
-  const leaseMs = config.requestDeadlineMs + config.databaseTimeouts.statementMs + queryTimeoutMarginMs;
+  const leaseMs = durationMs(config.requestDeadlineMs + config.databaseTimeouts.statementMs + queryTimeoutMarginMs);
   registerIdempotency(app, new IdempotencyService(database, clock, { leaseMs }), services.metrics);
   registerHealthRoutes(app, database, {
     startup: options.startup ?? { ready: true },
     // Past its deadline a request has answered, and its statements have timed out: a connection
     // still in use after both is stuck.
-    stuckAfterMs: config.requestDeadlineMs + 2 * (config.databaseTimeouts.statementMs + config.databaseTimeouts.connectMs),
+    stuckAfterMs: durationMs(config.requestDeadlineMs + 2 * (config.databaseTimeouts.statementMs + config.databaseTimeouts.connectMs)),
   });
   registerMetrics(app, services);
   for (const routes of moduleRoutes) await app.register(routes, { services });

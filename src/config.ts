@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { type DurationMs, durationMs } from './shared/time.js';
 import { dayMs, defaultRetentionDays } from './webhooks/retry-schedule.js';
 
 /** The environment the service reads; every variable of the operator interface is here. */
@@ -44,8 +45,8 @@ type Environment = Static<typeof EnvironmentSchema>;
 
 /** How long one statement may run, and how long opening a connection may take. */
 export interface DatabaseTimeouts {
-  statementMs: number;
-  connectMs: number;
+  statementMs: DurationMs;
+  connectMs: DurationMs;
 }
 
 export type DatabaseTarget = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
@@ -61,19 +62,19 @@ export interface Config {
   /** `pretty` (pino-pretty), `json` (one JSON object a line), or `auto`: pretty when stdout is a terminal. */
   logFormat: 'auto' | 'json' | 'pretty';
   chatApiUrl: string;
-  chatTimeoutMs: number;
+  chatTimeoutMs: DurationMs;
   rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number; downloadsPerSecond: number };
   corsOrigins: string[];
-  requestTimeoutMs: number;
+  requestTimeoutMs: DurationMs;
   /** How long a request may run once received before it answers 503 request_timeout and its write is rolled back. */
-  requestDeadlineMs: number;
+  requestDeadlineMs: DurationMs;
   /** Bounds on the database's silence (docs/operations.md, "Database outages"). */
   databaseTimeouts: DatabaseTimeouts;
   trustProxy: boolean;
   /** Memory for serialised answers of hot reads (ResponseCache); 0 turns the cache off. */
   responseCacheMb: number;
   /** Outbound webhooks: private targets and plain http allowed (tests, local set-ups); per-attempt timeout; how long settled deliveries are kept. */
-  webhooks: { allowPrivate: boolean; timeoutMs: number; retentionMs: number };
+  webhooks: { allowPrivate: boolean; timeoutMs: DurationMs; retentionMs: DurationMs };
   /** The key that seals chat secrets at rest (docs/chat.md), null when unset; previous keys still open old values. */
   secrets: { key: string | null; previousKeys: string[] };
   /** Budget of POST /chat/events per community per second (it has no API key, so not the per-address one). */
@@ -152,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parsed.LOG_LEVEL,
     logFormat: parsed.LOG_FORMAT,
     chatApiUrl: parsed.CHAT_API_URL,
-    chatTimeoutMs: parsed.CHAT_TIMEOUT_MS,
+    chatTimeoutMs: durationMs(parsed.CHAT_TIMEOUT_MS),
     rateLimit: {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
       windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
@@ -160,15 +161,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
     },
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
-    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
-    requestDeadlineMs: parsed.REQUEST_DEADLINE_MS,
-    databaseTimeouts: { statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS, connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS },
+    requestTimeoutMs: durationMs(parsed.REQUEST_TIMEOUT_MS),
+    requestDeadlineMs: durationMs(parsed.REQUEST_DEADLINE_MS),
+    databaseTimeouts: {
+      statementMs: durationMs(parsed.DATABASE_STATEMENT_TIMEOUT_MS),
+      connectMs: durationMs(parsed.DATABASE_CONNECT_TIMEOUT_MS),
+    },
     trustProxy: parsed.TRUST_PROXY === 'true',
     responseCacheMb: parsed.RESPONSE_CACHE_MB,
     webhooks: {
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
-      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
-      retentionMs: parsed.WEBHOOK_RETENTION_DAYS * dayMs,
+      timeoutMs: durationMs(parsed.WEBHOOK_TIMEOUT_MS),
+      retentionMs: durationMs(parsed.WEBHOOK_RETENTION_DAYS * dayMs),
     },
     secrets: {
       key: parsed.SECRETS_KEY ?? null,

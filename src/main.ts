@@ -7,6 +7,7 @@ import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.commands.js';
 import { systemClock } from './shared/clock.js';
 import { nodeEndOfLifeWarning } from './shared/node-support.js';
+import { durationMs, type EpochMillis, epochMillis } from './shared/time.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
@@ -53,7 +54,7 @@ const delay = <T>(ms: number, value: T): Promise<T> =>
  * Resolves (false) once every request has its answer and the hurried deadline has passed, or when
  * only the time to close the database is left of the grace.
  */
-async function answeredOrLate(app: FastifyInstance, stopAt: number): Promise<false> {
+async function answeredOrLate(app: FastifyInstance, stopAt: EpochMillis): Promise<false> {
   const hurriedBy = stopAt + stopDeadlineMs - stopReserveMs + 500;
   const lastAt = stopAt + stopDeadlineMs - 1500;
   while (Date.now() < lastAt && (Date.now() < hurriedBy || inFlightRequests(app) > 0)) await delay(100, null);
@@ -71,7 +72,7 @@ async function prepareDatabase(config: Config, database: Database): Promise<Awai
   if (database.engine === 'postgres') {
     const migrations = openDatabase(config.database, {
       poolSize: 2,
-      timeouts: { statementMs: 0, connectMs: config.databaseTimeouts.connectMs },
+      timeouts: { statementMs: durationMs(0), connectMs: config.databaseTimeouts.connectMs },
     });
     try {
       await migrateToLatest(migrations);
@@ -126,13 +127,13 @@ export async function runServer(config: Config): Promise<void> {
     closeIdle.unref();
     // In an outage a request may wait out its whole deadline: answer it (503) well within the grace,
     // leaving time for its answer's hooks and for closing the database.
-    hurryRequests(app, stopDeadlineMs - stopReserveMs);
+    hurryRequests(app, durationMs(stopDeadlineMs - stopReserveMs));
     try {
       // The background workers (webhooks, chat events) may be waiting on a database that does not
       // answer: their work is leased and resumed by any instance, so once every request has its
       // answer they are not waited for past the point that leaves time to close the database.
       const closed = Promise.all([webhooks.stop(), app.close()]).then(() => true);
-      const waited = await Promise.race([closed, answeredOrLate(app, Date.now())]);
+      const waited = await Promise.race([closed, answeredOrLate(app, epochMillis(Date.now()))]);
       clearInterval(closeIdle);
       // Bounded: a database that does not answer (an outage) is given up after half a second.
       await database.close();

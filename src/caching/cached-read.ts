@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.js';
 import { type Clock, storedNow } from '../shared/clock.js';
+import { type EpochMicros, endOfTime } from '../shared/time.js';
 import { dataVersionColumn, type DataView as View } from '../write-path/write-community-data.js';
 import type { CountCache } from './count-cache.js';
 import type { ResponseCache } from './response-cache.js';
@@ -17,7 +18,7 @@ export interface CachedReadDeps {
 export interface Answer {
   body: string;
   /** Last instant (epoch µs, the unit of stored instants, inclusive) at which the answer holds; omitted: until the view changes. */
-  validUntil?: number;
+  validUntil?: EpochMicros;
 }
 
 /** How one read of the API is cached. */
@@ -27,9 +28,9 @@ export interface CachedReadSpec<Args extends unknown[]> {
   /** The data the answer shows: a write that touches it (`w.touch(view)`) makes every cached answer of it stale. */
   view: View;
   /** Everything else the answer depends on, normalised (two requests with the same answer should have the same key). */
-  key: (now: number, ...args: Args) => string;
+  key: (now: EpochMicros, ...args: Args) => string;
   /** The answer on a miss. `now` is the instant the answer is for (the clock's, read once per request, in epoch µs). */
-  render: (deps: CachedReadDeps, communityId: string, now: number, ...args: Args) => Promise<Answer>;
+  render: (deps: CachedReadDeps, communityId: string, now: EpochMicros, ...args: Args) => Promise<Answer>;
 }
 
 /** A cached read: the response body's bytes, synchronously on a hit where the engine allows it (its text when the cache is off). */
@@ -53,7 +54,7 @@ export function cachedRead<Args extends unknown[]>(spec: CachedReadSpec<Args>): 
     const key = `${spec.name} ${spec.key(now, ...args)}`;
     return deps.responses.body(deps.database, communityId, column, key, now, async () => {
       const answer = await spec.render(deps, communityId, now, ...args);
-      return { body: answer.body, validUntil: answer.validUntil ?? Number.POSITIVE_INFINITY };
+      return { body: answer.body, validUntil: answer.validUntil ?? endOfTime };
     });
   };
 }

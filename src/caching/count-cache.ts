@@ -1,11 +1,12 @@
 import type { Database } from '../db/database.js';
+import type { EpochMicros } from '../shared/time.js';
 import { type DataVersionColumn, readDataVersion } from './data-version.js';
 
 interface Entry {
   version: number;
   count: number;
   /** Last instant (in the unit of the `now` it is compared with: epoch µs for cached reads, inclusive) at which the count still holds; Infinity when time cannot change it. */
-  validUntil: number;
+  validUntil: EpochMicros;
 }
 
 /** Entries kept per process before the cache starts over (each is a few dozen bytes). */
@@ -30,8 +31,8 @@ export class CountCache {
     communityId: string,
     column: DataVersionColumn,
     key: string,
-    now: number,
-    compute: () => Promise<{ count: number; validUntil: number }>,
+    now: EpochMicros,
+    compute: () => Promise<{ count: number; validUntil: EpochMicros }>,
   ): Promise<number> {
     // The version is read before counting: a write that lands in between leaves a newer version
     // behind, so the (possibly newer) count is never reused past it.

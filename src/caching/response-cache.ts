@@ -1,11 +1,12 @@
 import type { Database } from '../db/database.js';
 import { andThen } from '../shared/maybe-async.js';
+import type { EpochMicros } from '../shared/time.js';
 import { type DataVersionColumn, readDataVersion } from './data-version.js';
 
 interface Entry {
   version: number;
   /** Last instant (in the unit of the `now` it is compared with: epoch µs for cached reads, inclusive) at which the body still holds; Infinity when time cannot change it. */
-  validUntil: number;
+  validUntil: EpochMicros;
   /** UTF-8 bytes, so a hit is written as it is (a string would be encoded again on every send). */
   body: Buffer;
 }
@@ -13,7 +14,7 @@ interface Entry {
 /** What a miss produces: the serialised body and until when it holds. */
 export interface Rendered {
   body: string;
-  validUntil: number;
+  validUntil: EpochMicros;
 }
 
 /**
@@ -46,7 +47,7 @@ export class ResponseCache {
     communityId: string,
     column: DataVersionColumn,
     key: string,
-    now: number,
+    now: EpochMicros,
     render: () => Promise<Rendered>,
   ): Buffer | Promise<Buffer | string> {
     if (this.budgetBytes <= 0) return render().then((rendered) => rendered.body);
@@ -57,7 +58,7 @@ export class ResponseCache {
     );
   }
 
-  private lookup(cacheKey: string, version: number, now: number): Buffer | undefined {
+  private lookup(cacheKey: string, version: number, now: EpochMicros): Buffer | undefined {
     const entry = this.entries.get(cacheKey);
     if (!entry || entry.version !== version || now > entry.validUntil) return undefined;
     this.hits++;

@@ -3,6 +3,7 @@ import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import { adjustPost, deletePost, lockPost, writePostRecords } from '../modules/posts/posts.commands.js';
 import { selectPostDocAndActivity } from '../modules/posts/posts.queries.js';
 import type { PostImport } from '../modules/posts/posts.schemas.js';
+import type { EpochMicros } from '../shared/time.js';
 import { formatJsonTimestamp, parseTimestamp } from '../shared/timestamps.js';
 import type { CommunityWrite } from '../write-path/write-community-data.js';
 import type { ChatEventOutcome } from './chat-event-outcome.js';
@@ -72,7 +73,7 @@ export async function applyChatMessage(
 async function selectStoredPost(
   w: CommunityWrite,
   id: string,
-): Promise<{ comments: number; reactions: number; latest: number; permalink: string } | null> {
+): Promise<{ comments: number; reactions: number; latest: EpochMicros; permalink: string } | null> {
   const row = await selectPostDocAndActivity(w.tx, w.communityId, id);
   if (!row) return null;
   const doc = JSON.parse(row.doc) as { comments_count: number; reactions_count: number; chat_message: { permalink: string } };
@@ -87,7 +88,7 @@ async function selectStoredPost(
 /** An edit carries the message's content; counts it does not carry stay as events made them. */
 function keepCounts(
   record: PostImport,
-  stored: { comments: number; reactions: number; latest: number; permalink: string },
+  stored: { comments: number; reactions: number; latest: EpochMicros; permalink: string },
   message: SlackObject,
 ): PostImport {
   return {
@@ -102,7 +103,7 @@ function keepCounts(
 }
 
 /** The stored latest activity (epoch µs) when it is later than the message's own (replies came after it). */
-const isoKeep = (stored: number, record: PostImport): string | null | undefined =>
+const isoKeep = (stored: EpochMicros, record: PostImport): string | null | undefined =>
   stored > (parseTimestamp(record.latest_activity_at ?? '') ?? Number.NEGATIVE_INFINITY)
     ? formatJsonTimestamp(stored)
     : record.latest_activity_at;

@@ -6,6 +6,7 @@ import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import { writePostRecords } from '../modules/posts/posts.commands.js';
 import type { Clock } from '../shared/clock.js';
 import type { SecretBox } from '../shared/secret-box.js';
+import type { DurationMs, EpochMillis } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { missingAuthors } from './authors.js';
 import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.queries.js';
@@ -18,7 +19,7 @@ export interface BackfillDeps {
   clock: Clock;
   box: SecretBox;
   apiUrl: string;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   /** One line of progress (the CLI writes it to stderr). */
   progress?: (line: string) => void;
   /** For tests: the reader to use (defaults to Slack's Web API at apiUrl). */
@@ -47,7 +48,11 @@ const nextCursor = (answer: SlackObject): string => str((answer.response_metadat
  * after the last page it wrote; a finished run clears its checkpoints, and a second run reads
  * everything again but writes nothing that did not change.
  */
-export async function runBackfill(deps: BackfillDeps, communityId: string, options: { since?: number } = {}): Promise<BackfillSummary> {
+export async function runBackfill(
+  deps: BackfillDeps,
+  communityId: string,
+  options: { since?: EpochMillis } = {},
+): Promise<BackfillSummary> {
   const started = Date.now();
   const say = deps.progress ?? (() => {});
   const connection = await requireSyncConnection(deps.database.db, deps.box, communityId);

@@ -8,6 +8,7 @@ import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
 import { newUuid } from '../shared/ids.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
+import type { DurationMs } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { channelFields, type SlackObject } from './slack-records.js';
 import { selectSyncConnection } from './sync-connections.js';
@@ -48,7 +49,7 @@ export interface AddFeedInput {
   label: string | undefined;
   syncAll: boolean;
   apiUrl: string;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
 }
 
 /**

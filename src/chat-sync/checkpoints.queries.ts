@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../db/database.js';
+import type { EpochMicros } from '../shared/time.js';
 
 /** Where a backfill stands in one listing (users, a channel's history): written with the page it follows. */
 export interface Checkpoint {
@@ -17,7 +18,7 @@ export async function selectCheckpoints(db: Db | Tx, communityId: string): Promi
   return new Map(rows.map((row) => [row.scope, { scope: row.scope, cursor: row.cursor, done: row.done === 1, items: Number(row.items) }]));
 }
 
-export async function saveCheckpoint(tx: Tx, communityId: string, checkpoint: Checkpoint, now: number): Promise<void> {
+export async function saveCheckpoint(tx: Tx, communityId: string, checkpoint: Checkpoint, now: EpochMicros): Promise<void> {
   const row = {
     community_id: communityId,
     scope: checkpoint.scope,

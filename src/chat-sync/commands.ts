@@ -8,6 +8,7 @@ import { connectChat } from '../modules/chat-connections/chat-connections.comman
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
+import { type EpochMillis, epochMillis } from '../shared/time.js';
 import { runBackfill } from './backfill.js';
 import { addFeed, listFeeds } from './bound-feeds.js';
 import { connectSync, resealSecrets } from './sync-connections.js';
@@ -61,11 +62,11 @@ export async function connectChatWorkspace(
   return result;
 }
 
-function parseSince(value: string | undefined): number | undefined {
+function parseSince(value: string | undefined): EpochMillis | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new UserInputError('--since must be a date such as 2025-01-31 or 2025-01-31T12:00:00Z.');
-  return ms;
+  return epochMillis(ms);
 }
 
 /** `chat sync` and `chat reseal-secrets`, added to the `chat` command group. */

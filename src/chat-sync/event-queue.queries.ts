@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
+import { addMillis, type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 
 /** A stored delivery, claimed by one worker until `lease_until`. */
 export interface QueuedEvent {
@@ -17,7 +18,7 @@ type QueueInsert = {
   eventId: string;
   eventType: string;
   body: string;
-  now: number;
+  now: EpochMillis;
 };
 
 // Compiled once: it runs on every acknowledged delivery.
@@ -31,7 +32,7 @@ const insertDelivery = preparedQuery((db, row: QueueInsert) =>
       body: row.body,
       received_at: row.now,
       attempts: 0,
-      lease_until: 0,
+      lease_until: epochMillis(0),
       applied_at: null,
       last_error: null,
     })
@@ -51,10 +52,10 @@ const claimColumns = ['community_id', 'event_id', 'event_type', 'body', 'attempt
  * only one claimer can win. The lease only spreads work: a delivery is applied once because the
  * write that applies it also marks it applied, on the condition that it was not yet.
  */
-export async function claimEvents(database: Database, now: number, leaseMs: number, limit: number): Promise<QueuedEvent[]> {
+export async function claimEvents(database: Database, now: EpochMillis, leaseMs: DurationMs, limit: number): Promise<QueuedEvent[]> {
   const { db } = database;
   if (database.engine === 'postgres') {
-    const result = await sql<QueuedEvent & { received_at: number }>`
+    const result = await sql<QueuedEvent & { received_at: EpochMillis }>`
       update chat_event_queue set lease_until = ${now + leaseMs}, attempts = attempts + 1
       where (community_id, event_id) in (
         select community_id, event_id from chat_event_queue
@@ -81,7 +82,7 @@ export async function claimEvents(database: Database, now: number, leaseMs: numb
   for (const row of rows) {
     const result = await db
       .updateTable('chat_event_queue')
-      .set({ lease_until: now + leaseMs, attempts: sql`attempts + 1` })
+      .set({ lease_until: addMillis(now, leaseMs), attempts: sql`attempts + 1` })
       .where('community_id', '=', row.community_id)
       .where('event_id', '=', row.event_id)
       .where('applied_at', 'is', null)
@@ -97,9 +98,9 @@ export async function recordFailure(
   db: Db,
   event: QueuedEvent,
   error: string,
-  retryAt: number,
+  retryAt: EpochMillis,
   giveUp: boolean,
-  now: number,
+  now: EpochMillis,
 ): Promise<void> {
   await db
     .updateTable('chat_event_queue')
@@ -123,7 +124,7 @@ export async function pendingCount(db: Db): Promise<number> {
  * Marks a delivery applied, in the transaction of its writes, unless it already was: false then
  * (another instance, or this one past its lease, applied it first), and the caller writes nothing.
  */
-export async function markEventApplied(tx: Tx, communityId: string, eventId: string, now: number): Promise<boolean> {
+export async function markEventApplied(tx: Tx, communityId: string, eventId: string, now: EpochMillis): Promise<boolean> {
   const marked = await tx
     .updateTable('chat_event_queue')
     .set({ applied_at: now, last_error: null })

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
 import { PolledDrain } from '../shared/polled-drain.js';
 import type { SecretBox } from '../shared/secret-box.js';
+import { addMillis, type DurationMs, durationMs, epochMillis, millisFromMicros } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { applyEvent, prepareEvent } from './apply-event.js';
 import { describeChatEventOutcome } from './chat-event-outcome.js';
@@ -17,13 +18,13 @@ export interface WorkerDeps {
   clock: Clock;
   box: SecretBox;
   apiUrl: string;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   log: FastifyBaseLogger;
   /** How often the queue is looked at when nothing wakes the worker (deliveries of other instances, retries). */
-  pollMs?: number;
+  pollMs?: DurationMs;
 }
 
-const leaseMs = 60_000;
+const leaseMs = durationMs(60_000);
 const batch = 20;
 const maxAttempts = 8;
 
@@ -45,7 +46,7 @@ export class ChatEventWorker {
   }
 
   start(): void {
-    this.loop.start(this.deps.pollMs ?? 1000);
+    this.loop.start(this.deps.pollMs ?? durationMs(1000));
   }
 
   /** Drains the queue now (a delivery was just stored). */
@@ -91,14 +92,15 @@ export class ChatEventWorker {
     try {
       const connection = await selectSyncConnection(database.db, box, event.community_id);
       if (!connection) {
-        await recordFailure(database.db, event, 'the community has no chat bot connection any more', 0, true, clock.now());
+        await recordFailure(database.db, event, 'the community has no chat bot connection any more', epochMillis(0), true, clock.now());
         return;
       }
       const envelope = JSON.parse(event.body) as SlackObject;
       const slackEvent = (envelope.event ?? {}) as SlackObject;
       const prepared = await prepareEvent(database.db, this.readerFor(event.community_id, connection.botToken), connection, slackEvent);
       const outcome = await writeCommunityData({ database, clock }, event.community_id, async (w) => {
-        if (!(await markEventApplied(w.tx, event.community_id, event.event_id, w.now))) return { kind: 'already_applied' } as const;
+        if (!(await markEventApplied(w.tx, event.community_id, event.event_id, millisFromMicros(w.now))))
+          return { kind: 'already_applied' } as const;
         return applyEvent(w, connection, slackEvent, prepared);
       });
       this.deps.log.debug(
@@ -109,7 +111,7 @@ export class ChatEventWorker {
       // Codes and messages of our own errors only: an error never carries the token or the body here.
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
       const giveUp = event.attempts >= maxAttempts;
-      const retryAt = clock.now() + Math.min(60_000, 1000 * 2 ** event.attempts);
+      const retryAt = addMillis(clock.now(), durationMs(Math.min(60_000, 1000 * 2 ** event.attempts)));
       this.deps.log.warn(
         { event_id: event.event_id, event_type: event.event_type, attempts: event.attempts, reason, giveUp },
         'chat event not applied',

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../dependencies.js';
 import { ApiError } from '../errors.js';
 import { SecretBox } from '../shared/secret-box.js';
+import type { EpochMillis } from '../shared/time.js';
 import { enqueueEvent } from './event-queue.queries.js';
 import { ChatEventWorker } from './event-worker.js';
 import { checkSlackSignature } from './signature.js';
@@ -23,7 +24,7 @@ class WorkspaceBudget {
   private window = 0;
   private readonly used = new Map<string, number>();
   constructor(private readonly perSecond: number) {}
-  take(teamId: string, now: number): boolean {
+  take(teamId: string, now: EpochMillis): boolean {
     const window = Math.floor(now / 1000);
     if (window !== this.window) {
       this.window = window;

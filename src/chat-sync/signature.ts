@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { EpochMillis } from '../shared/time.js';
 
 /** Slack refuses requests older than five minutes; so do we (replays of a captured delivery). */
 export const maxSkewSeconds = 300;
@@ -15,7 +16,7 @@ export function checkSlackSignature(
   secret: string,
   headers: { signature: string | undefined; timestamp: string | undefined },
   body: string,
-  nowMs: number,
+  nowMs: EpochMillis,
 ): SignatureCheck {
   if (!headers.signature || !headers.timestamp || !/^\d{1,12}$/.test(headers.timestamp)) return 'missing';
   if (Math.abs(nowMs / 1000 - Number(headers.timestamp)) > maxSkewSeconds) return 'stale';

@@ -4,6 +4,7 @@ import type { ChatSyncConnectionsTable } from '../db/schema.js';
 import { UserInputError } from '../errors.js';
 import { selectChatConnectionTokens, updateChatConnectionToken } from '../modules/chat-connections/chat-connections.queries.js';
 import type { SecretBox } from '../shared/secret-box.js';
+import type { DurationMs, EpochMillis } from '../shared/time.js';
 import {
   selectConnectionRowOfCommunity,
   selectConnectionRowOfTeam,
@@ -63,8 +64,8 @@ export interface ConnectSyncInput {
   signingSecret: string | undefined;
   apiAppId: string | undefined;
   apiUrl: string;
-  timeoutMs: number;
-  now: number;
+  timeoutMs: DurationMs;
+  now: EpochMillis;
 }
 
 const secretShape = (value: string, what: string): string => {

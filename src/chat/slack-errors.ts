@@ -1,5 +1,6 @@
 import type * as SlackSdk from '@slack/web-api';
 import { lazyRequire } from '../shared/lazy-require.js';
+import type { DurationMs } from '../shared/time.js';
 
 const slackSdk = lazyRequire<typeof SlackSdk>('@slack/web-api');
 
@@ -18,14 +19,14 @@ export type TransportCode = 'rate_limited' | 'timeout' | 'chat_unreachable' | 'c
 
 /** Rejection of an operation that outlived its deadline (see withDeadline). */
 export class DeadlineExceededError extends Error {
-  constructor(ms: number) {
+  constructor(ms: DurationMs) {
     super(`The chat platform did not answer within ${ms} ms.`);
     this.name = 'DeadlineExceededError';
   }
 }
 
 /** Runs `work` but settles no later than `ms` after the call, whatever the network does. */
-export async function withDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> {
+export async function withDeadline<T>(ms: DurationMs, work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DeadlineExceededError(ms)), ms);

@@ -1,3 +1,4 @@
+import type { DurationMs } from '../shared/time.js';
 /*
  * The bot token's side of the chat port: reading a Slack workspace (users, channels, history) for
  * the sync. Plain fetch instead of @slack/web-api so that rate limits are ours to pace: a 429 waits
@@ -26,7 +27,7 @@ export interface ChatReader {
 export interface SlackReaderOptions {
   token: string;
   apiUrl: string;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   /** Told about each rate-limit wait (progress lines). */
   onWait?: (method: string, seconds: number) => void;
   /** For tests: how waiting is done. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { DurationMs } from '../shared/time.js';
 import type { ChatWorkspace, ChatWorkspaceFactory } from './chat-workspace.js';
 import { createSlackWorkspace } from './slack-workspace.js';
 
@@ -9,7 +10,7 @@ const MAX_CACHED_WORKSPACES = 256;
  * A factory that keeps one workspace per connection, so the memoised team id and the HTTP
  * keep-alive pool outlive a single request. Keys are hashes: tokens are not copied into keys.
  */
-export function createSlackWorkspaceFactory(opts: { apiUrl: string; timeoutMs: number }): ChatWorkspaceFactory {
+export function createSlackWorkspaceFactory(opts: { apiUrl: string; timeoutMs: DurationMs }): ChatWorkspaceFactory {
   const cache = new Map<string, ChatWorkspace>();
   return ({ token, teamId }) => {
     const key = createHash('sha256')

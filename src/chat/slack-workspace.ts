@@ -4,6 +4,7 @@ import { lazyRequire } from '../shared/lazy-require.js';
 
 const slackSdk = lazyRequire<typeof SlackSdk>('@slack/web-api');
 
+import type { DurationMs } from '../shared/time.js';
 import { type ChatInviteResult, type ChatPostResult, ChatUnavailableError, type ChatUser, type ChatWorkspace } from './chat-workspace.js';
 import { classifySlackError, platformDetail, type SlackFailure, withDeadline } from './slack-errors.js';
 
@@ -12,7 +13,7 @@ export interface SlackWorkspaceOptions {
   /** Base URL of the Web API, e.g. `https://slack.com/api/`. */
   apiUrl: string;
   /** Upper bound of one port operation, all of its Web API calls included. */
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   /** Workspace id (T…); found once through auth.test when absent. */
   teamId?: string;
 }
@@ -35,7 +36,7 @@ const silentLogger: Logger = {
 
 type RequestInterceptor = NonNullable<WebClientOptions['requestInterceptor']>;
 
-function createClient(token: string, apiUrl: string, timeoutMs: number): WebClient {
+function createClient(token: string, apiUrl: string, timeoutMs: DurationMs): WebClient {
   // Each HTTP request also carries its own abort signal, so a socket that trickles bytes (which
   // resets axios' idle timeout) is still torn down; withDeadline bounds the caller's wait.
   const abortAfterTimeout: RequestInterceptor = (config) => {
@@ -226,7 +227,7 @@ export function createSlackWorkspace(opts: SlackWorkspaceOptions): ChatWorkspace
 export type VerifySlackTokenResult = { ok: true; teamId: string } | { ok: false; code: string };
 
 /** Checks a token with auth.test (for `chat connect`) and returns the workspace id it belongs to. */
-export async function verifySlackToken(opts: { token: string; apiUrl: string; timeoutMs: number }): Promise<VerifySlackTokenResult> {
+export async function verifySlackToken(opts: { token: string; apiUrl: string; timeoutMs: DurationMs }): Promise<VerifySlackTokenResult> {
   const client = createClient(opts.token, opts.apiUrl, opts.timeoutMs);
   try {
     const res = await withDeadline(opts.timeoutMs, () => client.auth.test());

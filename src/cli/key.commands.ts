@@ -5,14 +5,15 @@ import { listApiKeys } from '../modules/api-keys/api-keys.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { parseDuration } from '../shared/duration.js';
 import { parsePermissionList, permissions } from '../shared/permissions.js';
+import { type DurationMs, durationMs } from '../shared/time.js';
 import { withDatabase } from './context.js';
 import { formatTable, printResult } from './output.js';
 
 const defaultGrace = '24h';
 
 /** Milliseconds of a duration option; names the option when the text is not a duration. */
-function durationOption(option: string, text: string, allowZero = false): number {
-  if (allowZero && /^0[smhd]?$/.test(text.trim())) return 0;
+function durationOption(option: string, text: string, allowZero = false): DurationMs {
+  if (allowZero && /^0[smhd]?$/.test(text.trim())) return durationMs(0);
   const ms = parseDuration(text);
   if (ms === null)
     throw new UserInputError(`${option} must be a duration such as 30s, 15m, 24h or 90d (at most 100 years), not "${text}".`);

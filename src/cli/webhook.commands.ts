@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { systemClock } from '../shared/clock.js';
+import { type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
 import { listWebhookDeliveries, redeliverWebhooks, type WebhookDeliveryView } from '../webhooks/deliveries.service.js';
 import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, rotateWebhookSecret } from '../webhooks/endpoints.service.js';
 import { sendTestWebhook } from '../webhooks/test-send.service.js';
@@ -10,19 +11,19 @@ import { asOperatorErrors, formatTable, printResult } from './output.js';
 const durationUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `24h`, `90m`, `2d`, `0`: a duration in milliseconds. */
-function parseDuration(raw: string, option: string): number {
-  if (raw === '0') return 0;
+function parseDuration(raw: string, option: string): DurationMs {
+  if (raw === '0') return durationMs(0);
   const match = raw.match(/^(\d+)([smhd])$/);
   if (!match) throw new UserInputError(`${option} must be a duration such as 24h, 90m or 7d (got "${raw}").`);
-  return Number(match[1]) * (durationUnits[match[2] as string] as number);
+  return durationMs(Number(match[1]) * (durationUnits[match[2] as string] as number));
 }
 
 /** An instant (ISO 8601) or a duration ago (`2h`). */
-function parseSince(raw: string): number {
-  if (/^\d+[smhd]$/.test(raw)) return systemClock.now() - parseDuration(raw, '--since');
+function parseSince(raw: string): EpochMillis {
+  if (/^\d+[smhd]$/.test(raw)) return subtractMillis(systemClock.now(), parseDuration(raw, '--since'));
   const instant = Date.parse(raw);
   if (Number.isNaN(instant)) throw new UserInputError(`--since must be an ISO 8601 time or a duration such as 2h (got "${raw}").`);
-  return instant;
+  return epochMillis(instant);
 }
 
 /** One line per attempt of a delivery, for the text output of `webhook deliveries`. */

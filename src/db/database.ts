@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type PgModule from 'pg';
 import type { DatabaseTarget, DatabaseTimeouts } from '../config.js';
 import { lazyRequire } from '../shared/lazy-require.js';
+import { type DurationMs, durationMs } from '../shared/time.js';
 import type { Db } from './handles.js';
 import { namingPool } from './pg-statements.js';
 import { registerPostgresPool, registerSqliteHandle } from './prepared-query.js';
@@ -50,7 +51,7 @@ function pgDriver(): typeof PgModule {
 }
 
 /** node-postgres' Client with its own connect timeout (pg-pool gives its clients its own options). */
-function clientConnectingWithin(pg: typeof PgModule, connectMs: number): typeof PgModule.Client {
+function clientConnectingWithin(pg: typeof PgModule, connectMs: DurationMs): typeof PgModule.Client {
   return class extends pg.Client {
     constructor(config?: string | PgModule.ClientConfig) {
       super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectMs });
@@ -70,11 +71,11 @@ export interface OpenOptions {
    */
   timeouts?: DatabaseTimeouts;
   /** PostgreSQL ends a session left idle inside a transaction this long (a client gone silent mid-write). */
-  idleInTransactionMs?: number;
+  idleInTransactionMs?: DurationMs;
 }
 
 /** How much longer than statement_timeout the client waits for an answer (the cancel's round trip). */
-export const queryTimeoutMarginMs = 1000;
+export const queryTimeoutMarginMs = durationMs(1000);
 /** How long close() waits for connections to end before giving them up (a stop's grace is short). */
 const closeGraceMs = 500;
 

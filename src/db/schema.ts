@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { Plan } from '../shared/plans.js';
+import type { DurationMs, EpochMicros, EpochMillis } from '../shared/time.js';
 
 /*
  * Table shapes shared by both engines. Instants of community data are epoch microseconds (bigint,
@@ -14,8 +16,9 @@ export type Flag = 0 | 1;
 export interface CommunitiesTable {
   id: string;
   name: string;
-  plan: string;
-  created_at: number;
+  /** Written only as a checked Plan (src/modules/communities/communities.commands.ts). */
+  plan: Plan;
+  created_at: EpochMicros;
   /** Bumped in the same transaction as any write to events (or posts): the key of cached counts. */
   events_version: Generated<number>;
   posts_version: Generated<number>;
@@ -26,22 +29,22 @@ export interface ApiKeysTable {
   community_id: string;
   label: string;
   key_hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
+  created_at: EpochMillis;
+  last_used_at: EpochMillis | null;
+  revoked_at: EpochMillis | null;
   /** `all`, or the held permissions comma-separated (src/shared/permissions.ts). */
   permissions: Generated<string>;
-  expires_at: number | null;
+  expires_at: EpochMillis | null;
   /** The hash a rotation replaced, valid until previous_valid_until. */
   previous_key_hash: string | null;
-  previous_valid_until: number | null;
+  previous_valid_until: EpochMillis | null;
 }
 
 export interface ChatConnectionsTable {
   community_id: string;
   token: string;
   team_id: string | null;
-  connected_at: number;
+  connected_at: EpochMicros;
 }
 
 export interface ProfilesTable {
@@ -53,8 +56,8 @@ export interface ProfilesTable {
   doc: string;
   /** 1 when the chat sync saw the user deleted from the workspace (the profile is kept). */
   chat_deleted: Generated<Flag>;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface MembersTable {
@@ -67,8 +70,8 @@ export interface MembersTable {
   avatar_url_original: string | null;
   chat_profile_id: string | null;
   state: 'active' | 'deactivated' | 'forgotten';
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface ChatInvitationsTable {
@@ -79,23 +82,23 @@ export interface ChatInvitationsTable {
   member_id: string | null;
   status: 'pending' | 'accepted' | 'cancelled' | 'failed';
   channel_ids: string;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface GroupsTable {
   community_id: string;
   id: string;
   name: string;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface GroupMembersTable {
   community_id: string;
   group_id: string;
   profile_id: string;
-  created_at: number;
+  created_at: EpochMicros;
 }
 
 export interface FeedsTable {
@@ -106,8 +109,8 @@ export interface FeedsTable {
   is_unlisted: Flag;
   /** JSON of every stored feed field of the API record. */
   doc: string;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface PostsTable {
@@ -117,24 +120,24 @@ export interface PostsTable {
   author_profile_id: string | null;
   /** 1 when the post's feed is neither archived nor unlisted: the Home feed filter, kept in step by feed writes. */
   in_home: Flag;
-  content_created_at: number;
-  latest_activity_at: number;
+  content_created_at: EpochMicros;
+  latest_activity_at: EpochMicros;
   /** JSON of the stored post fields (title, slug, chat_message, bodies, counts ...). */
   doc: string;
   /** JSON of the mentions extracted from the message blocks, resolved to references at read time. */
   mentions: string;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface CalendarEventsTable {
   community_id: string;
   id: string;
   status: 'draft' | 'needs_approval' | 'published';
-  start_at: number;
-  end_at: number | null;
+  start_at: EpochMicros;
+  end_at: EpochMicros | null;
   /** end_at, or start_at when the event has no end: the instant that splits upcoming from past. */
-  ends_at: number;
+  ends_at: EpochMicros;
   publish_to_site: Flag;
   is_unlisted: Flag;
   attendees_count: Generated<number>;
@@ -142,8 +145,8 @@ export interface CalendarEventsTable {
   doc: string;
   /** JSON of the mentions extracted from description and recap blocks. */
   mentions: string;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface CalendarEventTagsTable {
@@ -151,7 +154,7 @@ export interface CalendarEventTagsTable {
   event_id: string;
   tag_id: string;
   /** The event's updated_at, kept by every writer of tag rows: the order in which a tag's record is looked up. */
-  event_updated_at: number;
+  event_updated_at: EpochMicros;
 }
 
 export interface CalendarEventFeedsTable {
@@ -173,8 +176,8 @@ export interface CalendarEventAttendeesTable {
   event_id: string;
   profile_id: string;
   personal_join_link: string | null;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 export interface IdempotencyKeysTable {
@@ -185,9 +188,9 @@ export interface IdempotencyKeysTable {
   status_code: number | null;
   headers: string | null;
   body: string | null;
-  created_at: number;
+  created_at: EpochMillis;
   /** In flight: when a crashed claim is considered abandoned. Done: when the stored response expires. */
-  expires_at: number;
+  expires_at: EpochMillis;
 }
 
 export interface WebhookEndpointsTable {
@@ -198,12 +201,12 @@ export interface WebhookEndpointsTable {
   events: string | null;
   secret: string;
   previous_secret: string | null;
-  previous_secret_expires_at: number | null;
-  disabled_at: number | null;
+  previous_secret_expires_at: EpochMillis | null;
+  disabled_at: EpochMillis | null;
   disabled_reason: string | null;
-  failing_since: number | null;
-  created_at: number;
-  updated_at: number;
+  failing_since: EpochMillis | null;
+  created_at: EpochMillis;
+  updated_at: EpochMillis;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -219,15 +222,15 @@ export interface WebhookDeliveriesTable {
   payload: string;
   status: WebhookDeliveryStatus;
   attempts: Generated<number>;
-  next_attempt_at: number;
+  next_attempt_at: EpochMillis;
   lease_owner: string | null;
-  lease_until: number | null;
+  lease_until: EpochMillis | null;
   last_response_status: number | null;
   last_error: string | null;
-  created_at: number;
+  created_at: EpochMillis;
   position: number;
-  delivered_at: number | null;
-  updated_at: number;
+  delivered_at: EpochMillis | null;
+  updated_at: EpochMillis;
 }
 
 /** One attempt to send a delivery (migration 015): kept as long as its delivery. */
@@ -235,9 +238,9 @@ export interface WebhookDeliveryAttemptsTable {
   id: string;
   delivery_id: string;
   /** Epoch ms, like the rest of the webhook tables. */
-  attempted_at: number;
+  attempted_at: EpochMillis;
   response_status: number | null;
-  duration_ms: number;
+  duration_ms: DurationMs;
   error: string | null;
 }
 
@@ -248,8 +251,8 @@ export interface AwardsTable {
   name: string;
   description: string | null;
   emoji: string | null;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 /** Who holds which award: one row per (award, profile). */
@@ -259,7 +262,7 @@ export interface AwardAssignmentsTable {
   profile_id: string;
   sender_profile_id: string | null;
   send_anonymously: Flag;
-  assigned_at: number;
+  assigned_at: EpochMicros;
 }
 
 export type AwardNotificationStatus = 'pending' | 'sent' | 'failed';
@@ -274,11 +277,11 @@ export interface AwardNotificationsTable {
   text: string;
   status: AwardNotificationStatus;
   attempts: number;
-  next_attempt_at: number;
-  lease_until: number;
+  next_attempt_at: EpochMillis;
+  lease_until: EpochMillis;
   last_error: string | null;
-  sent_at: number | null;
-  created_at: number;
+  sent_at: EpochMillis | null;
+  created_at: EpochMillis;
 }
 
 /** A webhook event waiting to be fanned out to its endpoints' deliveries (migration 010). */
@@ -290,7 +293,7 @@ export interface WebhookOutboxTable {
   payload: string;
   /** JSON array of the endpoint ids that wanted the event when it was written. */
   endpoint_ids: string;
-  created_at: number;
+  created_at: EpochMillis;
   position: number;
 }
 
@@ -303,7 +306,8 @@ export interface ChatSyncConnectionsTable {
   bot_user_id: string | null;
   bot_token: string;
   signing_secret: string;
-  connected_at: number;
+  /** Epoch ms (the CLI's clock), unlike chat_connections.connected_at. */
+  connected_at: EpochMillis;
 }
 
 export interface ChatSyncCheckpointsTable {
@@ -314,7 +318,7 @@ export interface ChatSyncCheckpointsTable {
   cursor: string;
   done: Flag;
   items: number;
-  updated_at: number;
+  updated_at: EpochMicros;
 }
 
 export interface ChatEventQueueTable {
@@ -322,11 +326,11 @@ export interface ChatEventQueueTable {
   event_id: string;
   event_type: string;
   body: string;
-  received_at: number;
+  received_at: EpochMillis;
   attempts: number;
   /** A worker holds the row until then; 0 when nobody does. */
-  lease_until: number;
-  applied_at: number | null;
+  lease_until: EpochMillis;
+  applied_at: EpochMillis | null;
   last_error: string | null;
 }
 
@@ -344,7 +348,7 @@ export interface PostSearchTable {
   /** The author's preferred_name as indexed: a rename reindexes the author's posts. */
   author_name: string;
   in_home: Flag;
-  latest_activity_at: number;
+  latest_activity_at: EpochMicros;
   /** Hash of the indexed text (title, body, author name): an unchanged text is not indexed again. */
   source_hash: string;
   /** SQLite only: the INTEGER PRIMARY KEY, the post's rowid in `post_search_fts`. */
@@ -367,7 +371,7 @@ export interface FilesTable {
   sha256: string;
   /** Bytes per chunk row (every chunk but the last holds exactly this many). */
   chunk_size: number;
-  created_at: number;
+  created_at: EpochMicros;
 }
 
 export interface FileChunksTable {
@@ -383,7 +387,7 @@ export interface FileUploadChunksTable {
   seq: number;
   data: Buffer;
   /** Epoch milliseconds. */
-  created_at: number;
+  created_at: EpochMillis;
 }
 
 export interface DB {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Database, isDatabaseReachable } from '../db/database.js';
+import type { DurationMs } from '../shared/time.js';
 import { databaseUnavailable } from './error-handler.js';
 
 /** Whether the server has its schema (migrations applied and the default community made): until then the database is unavailable to requests. */
@@ -10,7 +11,7 @@ export interface Startup {
 export interface HealthOptions {
   startup: Startup;
   /** A pooled connection in use longer than this is stuck past every deadline (liveness fails when all are). */
-  stuckAfterMs: number;
+  stuckAfterMs: DurationMs;
 }
 
 /** /readyz answers within this, whatever the database does (a probe's timeout is commonly 1 s). */

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../idempotency/idempotency.service.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { type DurationMs, durationMs } from '../shared/time.js';
 
 const mutatingMethods = new Set(['POST', 'PATCH', 'DELETE']);
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
@@ -15,7 +16,7 @@ const keyPattern = new RegExp(`^(?:"(${uuid})"|(${uuid}))$`, 'i');
 const storedHeaders = ['content-type', 'content-language', 'content-location', 'location', 'etag', 'last-modified', 'link'];
 
 /** How long a 5xx answer waits for its key's release before it goes out anyway. */
-const releaseWaitMs = 500;
+const releaseWaitMs = durationMs(500);
 /** A release that fails (the database is down) is tried again this often, this many times, so a retrying client is not refused (409) until the claim's lease ends. */
 const releaseRetryMs = 1000;
 const releaseAttempts = 5;
@@ -35,7 +36,7 @@ async function releaseEventually(service: IdempotencyStore, claim: ClaimIdentity
 }
 
 /** Waits for `work` at most `ms` (it goes on after). */
-async function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+async function settledWithin(work: Promise<void>, ms: DurationMs): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);

@@ -53,7 +53,7 @@ export function permissionSteps(required: Permission | null | undefined): GuardS
 }
 
 /** How the OpenAPI document states a rule: `x-plan`, `x-permission` and a sentence for the description. */
-export function documentedRule(rule: RouteRule): { plan: Plan; permission: string; sentence: string } {
+export function documentedRule(rule: RouteRule): { plan: Plan; permission: Permission | 'none'; sentence: string } {
   const needs = rule.permission ? `the key permission \`${rule.permission}\`` : 'no key permission (any valid key)';
   return {
     plan: rule.plan,

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
 import { andThen } from '../shared/maybe-async.js';
+import { durationMs } from '../shared/time.js';
 import { MemoryRateLimitStore } from './rate-limit-stores/memory-store.js';
 import type { RateLimitStore, WindowCount } from './rate-limit-stores/rate-limit-store.js';
 import { RedisRateLimitStore } from './rate-limit-stores/redis-store.js';
@@ -50,7 +51,7 @@ export class RateLimiter {
    */
   consume(policy: RateLimitPolicy, id: string): RateLimitDecision | Promise<RateLimitDecision> {
     const bucket = `${policy.name}:${id}`;
-    const windowMs = policy.windowSeconds * 1000;
+    const windowMs = durationMs(policy.windowSeconds * 1000);
     const now = this.clock.now();
     const count = this.store.incrementNow ? this.store.incrementNow(bucket, windowMs, now) : this.store.increment(bucket, windowMs, now);
     return andThen(count, (settled) => decide(policy, settled));

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { type RequestDeadline, setRequestDeadline } from '../shared/request-deadline.js';
+import type { DurationMs } from '../shared/time.js';
 import { deadlinePassed } from './error-handler.js';
 
 interface Pending {
@@ -23,7 +24,7 @@ export function inFlightRequests(app: FastifyInstance): number {
  * an outage answers what it can (503 request_timeout) within its grace instead of waiting out each
  * request's full deadline.
  */
-export function hurryRequests(app: FastifyInstance, withinMs: number): void {
+export function hurryRequests(app: FastifyInstance, withinMs: DurationMs): void {
   const at = Date.now() + withinMs;
   for (const pending of inFlight.get(app) ?? []) {
     if (pending.at <= at) continue;
@@ -41,7 +42,7 @@ export function hurryRequests(app: FastifyInstance, withinMs: number): void {
  * write already committing is waited for (its answer must say what happened), and that wait is
  * bounded by the database's statement timeout. What the route returns after the deadline is dropped.
  */
-export function registerRequestDeadline(app: FastifyInstance, deadlineMs: number, exempt: (url: string) => boolean): void {
+export function registerRequestDeadline(app: FastifyInstance, deadlineMs: DurationMs, exempt: (url: string) => boolean): void {
   const pending = new WeakMap<FastifyRequest, Pending>();
   const live = new Set<Pending>();
   inFlight.set(app, live);

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { IdempotencyKeysTable } from '../db/schema.js';
+import type { EpochMillis } from '../shared/time.js';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
@@ -9,7 +10,7 @@ export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 export interface ClaimIdentity {
   communityId: string;
   key: string;
-  createdAt: number;
+  createdAt: EpochMillis;
 }
 
 /** The response stored when a claimed request completes. */
@@ -20,7 +21,7 @@ export interface StoredResponseColumns {
 }
 
 const claimInsert = preparedQuery(
-  (db, p: { communityId: string; key: string; fingerprint: string; createdAt: number; leaseUntil: number }) =>
+  (db, p: { communityId: string; key: string; fingerprint: string; createdAt: EpochMillis; leaseUntil: EpochMillis }) =>
     db
       .insertInto('idempotency_keys')
       .values({
@@ -42,7 +43,7 @@ const claimInsert = preparedQuery(
  * any number of concurrent claims (on any instance) exactly one inserts. True when this one did.
  * Compiled once (the claim and the stored answer are on every keyed write: docs/performance.md).
  */
-export async function insertClaim(db: Db, claim: ClaimIdentity, fingerprint: string, leaseUntil: number): Promise<boolean> {
+export async function insertClaim(db: Db, claim: ClaimIdentity, fingerprint: string, leaseUntil: EpochMillis): Promise<boolean> {
   const { communityId, key, createdAt } = claim;
   return (await claimInsert.execute(db, { communityId, key, fingerprint, createdAt, leaseUntil })) === 1;
 }
@@ -61,7 +62,7 @@ export async function takeOverExpired(
   seen: IdempotencyRow,
   claim: ClaimIdentity,
   fingerprint: string,
-  leaseUntil: number,
+  leaseUntil: EpochMillis,
 ): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
@@ -86,7 +87,15 @@ export async function takeOverExpired(
 const claimCompletion = preparedQuery(
   (
     db,
-    p: { communityId: string; key: string; createdAt: number; statusCode: number; headers: string; body: string | null; expiresAt: number },
+    p: {
+      communityId: string;
+      key: string;
+      createdAt: EpochMillis;
+      statusCode: number;
+      headers: string;
+      body: string | null;
+      expiresAt: EpochMillis;
+    },
   ) =>
     db
       .updateTable('idempotency_keys')
@@ -98,13 +107,18 @@ const claimCompletion = preparedQuery(
 );
 
 /** Stores the response of a claim that is still ours; false when it was taken over meanwhile. */
-export async function completeClaim(db: Db, claim: ClaimIdentity, response: StoredResponseColumns, expiresAt: number): Promise<boolean> {
+export async function completeClaim(
+  db: Db,
+  claim: ClaimIdentity,
+  response: StoredResponseColumns,
+  expiresAt: EpochMillis,
+): Promise<boolean> {
   const { communityId, key, createdAt } = claim;
   const { status_code: statusCode, headers, body } = response;
   return (await claimCompletion.execute(db, { communityId, key, createdAt, statusCode, headers, body, expiresAt })) === 1;
 }
 
-const claimRelease = preparedQuery((db, p: { communityId: string; key: string; createdAt: number }) =>
+const claimRelease = preparedQuery((db, p: { communityId: string; key: string; createdAt: EpochMillis }) =>
   db
     .deleteFrom('idempotency_keys')
     .where('community_id', '=', p.communityId)
@@ -123,7 +137,7 @@ export async function releaseClaim(db: Db, claim: ClaimIdentity): Promise<void> 
  * full scan). The outer expires_at test is re-checked against a row taken over meanwhile, so a
  * fresh claim is never deleted. Returns how many rows went.
  */
-export async function deleteExpiredBatch(db: Db, now: number, limit: number): Promise<number> {
+export async function deleteExpiredBatch(db: Db, now: EpochMillis, limit: number): Promise<number> {
   const result = await db
     .deleteFrom('idempotency_keys')
     .where('expires_at', '<', now)

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.js';
 import type { Clock } from '../shared/clock.js';
+import { addMillis, type DurationMs, durationMs } from '../shared/time.js';
 import {
   type ClaimIdentity,
   completeClaim,
@@ -12,15 +13,15 @@ import {
 } from './idempotency.queries.js';
 
 /** How long a completed response is replayed (the spec's cache lifetime). */
-export const idempotencyTtlMs = 60 * 60 * 1000;
+export const idempotencyTtlMs = durationMs(60 * 60 * 1000);
 /**
  * How long an in-flight claim holds its key when nothing completes or releases it (the process
  * died mid-request), never renewed; after it, a new request takes the key over. The server sets
  * it from REQUEST_DEADLINE_MS (app.ts); this default serves other callers.
  */
-export const defaultLeaseMs = 60_000;
+export const defaultLeaseMs = durationMs(60_000);
 /** Housekeeping runs at most this often per instance, in small batches through the expires_at index. */
-const purgeIntervalMs = 30_000;
+const purgeIntervalMs = durationMs(30_000);
 const purgeBatchSize = 500;
 const maxBatchesPerPurge = 20;
 /** A claim loses a race at most a few times (row released or taken over between two statements). */
@@ -43,8 +44,8 @@ export type ClaimOutcome =
   | { kind: 'reused' };
 
 export interface IdempotencyOptions {
-  leaseMs?: number;
-  ttlMs?: number;
+  leaseMs?: DurationMs;
+  ttlMs?: DurationMs;
 }
 
 function parseHeaders(text: string | null): Record<string, string> {
@@ -57,8 +58,8 @@ function parseHeaders(text: string | null): Record<string, string> {
 
 /** Claims, completes, releases and purges idempotency keys; no HTTP here, only rows and time. */
 export class IdempotencyService {
-  private readonly leaseMs: number;
-  private readonly ttlMs: number;
+  private readonly leaseMs: DurationMs;
+  private readonly ttlMs: DurationMs;
   private lastPurgeAt = Number.NEGATIVE_INFINITY;
   private purging = false;
 
@@ -77,7 +78,7 @@ export class IdempotencyService {
     for (let attempt = 0; attempt < maxClaimAttempts; attempt++) {
       const now = this.clock.now();
       const claim: ClaimIdentity = { communityId, key, createdAt: now };
-      const leaseUntil = now + this.leaseMs;
+      const leaseUntil = addMillis(now, this.leaseMs);
       if (await insertClaim(db, claim, fingerprint, leaseUntil)) return { kind: 'claimed', claim };
       const row = await selectIdempotencyKey(db, communityId, key);
       // Released or purged between the two statements: try the insert again.
@@ -93,7 +94,7 @@ export class IdempotencyService {
 
   /** Stores the response of a claim for the replay lifetime; false if the claim was lost meanwhile. */
   async complete(claim: ClaimIdentity, response: StoredResponse): Promise<boolean> {
-    const expiresAt = this.clock.now() + this.ttlMs;
+    const expiresAt = addMillis(this.clock.now(), this.ttlMs);
     const columns = { status_code: response.statusCode, headers: JSON.stringify(response.headers), body: response.body };
     return completeClaim(this.database.db, claim, columns, expiresAt);
   }

@@ -2,6 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { validateBlocks } from '../rich-text/index.js';
 import { Uuid } from '../schemas/common.schemas.js';
 import { type Failure, refuse } from '../shared/failures.js';
+import { type EpochMicros, epochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
 import { asImportError, importErrorOf } from './import-section.js';
 
@@ -34,7 +35,7 @@ export const textOrNull = (value: string | null | undefined): string | null =>
   value === undefined || value === null || value === '' ? null : value;
 
 /** Epoch microseconds of a timestamp field (already format-checked), or undefined when absent; refused at `path` when it names no instant. */
-export function instantAt(value: string | null | undefined, path: Failure['path']): number | undefined {
+export function instantAt(value: string | null | undefined, path: Failure['path']): EpochMicros | undefined {
   if (value === undefined || value === null) return undefined;
   const us = parseTimestamp(value);
   if (us === undefined) throw refuse(path, 'timestamp', timestampRule);
@@ -42,7 +43,7 @@ export function instantAt(value: string | null | undefined, path: Failure['path'
 }
 
 /** Epoch microseconds of an import timestamp (already format-checked), or undefined when absent. */
-export function importInstant(value: string | null | undefined, section: string, index: number, field: string): number | undefined {
+export function importInstant(value: string | null | undefined, section: string, index: number, field: string): EpochMicros | undefined {
   try {
     return instantAt(value, [index, field]);
   } catch (error) {
@@ -107,11 +108,11 @@ export function assertNoDerivedFields(section: string, index: number, record: un
  * moves to the import time only when the stored content actually changed.
  */
 export function resolveStamps(
-  given: { created_at: number | undefined; updated_at: number | undefined },
-  stored: { created_at: number; updated_at: number; unchanged: boolean } | undefined,
-  now: number,
-): { created_at: number; updated_at: number } {
+  given: { created_at: EpochMicros | undefined; updated_at: EpochMicros | undefined },
+  stored: { created_at: EpochMicros; updated_at: EpochMicros; unchanged: boolean } | undefined,
+  now: EpochMicros,
+): { created_at: EpochMicros; updated_at: EpochMicros } {
   const created_at = given.created_at ?? stored?.created_at ?? now;
-  const updated_at = given.updated_at ?? (stored?.unchanged ? stored.updated_at : Math.max(now, created_at));
+  const updated_at = given.updated_at ?? (stored?.unchanged ? stored.updated_at : epochMicros(Math.max(now, created_at)));
   return { created_at, updated_at };
 }

@@ -4,6 +4,7 @@ import type { Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { createAjv } from '../schemas/ajv.js';
 import { type Failure, formatPath, Refused } from '../shared/failures.js';
+import type { EpochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
 
 /** A problem in the import file, named by section, index and field. Nothing of the file is kept. */
@@ -45,7 +46,7 @@ export function atIndex<T>(index: number, check: () => T): T {
 export interface ImportContext {
   communityId: string;
   /** The import time (epoch µs): default for every timestamp the file leaves out. */
-  now: number;
+  now: EpochMicros;
   /** The base of uploaded files' URLs (an event's cover_image_file_id); absent: the configured default's. */
   publicBaseUrl?: string;
 }

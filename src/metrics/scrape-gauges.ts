@@ -1,30 +1,31 @@
 import { backfillGauge, chatEventQueueGauge } from '../chat-sync/gauges.queries.js';
 import type { Database } from '../db/database.js';
 import type { AppServices } from '../dependencies.js';
+import { type DurationMs, durationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 import { pendingDeliveriesGauge } from '../webhooks/deliveries.queries.js';
 import { disabledEndpointsGauge } from '../webhooks/endpoints.queries.js';
 import { outboxGauge } from '../webhooks/outbox.queries.js';
 import type { PrometheusMetrics } from './metrics.js';
 
 /** A scrape's database reads give up after this: a slow database must not hold the scrape (Prometheus times out at 10 s). */
-const queryTimeoutMs = 2000;
+const queryTimeoutMs = durationMs(2000);
 
 /** What the workers' tables hold when Prometheus scrapes: backlogs are rows, not counters in memory. */
 interface Backlog {
   deliveriesPending: number;
-  oldestDeliveryAt: number | null;
+  oldestDeliveryAt: EpochMillis | null;
   outboxRows: number;
-  oldestOutboxAt: number | null;
+  oldestOutboxAt: EpochMillis | null;
   disabledEndpoints: number;
   eventsPending: number;
-  oldestEventAt: number | null;
+  oldestEventAt: EpochMillis | null;
   backfillScopes: number;
   backfillScopesDone: number;
   backfillItems: number;
 }
 
 const num = (value: unknown): number => Number(value ?? 0);
-const instant = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const instant = (value: unknown): EpochMillis | null => (value === null || value === undefined ? null : epochMillis(Number(value)));
 
 /** One aggregate query per table, each an index range or a small table's scan (each in its table's home). */
 async function readBacklog(database: Database): Promise<Backlog> {
@@ -49,7 +50,7 @@ async function readBacklog(database: Database): Promise<Backlog> {
   };
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: DurationMs): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
@@ -57,8 +58,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const ageSeconds = (since: number | null, now: number): number => (since === null ? 0 : Math.max(0, (now - since) / 1000));
-const oldest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
+const ageSeconds = (since: EpochMillis | null, now: EpochMillis): number => (since === null ? 0 : Math.max(0, (now - since) / 1000));
+const oldest = (a: EpochMillis | null, b: EpochMillis | null): EpochMillis | null =>
+  a === null ? b : b === null ? a : epochMillis(Math.min(a, b));
 
 /**
  * The gauges read when Prometheus scrapes: the workers' backlogs from the database (one query per
@@ -126,7 +128,7 @@ export function registerScrapeGauges(metrics: PrometheusMetrics, services: AppSe
     );
   }
 
-  const fromBacklog = (name: string, help: string, value: (b: Backlog, now: number) => number) =>
+  const fromBacklog = (name: string, help: string, value: (b: Backlog, now: EpochMillis) => number) =>
     metrics.gauge(name, help, [], async (gauge) => {
       const read = await backlog();
       gauge.reset();

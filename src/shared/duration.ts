@@ -1,3 +1,5 @@
+import { type DurationMs, durationMs } from './time.js';
+
 const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** Longest duration accepted (100 years): beyond it an instant would leave the range both engines store exactly. */
@@ -7,9 +9,9 @@ const maxMs = 100 * 365 * unitMs.d;
  * Milliseconds of an operator's duration (`30s`, `15m`, `24h`, `90d`: a positive whole number and
  * one unit), or null when the text is not one.
  */
-export function parseDuration(text: string): number | null {
+export function parseDuration(text: string): DurationMs | null {
   const match = /^([1-9]\d{0,9})([smhd])$/.exec(text.trim());
   if (!match) return null;
   const ms = Number(match[1]) * unitMs[match[2] as keyof typeof unitMs];
-  return ms <= maxMs ? ms : null;
+  return ms <= maxMs ? durationMs(ms) : null;
 }

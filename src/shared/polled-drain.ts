@@ -1,3 +1,5 @@
+import type { DurationMs } from './time.js';
+
 /**
  * A queue drain run in the background: at once when woken (work was just stored), else every
  * `pollMs` (work of other instances, retries coming due). Never runs twice at once; a wake during
@@ -19,7 +21,7 @@ export class PolledDrain {
     return this.stopped;
   }
 
-  start(pollMs: number): void {
+  start(pollMs: DurationMs): void {
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), pollMs);
     this.timer.unref();

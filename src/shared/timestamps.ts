@@ -5,21 +5,16 @@
  * so both engines store, sort and compare them alike, with no rounding anywhere.
  */
 
-/** Epoch microseconds (an integer). */
-export type EpochMicros = number;
+import { type EpochMicros, type EpochMillis, epochMicros } from './time.js';
+
+export { type EpochMicros, microsFromMillis, millisFromMicros } from './time.js';
 
 const microsPerMilli = 1000;
 const microsPerSecond = 1_000_000;
 
 /** Earliest and latest instants accepted: whole years inside the exactly representable range. */
-export const minInstant: EpochMicros = Date.UTC(1700, 0, 1) * microsPerMilli;
-export const maxInstant: EpochMicros = Date.UTC(2251, 0, 1) * microsPerMilli - 1;
-
-/** The stored instant of an epoch-millisecond time (the clock's unit). */
-export const microsFromMillis = (ms: number): EpochMicros => Math.round(ms) * microsPerMilli;
-
-/** Epoch milliseconds of a stored instant, rounded down (for Date arithmetic). */
-export const millisFromMicros = (us: EpochMicros): number => Math.floor(us / microsPerMilli);
+export const minInstant: EpochMicros = epochMicros(Date.UTC(1700, 0, 1) * microsPerMilli);
+export const maxInstant: EpochMicros = epochMicros(Date.UTC(2251, 0, 1) * microsPerMilli - 1);
 
 /**
  * An ISO 8601 / RFC 3339 date-time, or PostgreSQL's text form: `T` or a space between date and
@@ -67,7 +62,7 @@ export function parseTimestamp(text: string): EpochMicros | undefined {
     offsetMs = (sign === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   }
   const micros = (date.getTime() - offsetMs) * microsPerMilli + fractionMicros(fraction);
-  return micros < minInstant || micros > maxInstant ? undefined : micros;
+  return micros < minInstant || micros > maxInstant ? undefined : epochMicros(micros);
 }
 
 const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
@@ -112,8 +107,8 @@ function split(us: EpochMicros): { seconds: string; fraction: string } {
  * `Date#toISOString` of an epoch-millisecond instant (`2026-11-24T16:57:33.120Z`), without the
  * Date: a webhook payload's timestamp is formatted on every emitting write.
  */
-export function formatIsoMillis(ms: number): string {
-  const us = ms * microsPerMilli;
+export function formatIsoMillis(ms: EpochMillis): string {
+  const us = epochMicros(ms * microsPerMilli);
   if (!Number.isSafeInteger(us) || us < minInstant || us > maxInstant) return new Date(ms).toISOString();
   const { seconds } = split(us);
   const millis = ms - Math.floor(ms / 1000) * 1000;

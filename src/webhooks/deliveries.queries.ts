@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import type { WebhookDeliveriesTable } from '../db/schema.js';
 import { newUuid } from '../shared/ids.js';
+import { addMillis, type DurationMs, type EpochMillis } from '../shared/time.js';
 import type { AttemptResult } from './post-webhook.js';
 
 /** A leased delivery with what sending it needs from its endpoint. */
@@ -14,16 +15,16 @@ export interface DueDelivery {
   url: string;
   secret: string;
   previous_secret: string | null;
-  previous_secret_expires_at: number | null;
-  disabled_at: number | null;
-  failing_since: number | null;
+  previous_secret_expires_at: EpochMillis | null;
+  disabled_at: EpochMillis | null;
+  failing_since: EpochMillis | null;
 }
 
 export interface ClaimOptions {
   batchSize: number;
   perEndpoint: number;
   /** The lease length for a claim whose longest per-endpoint queue has `count` deliveries. */
-  leaseMs: (count: number) => number;
+  leaseMs: (count: number) => DurationMs;
 }
 
 /**
@@ -33,7 +34,12 @@ export interface ClaimOptions {
  * PostgreSQL its rows are taken with `FOR UPDATE SKIP LOCKED`, so concurrent instances take
  * different rows instead of queueing on each other; on SQLite the statement is the only writer.
  */
-export async function claimDueDeliveries(database: Database, now: number, owner: string, options: ClaimOptions): Promise<DueDelivery[]> {
+export async function claimDueDeliveries(
+  database: Database,
+  now: EpochMillis,
+  owner: string,
+  options: ClaimOptions,
+): Promise<DueDelivery[]> {
   const { db } = database;
   const due = await db
     .selectFrom('webhook_deliveries')
@@ -58,7 +64,7 @@ export async function claimDueDeliveries(database: Database, now: number, owner:
   const longest = Math.max(...perEndpoint.values());
   const leased = await db
     .updateTable('webhook_deliveries')
-    .set({ lease_owner: owner, lease_until: now + options.leaseMs(longest) })
+    .set({ lease_owner: owner, lease_until: addMillis(now, options.leaseMs(longest)) })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('webhook_deliveries')
@@ -103,13 +109,13 @@ export async function claimDueDeliveries(database: Database, now: number, owner:
 
 export interface AttemptOutcome {
   /** When the attempt started, and when it ended (epoch ms). */
-  sentAt: number;
-  now: number;
+  sentAt: EpochMillis;
+  now: EpochMillis;
   attempts: number;
   delivered: boolean;
   result: AttemptResult;
   /** When the next attempt is due; null when there is none (delivered, failed, or the endpoint disabled). */
-  nextAttemptAt: number | null;
+  nextAttemptAt: EpochMillis | null;
   /** The reason to disable the endpoint, when this attempt does. */
   disable: string | null;
 }
@@ -162,7 +168,12 @@ export async function recordAttempt(database: Database, delivery: DueDelivery, o
 }
 
 /** Marks leased deliveries of a disabled endpoint failed without sending them. */
-export async function settleDisabled(database: Database, deliveries: readonly DueDelivery[], owner: string, now: number): Promise<void> {
+export async function settleDisabled(
+  database: Database,
+  deliveries: readonly DueDelivery[],
+  owner: string,
+  now: EpochMillis,
+): Promise<void> {
   if (deliveries.length === 0) return;
   await database.db
     .updateTable('webhook_deliveries')
@@ -180,7 +191,7 @@ export async function settleDisabled(database: Database, deliveries: readonly Du
  * Deletes delivered and failed deliveries last changed before `before` (epoch ms), a thousand per
  * statement so that no statement holds SQLite's write lock for long; answers how many.
  */
-export async function pruneSettledDeliveries(database: Database, before: number): Promise<number> {
+export async function pruneSettledDeliveries(database: Database, before: EpochMillis): Promise<number> {
   let removed = 0;
   for (;;) {
     const result = await database.db
@@ -212,7 +223,12 @@ export async function insertDeliveries(db: Db, rows: readonly Insertable<Webhook
 }
 
 /** Makes deliveries of an endpoint due again now, as new (one by id, or all created since an instant); answers how many. */
-export async function resetDeliveries(db: Db, endpointId: string, which: { id: string } | { since: number }, now: number): Promise<number> {
+export async function resetDeliveries(
+  db: Db,
+  endpointId: string,
+  which: { id: string } | { since: EpochMillis },
+  now: EpochMillis,
+): Promise<number> {
   let query = db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, updated_at: now })

@@ -3,6 +3,7 @@ import { ApiError, notFound, validationFailed } from '../errors.js';
 import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { toIso } from '../shared/clock.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
+import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 import { resetDeliveries } from './deliveries.queries.js';
 import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
@@ -16,7 +17,7 @@ import { drainWebhookOutbox } from './fan-out.js';
 export interface WebhookAttemptView {
   attempted_at: string;
   status: number | null;
-  duration_ms: number;
+  duration_ms: DurationMs;
   error: string | null;
 }
 
@@ -56,7 +57,7 @@ async function deliveryViews({ database }: DatabaseDeps, rows: readonly Delivery
   for (const attempt of attempts) {
     const list = byDelivery.get(attempt.delivery_id) ?? [];
     list.push({
-      attempted_at: toIso(Number(attempt.attempted_at)),
+      attempted_at: toIso(epochMillis(Number(attempt.attempted_at))),
       status: attempt.response_status,
       duration_ms: attempt.duration_ms,
       error: attempt.error,
@@ -122,7 +123,7 @@ export async function pageWebhookDeliveries(
  */
 export async function redeliverWebhooks(
   deps: StorageDeps,
-  target: { deliveryId: string } | { endpointId: string; since: number },
+  target: { deliveryId: string } | { endpointId: string; since: EpochMillis },
   communityId: string | null = null,
 ): Promise<number> {
   const { db } = deps.database;

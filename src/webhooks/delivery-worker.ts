@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../shared/clock.js';
+import { addMillis, type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
 import { slackKeysInJson } from '../wire-names/json-text-keys.js';
 import type { WireNames } from '../wire-names/wire-names.js';
 import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from './deliveries.queries.js';
@@ -11,7 +12,7 @@ import { dayMs, defaultRetentionDays, retryDelay, scheduleSpanMs } from './retry
 import { signingSecrets } from './signing.js';
 import type { Resolver } from './target-address.js';
 
-const pruneIntervalMs = 60 * 60 * 1000;
+const pruneIntervalMs = durationMs(60 * 60 * 1000);
 
 /** The log lines the worker writes (pino's signature, so the app's logger fits). */
 export interface WorkerLog {
@@ -26,16 +27,16 @@ export interface DeliveryWorkerOptions {
   log: WorkerLog;
   allowPrivate: boolean;
   /** One attempt's limit (WEBHOOK_TIMEOUT_MS, 5 s by default). */
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   /** How long delivered and failed deliveries are kept (WEBHOOK_RETENTION_DAYS, 30 days by default). */
-  retentionMs?: number;
+  retentionMs?: DurationMs;
   /** Identifies this worker in leases; unique per process. */
   owner?: string;
   /** Deliveries claimed per tick, and per endpoint within them. */
   batchSize?: number;
   perEndpoint?: number;
   /** Pause between ticks that found nothing to do (real time; tests call tick() instead). */
-  pollIntervalMs?: number;
+  pollIntervalMs?: DurationMs;
   resolver?: Resolver;
   random?: () => number;
   /** Counts each attempt's outcome (Prometheus metrics when they are on). */
@@ -55,18 +56,18 @@ export class DeliveryWorker {
   readonly owner: string;
   private readonly batchSize: number;
   private readonly perEndpoint: number;
-  private readonly pollIntervalMs: number;
+  private readonly pollIntervalMs: DurationMs;
   private running: Promise<number> | null = null;
   private loop: Promise<void> | null = null;
   private stopped = true;
   private wake: (() => void) | null = null;
-  private nextPruneAt = 0;
+  private nextPruneAt = epochMillis(0);
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.owner = options.owner ?? randomUUID();
     this.batchSize = options.batchSize ?? 200;
     this.perEndpoint = options.perEndpoint ?? 50;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.pollIntervalMs = options.pollIntervalMs ?? durationMs(1000);
   }
 
   /** Claims and sends what is due now; answers how many deliveries it attempted. Never runs twice at once. */
@@ -121,7 +122,7 @@ export class DeliveryWorker {
     const claimed = await claimDueDeliveries(database, clock.now(), this.owner, {
       batchSize: this.batchSize,
       perEndpoint: this.perEndpoint,
-      leaseMs: (count) => count * timeoutMs + Math.max(2000, timeoutMs),
+      leaseMs: (count) => durationMs(count * timeoutMs + Math.max(2000, timeoutMs)),
     });
     if (claimed.length === 0) return 0;
     const byEndpoint = new Map<string, DueDelivery[]>();
@@ -138,9 +139,9 @@ export class DeliveryWorker {
   private async pruneNowAndThen(): Promise<void> {
     const now = this.options.clock.now();
     if (now < this.nextPruneAt) return;
-    this.nextPruneAt = now + pruneIntervalMs;
-    const retentionMs = this.options.retentionMs ?? defaultRetentionDays * dayMs;
-    const removed = await pruneSettledDeliveries(this.options.database, now - retentionMs);
+    this.nextPruneAt = addMillis(now, pruneIntervalMs);
+    const retentionMs = this.options.retentionMs ?? durationMs(defaultRetentionDays * dayMs);
+    const removed = await pruneSettledDeliveries(this.options.database, subtractMillis(now, retentionMs));
     if (removed > 0) this.options.log.info({ removed, retention_days: retentionMs / dayMs }, 'webhook deliveries pruned');
   }
 
@@ -167,13 +168,13 @@ export class DeliveryWorker {
     const attempts = delivery.attempts + 1;
     const delivered = result.status !== null && result.status >= 200 && result.status < 300;
     let disable: string | null = null;
-    let nextAttemptAt: number | null = null;
+    let nextAttemptAt: EpochMillis | null = null;
     if (!delivered) {
       if (result.status === 410) disable = 'the receiver answered 410 Gone';
       else if (delivery.failing_since !== null && now - delivery.failing_since > scheduleSpanMs)
         disable = `failing since ${new Date(delivery.failing_since).toISOString()}, longer than the retry schedule`;
       const delay = disable === null ? retryDelay(attempts, this.options.random) : null;
-      nextAttemptAt = delay === null ? null : now + delay;
+      nextAttemptAt = delay === null ? null : addMillis(now, delay);
     }
     await recordAttempt(database, delivery, this.owner, { sentAt, now, attempts, delivered, result, nextAttemptAt, disable });
     this.options.metrics?.webhookAttempt(
@@ -195,7 +196,7 @@ export class DeliveryWorker {
     return disable !== null;
   }
 
-  private attempt(delivery: DueDelivery, sentAt: number): Promise<AttemptResult> {
+  private attempt(delivery: DueDelivery, sentAt: EpochMillis): Promise<AttemptResult> {
     // `data` is the resource as the API answers it, so in the API's spelling; it is signed as sent.
     const body = this.options.wireNames === 'slack' ? slackKeysInJson(delivery.payload) : delivery.payload;
     const secrets = signingSecrets(delivery, sentAt);

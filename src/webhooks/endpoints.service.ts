@@ -5,6 +5,7 @@ import { selectCommunity } from '../modules/communities/communities.queries.js';
 import { type Clock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
+import { addMillis, type DurationMs } from '../shared/time.js';
 import { deleteEndpoint, insertEndpoint, selectEndpoint, selectEndpoints, updateEndpointSecrets } from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
 import { newWebhookSecret } from './signing.js';
@@ -137,13 +138,13 @@ export async function removeWebhookEndpoint(
 export async function rotateWebhookSecret(
   deps: StorageDeps,
   id: string,
-  graceMs: number,
+  graceMs: DurationMs,
 ): Promise<{ id: string; secret: string; previous_secret_expires_at: string | null }> {
   const row = await selectEndpoint(deps.database.db, id, null);
   if (!row) throw notFound('Webhook endpoint');
   const now = deps.clock.now();
   const secret = newWebhookSecret();
-  const expires = graceMs > 0 ? now + graceMs : null;
+  const expires = graceMs > 0 ? addMillis(now, graceMs) : null;
   await updateEndpointSecrets(deps.database.db, id, {
     secret,
     previous_secret: expires === null ? null : row.secret,

@@ -20,4 +20,4 @@ export type WebhookEventType = (typeof webhookEventTypes)[number];
 export const isWebhookEventType = (value: string): value is WebhookEventType => (webhookEventTypes as readonly string[]).includes(value);
 
 /** Calendar-event types are sent only for events whose `triggers_webhooks` is true. */
-export const isCalendarEventType = (type: string): boolean => type.startsWith('calendar_event.');
+export const isCalendarEventType = (type: WebhookEventType): boolean => type.startsWith('calendar_event.');

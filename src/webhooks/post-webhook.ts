@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { type DurationMs, durationMs, type EpochMillis } from '../shared/time.js';
 import { signatureHeader } from './signing.js';
 import { parseWebhookUrl, type ResolvedTarget, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
 
@@ -9,7 +10,7 @@ export interface AttemptResult {
   status: number | null;
   error: string | null;
   /** From the request's start to the answer's end (or the failure), in whole milliseconds. */
-  durationMs: number;
+  durationMs: DurationMs;
   /** The first KiB of the receiver's answer (UTF-8, a character cut in two replaced), "" when there was none. */
   body: string;
 }
@@ -34,7 +35,7 @@ export function postWebhook(
   target: ResolvedTarget,
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
+  timeoutMs: DurationMs,
 ): Promise<AttemptResult> {
   const { url, address, family } = target;
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -52,7 +53,7 @@ export function postWebhook(
       settled = true;
       clearTimeout(timer);
       const body = Buffer.concat(kept).subarray(0, keptResponseBytes).toString('utf8');
-      resolve({ ...result, durationMs: Math.round(performance.now() - started), body });
+      resolve({ ...result, durationMs: durationMs(Math.round(performance.now() - started)), body });
     };
     const request = transport.request(
       url,
@@ -91,13 +92,13 @@ export interface SignedSend {
   secrets: readonly string[];
   webhookId: string;
   body: string;
-  sentAt: number;
+  sentAt: EpochMillis;
 }
 
 /** What sending needs from the configuration. */
 export interface SendRules {
   allowPrivate: boolean;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   resolver?: Resolver;
 }
 
@@ -111,7 +112,8 @@ export async function sendSignedWebhook(send: SignedSend, rules: SendRules): Pro
   try {
     target = await resolveWebhookTarget(parseWebhookUrl(send.url, rules.allowPrivate), rules.allowPrivate, rules.resolver);
   } catch (error) {
-    if (error instanceof WebhookTargetRefused) return { status: null, error: `target refused: ${error.message}`, durationMs: 0, body: '' };
+    if (error instanceof WebhookTargetRefused)
+      return { status: null, error: `target refused: ${error.message}`, durationMs: durationMs(0), body: '' };
     throw error;
   }
   const timestamp = Math.floor(send.sentAt / 1000);

@@ -3,7 +3,8 @@ import { toIso } from '../shared/clock.js';
 import { randomAlphanumericId } from '../shared/ids.js';
 import { JsonText, stringifyWithJsonText } from '../shared/json-text.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
-import { isCalendarEventType } from './event-types.js';
+import type { EpochMillis } from '../shared/time.js';
+import { isCalendarEventType, type WebhookEventType } from './event-types.js';
 import { type ActiveEndpoint, insertOutbox, readActiveEndpoints } from './outbox.queries.js';
 
 /*
@@ -23,7 +24,7 @@ import { type ActiveEndpoint, insertOutbox, readActiveEndpoints } from './outbox
 const typeLists = new Map<string, ReadonlySet<string>>();
 
 /** The types an endpoint wants; null is every type. */
-function wants(endpoint: ActiveEndpoint, type: string): boolean {
+function wants(endpoint: ActiveEndpoint, type: WebhookEventType): boolean {
   if (endpoint.events === null) return true;
   let types = typeLists.get(endpoint.events);
   if (types === undefined) {
@@ -35,7 +36,7 @@ function wants(endpoint: ActiveEndpoint, type: string): boolean {
 }
 
 /** Whether some of the endpoints wants the type. */
-export const someEndpointWants = (endpoints: readonly ActiveEndpoint[], type: string): boolean =>
+export const someEndpointWants = (endpoints: readonly ActiveEndpoint[], type: WebhookEventType): boolean =>
   endpoints.some((endpoint) => wants(endpoint, type));
 
 /** The fields of a record, or of a JSON text those its renderer exposed. */
@@ -61,7 +62,7 @@ export async function recordWebhookDeliveries(
   tx: Tx,
   communityId: string,
   entries: readonly OutboxEntry[],
-  now: number,
+  now: EpochMillis,
   endpoints: readonly ActiveEndpoint[] | undefined,
   withCommit: boolean,
 ): Promise<void> {

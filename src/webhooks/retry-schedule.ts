@@ -5,6 +5,8 @@
  * the delivery is failed. docs/webhooks.md shows the table.
  */
 
+import { type DurationMs, durationMs } from '../shared/time.js';
+
 const second = 1000;
 const minute = 60 * second;
 const hour = 60 * minute;
@@ -34,8 +36,8 @@ export const scheduleSpanMs = retryDelaysMs.reduce((sum, delay) => sum + delay, 
 const jitter = 0.2;
 
 /** Milliseconds until the next attempt after `attempts` failed ones, or null when there is none left. */
-export function retryDelay(attempts: number, random: () => number = Math.random): number | null {
+export function retryDelay(attempts: number, random: () => number = Math.random): DurationMs | null {
   const base = retryDelaysMs[attempts - 1];
   if (base === undefined) return null;
-  return Math.round(base * (1 - jitter + 2 * jitter * random()));
+  return durationMs(Math.round(base * (1 - jitter + 2 * jitter * random())));
 }

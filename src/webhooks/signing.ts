@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { EpochMillis } from '../shared/time.js';
 
 /*
  * Standard Webhooks signatures (https://www.standardwebhooks.com): the secret is `whsec_` and the
@@ -28,8 +29,8 @@ export function signatureHeader(secrets: readonly string[], webhookId: string, t
 
 /** The secrets that sign a message sent at `at` (epoch ms): the endpoint's, and the replaced one during its grace. */
 export function signingSecrets(
-  endpoint: { secret: string; previous_secret: string | null; previous_secret_expires_at: number | null },
-  at: number,
+  endpoint: { secret: string; previous_secret: string | null; previous_secret_expires_at: EpochMillis | null },
+  at: EpochMillis,
 ): string[] {
   const { secret, previous_secret: previous, previous_secret_expires_at: expires } = endpoint;
   return previous !== null && expires !== null && expires > at ? [secret, previous] : [secret];

@@ -2,6 +2,7 @@ import type { Database } from '../db/database.js';
 import { ApiError, notFound, validationFailed } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
 import { toIso } from '../shared/clock.js';
+import type { DurationMs } from '../shared/time.js';
 import { slackKeysInJson } from '../wire-names/json-text-keys.js';
 import type { WireNames } from '../wire-names/wire-names.js';
 import { selectEndpoint } from './endpoints.queries.js';
@@ -16,7 +17,7 @@ export interface TestSendDeps {
   database: Database;
   clock: Clock;
   allowPrivate: boolean;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   wireNames?: WireNames;
   resolver?: Resolver;
 }
@@ -29,7 +30,7 @@ export interface WebhookTestResult {
   /** True when the receiver answered 2xx. */
   delivered: boolean;
   status: number | null;
-  duration_ms: number;
+  duration_ms: DurationMs;
   /** The first KiB of the receiver's answer ("" when it sent none or there was none). */
   body: string;
   error: string | null;

@@ -1,5 +1,6 @@
 import type { Tx } from '../db/database.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
+import type { EpochMicros } from '../shared/time.js';
 import { millisFromMicros } from '../shared/timestamps.js';
 import { type ActiveEndpoint, readActiveEndpoints, readActiveEndpointsAtBegin } from '../webhooks/outbox.queries.js';
 import { recordWebhookDeliveries, someEndpointWants } from '../webhooks/record-deliveries.js';
@@ -17,7 +18,7 @@ export async function recordOutboxEntries(
   tx: Tx,
   communityId: string,
   entries: OutboxEntry[],
-  now: number,
+  now: EpochMicros,
   endpoints: readonly ActiveEndpoint[] | undefined,
   withCommit: boolean,
 ): Promise<void> {

@@ -2,7 +2,9 @@ import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
 import { type Clock, storedNow } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
+import type { EpochMicros } from '../shared/time.js';
 import { activeEndpointCount } from '../webhooks/endpoints.queries.js';
+import type { WebhookEventType } from '../webhooks/event-types.js';
 import {
   type ActiveEndpoint,
   type OutboxEntry,
@@ -29,7 +31,7 @@ export interface CommunityWrite {
    * The clock's instant at the start of the change (the same for every row it writes), in the
    * unit of stored instants: epoch microseconds (docs/development.md).
    */
-  readonly now: number;
+  readonly now: EpochMicros;
   /** Says that this change alters what answers of `view` show: its version is bumped once, before commit. */
   touch(view: DataView): void;
   /**
@@ -41,13 +43,13 @@ export interface CommunityWrite {
    * calendar event that does not trigger webhooks). A resource that the change deletes is rendered
    * before the delete, when `wanted` says someone wants it, and its `data` returns that rendering.
    */
-  emit(type: string, data: () => unknown | Promise<unknown>): void;
+  emit(type: WebhookEventType, data: () => unknown | Promise<unknown>): void;
   /**
    * Whether some active webhook endpoint of the community wants `type`. A change that must render a
    * resource before deleting it (its `emit` could not render it afterwards) asks this first, so that
    * a delete nobody subscribed to renders nothing. The endpoints are read once per write.
    */
-  wanted(type: string): Promise<boolean>;
+  wanted(type: WebhookEventType): Promise<boolean>;
 }
 
 export interface WriteDeps {

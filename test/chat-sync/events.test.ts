@@ -105,6 +105,13 @@ describeEachEngine(
       const home = await get('/admin/v0/feeds/home/posts?per_page=50');
       assert.equal(home.total_records, before + 1);
       assert.ok(home.records.some((p) => p.id === post.id));
+      // chat_event_queue counts the clock's milliseconds (src/db/schema.ts), also when the write path marks a delivery applied.
+      const queued = await t.database.db
+        .selectFrom('chat_event_queue')
+        .select(['received_at', 'applied_at'])
+        .where('event_id', '=', body.event_id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual([Number(queued.received_at), Number(queued.applied_at)], [t.clock.now(), t.clock.now()]);
     });
 
     it('reactions, replies and edits change the counts and the text; duplicates count once', async () => {

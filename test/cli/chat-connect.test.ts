@@ -16,6 +16,7 @@ import { selectChatConnection } from '../../src/modules/chat-connections/chat-co
 import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
+import { durationMs } from '../../src/shared/time.js';
 import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 import { createTestDatabase, engines, type TestDatabase, testConfig } from '../support/harness.js';
 
@@ -116,7 +117,7 @@ for (const { engine, skip } of engines) {
         config: testConfig({ SECRETS_KEY: first }),
         database: testDb.database,
         logger: false,
-        services: { chat: createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: 2000 }) },
+        services: { chat: createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: durationMs(2000) }) },
       });
       try {
         const key = (await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'invite')).key;

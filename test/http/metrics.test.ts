@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
+import { addMillis, durationMs, microsFromMillis, subtractMillis } from '../../src/shared/time.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { describeEachEngine } from '../support/harness.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -130,7 +131,7 @@ describeEachEngine(
         clock: ctx().clock,
         log: collectingLog(),
         allowPrivate: true,
-        timeoutMs: 2000,
+        timeoutMs: durationMs(2000),
         metrics: ctx().app.services.metrics,
       });
       assert.equal(await worker.tick(), 1);
@@ -155,9 +156,9 @@ describeEachEngine(
             event_id: `Ev${n}`,
             event_type: 'message',
             body: '{}',
-            received_at: now - 30_000 * (n + 1),
+            received_at: subtractMillis(now, durationMs(30_000 * (n + 1))),
             attempts: 0,
-            lease_until: now + 3_600_000,
+            lease_until: addMillis(now, durationMs(3_600_000)),
             applied_at: null,
             last_error: null,
           })),
@@ -166,8 +167,8 @@ describeEachEngine(
       await db
         .insertInto('chat_sync_checkpoints')
         .values([
-          { community_id: id, scope: 'users', cursor: '', done: 1, items: 120, updated_at: now },
-          { community_id: id, scope: 'history:C1', cursor: 'next', done: 0, items: 400, updated_at: now },
+          { community_id: id, scope: 'users', cursor: '', done: 1, items: 120, updated_at: microsFromMillis(now) },
+          { community_id: id, scope: 'history:C1', cursor: 'next', done: 0, items: 400, updated_at: microsFromMillis(now) },
         ])
         .execute();
       ctx().clock.advance(1000);

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { RedisRateLimitStore, type StoreLog } from '../../src/http/rate-limit-stores/redis-store.js';
+import { durationMs, epochMillis } from '../../src/shared/time.js';
 import { redisSkipReason, redisUrl, startTestApp, type TestApp, uniqueRedisPrefix } from '../support/harness.js';
 import { createTestRoutes } from './test-routes.js';
 
@@ -67,8 +68,8 @@ describe('rate limits when Redis is unreachable', () => {
     const log = recordingLog();
     const store = new RedisRateLimitStore({ url: 'redis://127.0.0.1:1', keyPrefix: 'x:', log });
     await store.start();
-    for (let i = 0; i < 50; i++) await store.increment('b', 1000, 0);
-    assert.equal((await store.increment('b', 1000, 0)).count, 51, 'counted in memory meanwhile');
+    for (let i = 0; i < 50; i++) await store.increment('b', durationMs(1000), epochMillis(0));
+    assert.equal((await store.increment('b', durationMs(1000), epochMillis(0))).count, 51, 'counted in memory meanwhile');
     await store.close();
     assert.equal(log.warnings.length, 1);
   });
@@ -83,10 +84,10 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
     await Promise.all(stores.map((store) => store.start()));
     try {
       const [a, b, other] = stores as [RedisRateLimitStore, RedisRateLimitStore, RedisRateLimitStore];
-      assert.deepEqual(await a.increment('key:k', 1000, 7_400), { count: 1, resetMs: 600 });
-      assert.equal((await b.increment('key:k', 1000, 7_500)).count, 2);
-      assert.equal((await other.increment('key:k', 1000, 7_500)).count, 1);
-      assert.equal((await a.increment('key:k', 1000, 8_000)).count, 1, 'a new window starts at zero');
+      assert.deepEqual(await a.increment('key:k', durationMs(1000), epochMillis(7_400)), { count: 1, resetMs: 600 });
+      assert.equal((await b.increment('key:k', durationMs(1000), epochMillis(7_500))).count, 2);
+      assert.equal((await other.increment('key:k', durationMs(1000), epochMillis(7_500))).count, 1);
+      assert.equal((await a.increment('key:k', durationMs(1000), epochMillis(8_000))).count, 1, 'a new window starts at zero');
       const client = new Redis(redisUrl);
       const ttl = await client.pttl(`${prefix}rl:key:k:7`);
       client.disconnect();
@@ -133,10 +134,13 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
     const peer = new RedisRateLimitStore({ url: redisUrl, keyPrefix, log: recordingLog() });
     await Promise.all([store.start(), peer.start()]);
     try {
-      assert.equal((await store.increment('b', 60_000, 0)).count, 1);
-      assert.equal((await peer.increment('b', 60_000, 0)).count, 2, 'shared while connected');
+      assert.equal((await store.increment('b', durationMs(60_000), epochMillis(0))).count, 1);
+      assert.equal((await peer.increment('b', durationMs(60_000), epochMillis(0))).count, 2, 'shared while connected');
       await proxy.stop();
-      const during = await Promise.all([store.increment('b', 60_000, 0), store.increment('b', 60_000, 0)]);
+      const during = await Promise.all([
+        store.increment('b', durationMs(60_000), epochMillis(0)),
+        store.increment('b', durationMs(60_000), epochMillis(0)),
+      ]);
       assert.deepEqual(
         during.map((c) => c.count),
         [1, 2],
@@ -147,7 +151,7 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
       const deadline = Date.now() + 10_000;
       while (log.infos.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(log.infos.length, 1, 'the recovery is logged');
-      assert.equal((await store.increment('b', 60_000, 0)).count, 3, 'back on the shared counter');
+      assert.equal((await store.increment('b', durationMs(60_000), epochMillis(0))).count, 3, 'back on the shared counter');
     } finally {
       await Promise.all([store.close(), peer.close()]);
       await proxy.stop();
@@ -160,10 +164,10 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
     const store = new RedisRateLimitStore({ url: proxy.url, keyPrefix: uniqueRedisPrefix('frozen'), log });
     await store.start();
     try {
-      assert.equal((await store.increment('b', 60_000, 0)).count, 1);
+      assert.equal((await store.increment('b', durationMs(60_000), epochMillis(0))).count, 1);
       proxy.freeze();
       const started = performance.now();
-      const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment('b', 60_000, 0)));
+      const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment('b', durationMs(60_000), epochMillis(0))));
       const waited = performance.now() - started;
       assert.ok(waited < 500, `waited ${Math.round(waited)} ms`);
       assert.deepEqual(
@@ -172,7 +176,7 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
       );
       // Within the cool-off Redis is not tried at all.
       const next = performance.now();
-      assert.equal((await store.increment('b', 60_000, 0)).count, 11);
+      assert.equal((await store.increment('b', durationMs(60_000), epochMillis(0))).count, 11);
       assert.ok(performance.now() - next < 20);
       assert.equal(log.warnings.length, 1);
     } finally {

@@ -5,6 +5,7 @@ import { RateLimiter } from '../../src/http/rate-limit.js';
 import { addressBucket } from '../../src/http/rate-limit-address.js';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit-stores/memory-store.js';
 import { revokeApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { durationMs, epochMillis } from '../../src/shared/time.js';
 import { describeEachEngine, TestClock } from '../support/harness.js';
 import { createTestRoutes } from './test-routes.js';
 
@@ -21,22 +22,22 @@ describe('rate-limit building blocks', () => {
 
   it('counts per bucket in fixed windows aligned to the epoch, and starts afresh in the next window', async () => {
     const store = new MemoryRateLimitStore();
-    assert.deepEqual(await store.increment('a', 1000, 5_250), { count: 1, resetMs: 750 });
-    assert.deepEqual(await store.increment('a', 1000, 5_999), { count: 2, resetMs: 1 });
-    assert.deepEqual(await store.increment('b', 1000, 5_999), { count: 1, resetMs: 1 });
-    assert.deepEqual(await store.increment('a', 1000, 6_000), { count: 1, resetMs: 1000 });
+    assert.deepEqual(await store.increment('a', durationMs(1000), epochMillis(5_250)), { count: 1, resetMs: 750 });
+    assert.deepEqual(await store.increment('a', durationMs(1000), epochMillis(5_999)), { count: 2, resetMs: 1 });
+    assert.deepEqual(await store.increment('b', durationMs(1000), epochMillis(5_999)), { count: 1, resetMs: 1 });
+    assert.deepEqual(await store.increment('a', durationMs(1000), epochMillis(6_000)), { count: 1, resetMs: 1000 });
   });
 
   it('keeps a bounded number of buckets per window: beyond it new buckets share one counter', async () => {
     const store = new MemoryRateLimitStore(2);
-    await store.increment('a', 1000, 0);
-    await store.increment('b', 1000, 0);
-    assert.equal((await store.increment('c', 1000, 0)).count, 1);
-    assert.equal((await store.increment('d', 1000, 0)).count, 2);
-    assert.equal((await store.increment('a', 1000, 0)).count, 2);
+    await store.increment('a', durationMs(1000), epochMillis(0));
+    await store.increment('b', durationMs(1000), epochMillis(0));
+    assert.equal((await store.increment('c', durationMs(1000), epochMillis(0))).count, 1);
+    assert.equal((await store.increment('d', durationMs(1000), epochMillis(0))).count, 2);
+    assert.equal((await store.increment('a', durationMs(1000), epochMillis(0))).count, 2);
     // The next window drops the whole previous generation.
-    assert.equal((await store.increment('c', 1000, 1000)).count, 1);
-    assert.equal((await store.increment('d', 1000, 1000)).count, 1);
+    assert.equal((await store.increment('c', durationMs(1000), epochMillis(1000))).count, 1);
+    assert.equal((await store.increment('d', durationMs(1000), epochMillis(1000))).count, 1);
   });
 
   it('decides with the limit, what remains, and whole seconds until the reset (at least 1)', async () => {

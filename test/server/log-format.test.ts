@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { nodeEndOfLifeWarning } from '../../src/shared/node-support.js';
+import { epochMillis } from '../../src/shared/time.js';
 import { installed } from '../http/metrics-kit.js';
 import { freePort } from '../http/server-processes.js';
 import { binPath, projectRoot } from '../support/cli.js';
@@ -53,7 +54,7 @@ async function serveOnce(env: Record<string, string>, terminal: boolean): Promis
   return output;
 }
 
-const endOfLife = nodeEndOfLifeWarning(process.version, Date.now());
+const endOfLife = nodeEndOfLifeWarning(process.version, epochMillis(Date.now()));
 
 describe('LOG_FORMAT', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,6 +7,7 @@ import { addFeed } from '../../src/chat-sync/bound-feeds.js';
 import { slackSignature } from '../../src/chat-sync/signature.js';
 import { connectSync } from '../../src/chat-sync/sync-connections.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
+import { durationMs } from '../../src/shared/time.js';
 import type { FakeChatServer } from './fake-chat-server.js';
 import type { TestApp } from './harness.js';
 
@@ -22,11 +23,18 @@ export async function connectedFeed(t: TestApp, fake: FakeChatServer, communityI
     signingSecret: chatSigningSecret,
     apiAppId: 'A0APP',
     apiUrl: fake.url,
-    timeoutMs: 2000,
+    timeoutMs: durationMs(2000),
     now: t.clock.now(),
   });
-  const feed = await addFeed(deps, { communityId, channelId, label: undefined, syncAll: true, apiUrl: fake.url, timeoutMs: 2000 });
-  await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: 2000 }, communityId);
+  const feed = await addFeed(deps, {
+    communityId,
+    channelId,
+    label: undefined,
+    syncAll: true,
+    apiUrl: fake.url,
+    timeoutMs: durationMs(2000),
+  });
+  await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: durationMs(2000) }, communityId);
   return feed.id;
 }
 

@@ -12,6 +12,7 @@ import type { AppServices } from '../../src/dependencies.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import { createCommunity } from '../../src/modules/communities/communities.commands.js';
 import type { Clock } from '../../src/shared/clock.js';
+import { type EpochMillis, epochMillis } from '../../src/shared/time.js';
 
 export const postgresUrl = process.env.TEST_DATABASE_URL ?? '';
 export const redisUrl = process.env.TEST_REDIS_URL ?? '';
@@ -30,8 +31,8 @@ export const postgresSkipReason = postgresUrl
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
   constructor(private current = Date.parse('2026-11-21T12:00:00.000Z')) {}
-  now(): number {
-    return this.current;
+  now(): EpochMillis {
+    return epochMillis(this.current);
   }
   set(iso: string | number): void {
     this.current = typeof iso === 'number' ? iso : Date.parse(iso);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
+import { durationMs } from '../../src/shared/time.js';
 import { listWebhookDeliveries } from '../../src/webhooks/deliveries.service.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
 import { rotateWebhookSecret } from '../../src/webhooks/endpoints.service.js';
@@ -30,7 +31,14 @@ describeEachEngine(
 
     /** A worker on the test's database and clock, sending to loopback, with `options` on top. */
     const workerWith = (options: Partial<DeliveryWorkerOptions> = {}) =>
-      new DeliveryWorker({ database: ctx().database, clock: ctx().clock, log, allowPrivate: true, timeoutMs, ...options });
+      new DeliveryWorker({
+        database: ctx().database,
+        clock: ctx().clock,
+        log,
+        allowPrivate: true,
+        timeoutMs: durationMs(timeoutMs),
+        ...options,
+      });
 
     /** A community with one endpoint at the receiver; the receiver knows its secret. */
     async function subscribe(app: TestApp, events?: string[]) {
@@ -200,7 +208,7 @@ describeEachEngine(
 
     it('signs with the old and the new secret during a rotation grace, and with the new one only after', async () => {
       const { auth, endpoint } = await subscribe(ctx());
-      const rotated = await rotateWebhookSecret({ database: ctx().database, clock: ctx().clock }, endpoint.id, 60_000);
+      const rotated = await rotateWebhookSecret({ database: ctx().database, clock: ctx().clock }, endpoint.id, durationMs(60_000));
       receiver.secrets = [endpoint.secret, rotated.secret];
       await emit(ctx(), auth, [{ type: 'member.created', data: { id: 'a' } }]);
       await worker.tick();
@@ -247,7 +255,7 @@ describeEachEngine(
 
     it('deletes delivered and failed deliveries once they are older than the retention; pending ones stay', async () => {
       const dayMs = 24 * 60 * 60 * 1000;
-      const keeper = workerWith({ retentionMs: dayMs });
+      const keeper = workerWith({ retentionMs: durationMs(dayMs) });
       const { auth, endpoint } = await subscribe(ctx());
       receiver.script.push(200, 500);
       await emit(ctx(), auth, [

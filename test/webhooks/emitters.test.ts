@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
+import { durationMs } from '../../src/shared/time.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { event, eventId, importInto, profile, uuid } from '../modules/calendar-events/fixtures.js';
 import { describeEachEngine } from '../support/harness.js';
@@ -22,7 +23,7 @@ describeEachEngine(
         clock: ctx().clock,
         log: collectingLog(),
         allowPrivate: true,
-        timeoutMs: 2000,
+        timeoutMs: durationMs(2000),
       });
     });
 
@@ -147,6 +148,9 @@ describeEachEngine(
         { group_id: added?.data.group_id, profile_id: added?.data.profile_id },
         { group_id: 'grp-1', profile_id: uuid(2, 1) },
       );
+      // The instant of the change (stored in µs) spelled as the payload's timestamp is (ISO, ms).
+      assert.equal(added?.data.added_at, new Date(ctx().clock.now()).toISOString());
+      assert.equal(added?.data.added_at, added?.timestamp);
       await add();
       assert.deepEqual(await sent(), []);
     });

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { durationMs } from '../../src/shared/time.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../support/chat-events-kit.js';
 import { startFakeChatServer } from '../support/fake-chat-server.js';
@@ -49,7 +50,13 @@ describeEachEngine(
         await endpoint(receiver.url, ['post.created', 'post.updated', 'post.deleted']),
         await endpoint(`http://127.0.0.1:${receiver.port}/created-only`, ['post.created']),
       ];
-      worker = new DeliveryWorker({ database: t.database, clock: t.clock, log: collectingLog(), allowPrivate: true, timeoutMs: 2000 });
+      worker = new DeliveryWorker({
+        database: t.database,
+        clock: t.clock,
+        log: collectingLog(),
+        allowPrivate: true,
+        timeoutMs: durationMs(2000),
+      });
     });
     after(() => receiver.stop());
 

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { after, before, beforeEach, it } from 'node:test';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../src/shared/permissions.js';
+import { durationMs } from '../../src/shared/time.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { describeEachEngine, type TestApp } from '../support/harness.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -68,7 +69,13 @@ describeEachEngine(
     });
 
     const worker = () =>
-      new DeliveryWorker({ database: ctx().database, clock: ctx().clock, log: collectingLog(), allowPrivate: true, timeoutMs: 400 });
+      new DeliveryWorker({
+        database: ctx().database,
+        clock: ctx().clock,
+        log: collectingLog(),
+        allowPrivate: true,
+        timeoutMs: durationMs(400),
+      });
 
     async function subscribe(app: TestApp, url = receiver.url) {
       const community = await app.community();

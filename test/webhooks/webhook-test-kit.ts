@@ -1,12 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../src/routing/request-context.js';
+import { StringEnum } from '../../src/schemas/common.schemas.js';
 import type { WorkerLog } from '../../src/webhooks/delivery-worker.js';
+import { type WebhookEventType, webhookEventTypes } from '../../src/webhooks/event-types.js';
 import { writeCommunityData } from '../../src/write-path/write-community-data.js';
 
 /** A change with the given webhook events, as a writer of community data makes one. */
 const EmitBody = Type.Object({
-  events: Type.Array(Type.Object({ type: Type.String(), data: Type.Record(Type.String(), Type.Unknown()) })),
+  events: Type.Array(Type.Object({ type: StringEnum(webhookEventTypes), data: Type.Record(Type.String(), Type.Unknown()) })),
   /** Throws after emitting: the change and its webhooks must both vanish. */
   fail: Type.Optional(Type.Boolean()),
 });
@@ -19,7 +21,7 @@ export function emitRoute(): { renders: { count: number }; register: (app: Fasti
   const renders = { count: 0 };
   const register = (app: FastifyInstance) => {
     app.post('/admin/v0/test/webhook-events', { config: { bodyTypes: ['json'] }, schema: { body: EmitBody } }, async (request) => {
-      const body = request.body as { events: { type: string; data: Record<string, unknown> }[]; fail?: boolean };
+      const body = request.body as { events: { type: WebhookEventType; data: Record<string, unknown> }[]; fail?: boolean };
       const { services } = app;
       await writeCommunityData({ database: services.database, clock: services.clock }, principalOf(request).communityId, async (w) => {
         for (const event of body.events)

@@ -1,6 +1,7 @@
 import type { FeedImport } from '../../modules/feeds/feeds.schemas.js';
 import type { PostImport } from '../../modules/posts/posts.schemas.js';
 import { toIso } from '../../shared/clock.js';
+import { epochMillis } from '../../shared/time.js';
 import { richText } from './blocks.js';
 import { Rng } from './prng.js';
 import { emojis, topics, words } from './vocabulary.js';
@@ -17,8 +18,8 @@ export function feedRecord(world: SeedWorld, k: number): FeedImport {
     id: ref.id,
     label: ref.label,
     public_id: `f${world.tag.toLowerCase()}${k}`,
-    created_at: toIso(created),
-    updated_at: toIso(created + rng.int(0, 300) * dayMs),
+    created_at: toIso(epochMillis(created)),
+    updated_at: toIso(epochMillis(created + rng.int(0, 300) * dayMs)),
     emoji_icon: rng.pick(emojis).name,
     list_view_display_format: rng.pick(['card', 'snippet']),
     post_detail_display_format: 'discussion',
@@ -60,10 +61,10 @@ export function postRecord(world: SeedWorld, i: number): PostImport {
     id: rng.uuid(),
     feed_id: feed.id,
     author_profile_id: world.profileIds[author] as string,
-    created_at: toIso(content),
-    updated_at: toIso(activity),
-    content_created_at: toIso(content),
-    latest_activity_at: toIso(activity),
+    created_at: toIso(epochMillis(content)),
+    updated_at: toIso(epochMillis(activity)),
+    content_created_at: toIso(epochMillis(content)),
+    latest_activity_at: toIso(epochMillis(activity)),
     title: title.charAt(0).toUpperCase() + title.slice(1),
     post_detail_display_format: 'discussion',
     source: 'chat',

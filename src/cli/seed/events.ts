@@ -1,5 +1,6 @@
 import type { CalendarEventImport } from '../../modules/calendar-events/schemas/import-record.js';
 import { toIso } from '../../shared/clock.js';
+import { epochMillis } from '../../shared/time.js';
 import { richText } from './blocks.js';
 import { Rng } from './prng.js';
 import { allTags, cities, eventFormats, topics } from './vocabulary.js';
@@ -57,8 +58,8 @@ export function eventRecord(world: SeedWorld, i: number): CalendarEventImport {
   return {
     id,
     status,
-    start_date: toIso(start),
-    end_date: rng.chance(0.95) ? toIso(start + minutes * 60_000) : null,
+    start_date: toIso(epochMillis(start)),
+    end_date: rng.chance(0.95) ? toIso(epochMillis(start + minutes * 60_000)) : null,
     title,
     description_chat_blocks: richText(rng, world.mentions, rng.int(1, 2), `description-${id}`),
     recap_chat_blocks: past && rng.chance(0.3) ? richText(rng, world.mentions, 1, `recap-${id}`) : [],
@@ -80,8 +81,8 @@ export function eventRecord(world: SeedWorld, i: number): CalendarEventImport {
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')}-${id.toLowerCase()}`,
     cover_image_url: rng.chance(0.5) ? `https://images.example.com/events/${i % 300}.jpg` : '',
-    created_at: toIso(created),
-    updated_at: toIso(Math.min(world.anchor, created + rng.int(0, 5) * dayMs)),
+    created_at: toIso(epochMillis(created)),
+    updated_at: toIso(epochMillis(Math.min(world.anchor, created + rng.int(0, 5) * dayMs))),
     host_profile_ids: hosts,
     speaker_profile_ids: speakers,
     tags,

@@ -1,6 +1,7 @@
 import type { GroupImport } from '../../modules/groups/groups.schemas.js';
 import type { ProfileImport } from '../../modules/profiles/profiles.schemas.js';
 import { toIso } from '../../shared/clock.js';
+import { epochMillis } from '../../shared/time.js';
 import { Rng } from './prng.js';
 import { cities, domains, firstNames, lastNames, topics } from './vocabulary.js';
 import type { SeedWorld } from './world.js';
@@ -59,7 +60,7 @@ export function profileRecord(world: SeedWorld, i: number): ProfileImport {
   return {
     profile_id: id,
     email,
-    created_at: toIso(world.instantAround(rng, -4, -0.01)),
+    created_at: toIso(epochMillis(world.instantAround(rng, -4, -0.01))),
     preferred_name: rng.chance(0.2) ? first : `${first} ${last}`,
     ...images,
     first_name: first,

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
 import { runImport } from '../../import/run-import.js';
 import type { Clock } from '../../shared/clock.js';
+import { type EpochMillis, epochMillis } from '../../shared/time.js';
 import { feedRecord, postRecord } from './content.js';
 import { eventRecord } from './events.js';
 import { groupRecord, memberRecord, profileRecord } from './people.js';
@@ -33,7 +34,7 @@ export function countsFor(size: SeedSize, overrides: { events?: number; posts?: 
 }
 
 /** The start of the current UTC day: dates spread around it, and stay the same all day. */
-export const todayUtc = (now: number): number => Math.floor(now / dayMs) * dayMs;
+export const todayUtc = (now: EpochMillis): EpochMillis => epochMillis(Math.floor(now / dayMs) * dayMs);
 
 /** Where progress goes (stderr in the CLI, so that --json stdout stays one document). */
 export type ProgressSink = (line: string) => void;

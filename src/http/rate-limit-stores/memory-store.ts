@@ -1,3 +1,4 @@
+import type { DurationMs, EpochMillis } from '../../shared/time.js';
 import { type RateLimitStore, type WindowCount, windowOf } from './rate-limit-store.js';
 
 /** Buckets beyond this many in one window share one counter, so a flood of addresses cannot exhaust memory. */
@@ -19,7 +20,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   constructor(private readonly maxBuckets = defaultMaxBuckets) {}
 
   /** Counts synchronously; exposed so the Redis store can fall back without an extra tick. */
-  incrementNow(bucket: string, windowMs: number, now: number): WindowCount {
+  incrementNow(bucket: string, windowMs: DurationMs, now: EpochMillis): WindowCount {
     const { index, resetMs } = windowOf(now, windowMs);
     let generation = this.generations.get(windowMs);
     if (!generation || generation.index !== index) {
@@ -33,7 +34,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { count, resetMs };
   }
 
-  async increment(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
+  async increment(bucket: string, windowMs: DurationMs, now: EpochMillis): Promise<WindowCount> {
     return this.incrementNow(bucket, windowMs, now);
   }
 

@@ -1,8 +1,9 @@
+import { type DurationMs, durationMs, type EpochMillis } from '../../shared/time.js';
 /** How many requests a bucket has made in the current window, and when that window ends. */
 export interface WindowCount {
   count: number;
   /** Milliseconds until the window that holds `now` ends. */
-  resetMs: number;
+  resetMs: DurationMs;
 }
 
 /**
@@ -11,9 +12,9 @@ export interface WindowCount {
  */
 export interface RateLimitStore {
   /** Counts one request of `bucket` in the window of length `windowMs` that holds `now`. */
-  increment(bucket: string, windowMs: number, now: number): Promise<WindowCount>;
+  increment(bucket: string, windowMs: DurationMs, now: EpochMillis): Promise<WindowCount>;
   /** The same, synchronously, for stores that need not wait (this process's memory). */
-  incrementNow?(bucket: string, windowMs: number, now: number): WindowCount;
+  incrementNow?(bucket: string, windowMs: DurationMs, now: EpochMillis): WindowCount;
   /** Connects where there is something to connect to; waits at most a bounded time. */
   start(): Promise<void>;
   /** Releases connections and timers. */
@@ -21,7 +22,7 @@ export interface RateLimitStore {
 }
 
 /** The window that holds `now`: windows are aligned to the epoch, so every instance agrees on them. */
-export function windowOf(now: number, windowMs: number): { index: number; resetMs: number } {
+export function windowOf(now: EpochMillis, windowMs: DurationMs): { index: number; resetMs: DurationMs } {
   const index = Math.floor(now / windowMs);
-  return { index, resetMs: (index + 1) * windowMs - now };
+  return { index, resetMs: durationMs((index + 1) * windowMs - now) };
 }

@@ -4,6 +4,7 @@ import { lazyRequire } from '../../shared/lazy-require.js';
 
 const ioredis = lazyRequire<typeof IoRedis>('ioredis');
 
+import type { DurationMs, EpochMillis } from '../../shared/time.js';
 import { MemoryRateLimitStore } from './memory-store.js';
 import { type RateLimitStore, type WindowCount, windowOf } from './rate-limit-store.js';
 
@@ -79,7 +80,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.client.on('ready', () => this.markHealthy());
   }
 
-  async increment(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
+  async increment(bucket: string, windowMs: DurationMs, now: EpochMillis): Promise<WindowCount> {
     if (this.client.status !== 'ready' || performance.now() < this.skipUntil) {
       if (this.client.status !== 'ready') this.markDegraded(`connection ${this.client.status}`);
       return this.fallback.incrementNow(bucket, windowMs, now);

@@ -3,6 +3,7 @@ import { toIso } from '../../shared/clock.js';
 import { newUuid } from '../../shared/ids.js';
 import { type KeyPermissions, type Permission, permissionNames, storedPermissions } from '../../shared/permissions.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
+import { addMillis, type DurationMs } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { insertApiKey, revokeApiKeyRow, rotateApiKeyRow, selectApiKey, updateApiKeyPermissions } from './api-keys.queries.js';
 import { hashApiKey, isoOrNull, newSecret } from './api-keys.rules.js';
@@ -22,7 +23,7 @@ export interface CreateApiKeyOptions {
   /** Default `all`: every permission, now and later. */
   permissions?: KeyPermissions;
   /** Lifetime from now; absent: the key never expires. */
-  expiresInMs?: number;
+  expiresInMs?: DurationMs;
 }
 
 /** Creates a key with 192 random bits; the secret is returned here and never again. */
@@ -38,7 +39,7 @@ export async function createApiKey(
   const key = newSecret();
   const id = newUuid();
   const now = clock.now();
-  const expiresAt = options.expiresInMs === undefined ? null : now + options.expiresInMs;
+  const expiresAt = options.expiresInMs === undefined ? null : addMillis(now, options.expiresInMs);
   await insertApiKey(database.db, {
     id,
     community_id: communityId,
@@ -67,7 +68,7 @@ export async function revokeApiKey({ database, clock }: ApiKeyDeps, keyId: strin
 export async function rotateApiKey(
   { database, clock }: ApiKeyDeps,
   keyId: string,
-  graceMs: number,
+  graceMs: DurationMs,
 ): Promise<{ id: string; key: string; previous_valid_until: string }> {
   const row = await selectApiKey(database.db, keyId);
   if (!row) throw new UserInputError(`No API key with id "${keyId}".`);
@@ -76,7 +77,7 @@ export async function rotateApiKey(
   if (row.expires_at !== null && row.expires_at <= now)
     throw new UserInputError(`API key "${keyId}" has expired; create a new key instead.`);
   const key = newSecret();
-  const previousValidUntil = now + graceMs;
+  const previousValidUntil = addMillis(now, graceMs);
   // Conditional on the hash read above: of two concurrent rotations one wins, the other is told to retry.
   const rotated = await rotateApiKeyRow(database.db, keyId, { keyHash: hashApiKey(key), previousHash: row.key_hash, previousValidUntil });
   if (!rotated) throw new UserInputError(`API key "${keyId}" changed while it was being rotated; run the command again.`);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ApiKeysTable } from '../../db/schema.js';
+import type { EpochMillis } from '../../shared/time.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -8,11 +9,11 @@ export interface KeyPrincipalRow {
   key_id: string;
   community_id: string;
   plan: string;
-  revoked_at: number | null;
-  last_used_at: number | null;
+  revoked_at: EpochMillis | null;
+  last_used_at: EpochMillis | null;
   permissions: string;
-  expires_at: number | null;
-  previous_valid_until: number | null;
+  expires_at: EpochMillis | null;
+  previous_valid_until: EpochMillis | null;
   /** Truthy when the hash is the one a rotation replaced (valid until previous_valid_until), not the current one. */
   by_previous: unknown;
 }
@@ -36,7 +37,7 @@ export async function selectApiKey(db: Db, id: string): Promise<ApiKeyRow | unde
 }
 
 /** Sets revoked_at unless already set; returns the key as it is afterwards. */
-export async function revokeApiKeyRow(db: Db, id: string, at: number): Promise<ApiKeyRow | undefined> {
+export async function revokeApiKeyRow(db: Db, id: string, at: EpochMillis): Promise<ApiKeyRow | undefined> {
   await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
   return selectApiKey(db, id);
 }
@@ -45,7 +46,7 @@ export async function revokeApiKeyRow(db: Db, id: string, at: number): Promise<A
 export async function rotateApiKeyRow(
   db: Db,
   id: string,
-  change: { keyHash: string; previousHash: string; previousValidUntil: number },
+  change: { keyHash: string; previousHash: string; previousValidUntil: EpochMillis },
 ): Promise<boolean> {
   const result = await db
     .updateTable('api_keys')
@@ -88,7 +89,7 @@ export async function selectPrincipalByHash(db: Db, keyHash: string): Promise<Ke
 }
 
 /** Records use of a key (written at most once a minute per key, see the authenticator). */
-export async function touchApiKey(db: Db, id: string, at: number): Promise<void> {
+export async function touchApiKey(db: Db, id: string, at: EpochMillis): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
 }
 

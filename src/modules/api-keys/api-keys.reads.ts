@@ -5,6 +5,7 @@ import { toIso } from '../../shared/clock.js';
 import { type Permission, parseStoredPermissions, permissionNames } from '../../shared/permissions.js';
 import { isPlan, type Plan } from '../../shared/plans.js';
 import type { KeyCheck, KeyRefusal, Principal, PrincipalLookup } from '../../shared/principal.js';
+import { addMillis, durationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import type { ApiKeyDeps } from './api-keys.commands.js';
 import { selectApiKeys, selectKeyWithCommunity, selectPrincipalByHash, touchApiKey } from './api-keys.queries.js';
@@ -61,16 +62,18 @@ export async function describeApiKey({ database }: Pick<ApiKeyDeps, 'database'>,
 interface CacheEntry {
   principal: Principal | null;
   /** The secret stops working at this instant (key expiry, or the end of a rotation's grace). */
-  validUntil: number;
+  validUntil: EpochMillis;
   /** Why it stops: `expired` (the key) or `rotated` (a replaced secret). */
   endReason: 'expired' | 'rotated';
-  cachedUntil: number;
+  cachedUntil: EpochMillis;
 }
 
 /** How long a looked-up key (or its absence) is trusted; bounds how long a revocation takes to bite. */
-const cacheTtlMs = 1000;
-const touchIntervalMs = 60_000;
+const cacheTtlMs = durationMs(1000);
+const touchIntervalMs = durationMs(60_000);
 const maxCacheEntries = 10_000;
+/** The validity of a secret that neither expires nor was replaced. */
+const never = epochMillis(Number.POSITIVE_INFINITY);
 
 /**
  * Resolves API keys to principals. Lookups go by SHA-256 of the presented secret through a unique
@@ -80,7 +83,7 @@ const maxCacheEntries = 10_000;
  */
 export class Authenticator implements PrincipalLookup {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly lastTouched = new Map<string, number>();
+  private readonly lastTouched = new Map<string, EpochMillis>();
 
   constructor(
     private readonly database: Database,
@@ -128,7 +131,7 @@ export class Authenticator implements PrincipalLookup {
           }
         : null,
       ...validity(live, previous),
-      cachedUntil: now + cacheTtlMs,
+      cachedUntil: addMillis(now, cacheTtlMs),
     };
     if (this.cache.size >= maxCacheEntries) this.cache.clear();
     this.cache.set(hash, entry);
@@ -138,7 +141,7 @@ export class Authenticator implements PrincipalLookup {
   }
 
   /** Updates last_used_at at most once a minute per key, off the request's critical path. */
-  private touch(keyId: string, lastUsedAt: number | null, now: number): void {
+  private touch(keyId: string, lastUsedAt: EpochMillis | null, now: EpochMillis): void {
     const last = Math.max(this.lastTouched.get(keyId) ?? 0, lastUsedAt ?? 0);
     if (now - last < touchIntervalMs) return;
     this.lastTouched.set(keyId, now);
@@ -151,15 +154,15 @@ export class Authenticator implements PrincipalLookup {
 
 /** Until when a looked-up secret works, and what ends it: the earlier of the key's expiry and a rotation's grace. */
 function validity(
-  row: { expires_at: number | null; previous_valid_until: number | null } | undefined,
+  row: { expires_at: EpochMillis | null; previous_valid_until: EpochMillis | null } | undefined,
   previous: boolean,
 ): Pick<CacheEntry, 'validUntil' | 'endReason'> {
-  const expiresAt = row?.expires_at === null || row === undefined ? Number.POSITIVE_INFINITY : Number(row.expires_at);
-  const graceEnd = previous ? Number(row?.previous_valid_until ?? 0) : Number.POSITIVE_INFINITY;
+  const expiresAt = row?.expires_at === null || row === undefined ? never : epochMillis(Number(row.expires_at));
+  const graceEnd = previous ? epochMillis(Number(row?.previous_valid_until ?? 0)) : never;
   return graceEnd < expiresAt ? { validUntil: graceEnd, endReason: 'rotated' } : { validUntil: expiresAt, endReason: 'expired' };
 }
 
-function judge(entry: CacheEntry, now: number): KeyCheck {
+function judge(entry: CacheEntry, now: EpochMillis): KeyCheck {
   if (!entry.principal) return 'unknown';
   return now < entry.validUntil ? entry.principal : entry.endReason;
 }

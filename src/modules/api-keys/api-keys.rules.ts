@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { toIso } from '../../shared/clock.js';
+import type { EpochMillis } from '../../shared/time.js';
 
 /** Prefix that makes a leaked key recognisable by secret scanners. */
 const keyPrefix = 'ca_';
@@ -11,4 +12,4 @@ export const hashApiKey = (secret: string): string => hash('sha256', secret, 'he
 export const newSecret = (): string => keyPrefix + randomBytes(24).toString('base64url');
 
 /** An instant (epoch ms) as the CLI and the API print it, null kept. */
-export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));
+export const isoOrNull = (ms: EpochMillis | null): string | null => (ms === null ? null : toIso(ms));

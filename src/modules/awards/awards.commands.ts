@@ -5,6 +5,7 @@ import { notFound } from '../../errors.js';
 import { Refused, refuse } from '../../shared/failures.js';
 import { newUuid } from '../../shared/ids.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
+import { epochMillis, millisFromMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectCommunity } from '../communities/communities.queries.js';
@@ -86,7 +87,7 @@ export async function assignAward(deps: AwardDeps, communityId: string, awardId:
     const recipient = await profileForMessage(w.tx, communityId, recipientId);
     if (!recipient?.chatUserId || !(await hasBotConnection(w.tx, communityId))) return;
     const sender = senderId === null || anonymous ? undefined : await profileForMessage(w.tx, communityId, senderId);
-    const nowMs = Math.floor(w.now / 1000);
+    const nowMs = millisFromMicros(w.now);
     await insertNotification(w.tx, {
       id: newUuid(),
       community_id: communityId,
@@ -97,7 +98,7 @@ export async function assignAward(deps: AwardDeps, communityId: string, awardId:
       status: 'pending',
       attempts: 0,
       next_attempt_at: nowMs,
-      lease_until: 0,
+      lease_until: epochMillis(0),
       last_error: null,
       sent_at: null,
       created_at: nowMs,

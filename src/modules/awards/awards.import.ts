@@ -1,6 +1,7 @@
 import type { ImportSection } from '../../import/import-section.js';
 import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
 import { formatPath, Refused } from '../../shared/failures.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { type AwardWithHolders, importAwards } from './awards.commands.js';
 import { type AwardImport, AwardImportSchema } from './awards.schemas.js';
@@ -9,7 +10,7 @@ const section = 'awards';
 const parseShape = schemaParser<AwardImport>(section, AwardImportSchema);
 
 /** A stored instant of a timestamp the file gives, or the import's time. */
-const instant = (value: string | null | undefined, now: number): number => (value ? (parseTimestamp(value) ?? now) : now);
+const instant = (value: string | null | undefined, now: EpochMicros): EpochMicros => (value ? (parseTimestamp(value) ?? now) : now);
 
 function parseAward(record: unknown, index: number): AwardImport {
   const award = assertTimestamps(section, index, parseShape(record, index), ['created_at', 'updated_at']);

@@ -3,6 +3,7 @@ import { batchesOf } from '../../db/batches.js';
 import type { Database, Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import type { AwardAssignmentsTable, AwardNotificationsTable, AwardsTable } from '../../db/schema.js';
+import { addMillis, type DurationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
 
 export type AwardRow = Selectable<AwardsTable>;
 export type AwardAssignmentRow = Selectable<AwardAssignmentsTable>;
@@ -91,7 +92,12 @@ export type ClaimedNotification = Pick<AwardNotificationsTable, 'id' | 'communit
  * one statement picks and leases them with FOR UPDATE SKIP LOCKED, so instances take different
  * rows; on SQLite (one writer) each row is leased by a conditional update only one claimer wins.
  */
-export async function claimNotifications(database: Database, now: number, leaseMs: number, limit: number): Promise<ClaimedNotification[]> {
+export async function claimNotifications(
+  database: Database,
+  now: EpochMillis,
+  leaseMs: DurationMs,
+  limit: number,
+): Promise<ClaimedNotification[]> {
   const { db } = database;
   if (database.engine === 'postgres') {
     const result = await sql<ClaimedNotification & { next_attempt_at: number }>`
@@ -121,7 +127,7 @@ export async function claimNotifications(database: Database, now: number, leaseM
   for (const row of rows) {
     const result = await db
       .updateTable('award_notifications')
-      .set({ lease_until: now + leaseMs, attempts: sql`attempts + 1` })
+      .set({ lease_until: addMillis(now, leaseMs), attempts: sql`attempts + 1` })
       .where('id', '=', row.id)
       .where('status', '=', 'pending')
       .where('lease_until', '<', now)
@@ -135,13 +141,13 @@ export async function claimNotifications(database: Database, now: number, leaseM
 export async function settleNotification(
   database: Database,
   id: string,
-  now: number,
-  outcome: { sent: true } | { sent: false; error: string; retryAt: number | null },
+  now: EpochMillis,
+  outcome: { sent: true } | { sent: false; error: string; retryAt: EpochMillis | null },
 ): Promise<void> {
   const change = outcome.sent
-    ? { status: 'sent' as const, sent_at: now, last_error: null, lease_until: 0 }
+    ? { status: 'sent' as const, sent_at: now, last_error: null, lease_until: epochMillis(0) }
     : outcome.retryAt === null
-      ? { status: 'failed' as const, last_error: outcome.error.slice(0, 500), lease_until: 0 }
-      : { last_error: outcome.error.slice(0, 500), next_attempt_at: outcome.retryAt, lease_until: 0 };
+      ? { status: 'failed' as const, last_error: outcome.error.slice(0, 500), lease_until: epochMillis(0) }
+      : { last_error: outcome.error.slice(0, 500), next_attempt_at: outcome.retryAt, lease_until: epochMillis(0) };
   await database.db.updateTable('award_notifications').set(change).where('id', '=', id).execute();
 }

@@ -1,3 +1,4 @@
+import { epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { AwardDeps } from './awards.commands.js';
 import { selectAwardsWithCounts } from './awards.queries.js';
@@ -12,6 +13,6 @@ export async function listAwards(deps: Pick<AwardDeps, 'database'>, communityId:
     description: row.description,
     emoji: row.emoji,
     assigned_count: Number(row.assigned_count),
-    created_at: formatJsonTimestamp(Number(row.created_at)),
+    created_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
   }));
 }

@@ -3,6 +3,7 @@ import { ChatReadError, createSlackReader } from '../../chat/slack-reader.js';
 import { selectSyncConnection } from '../../chat-sync/sync-connections.js';
 import { PolledDrain } from '../../shared/polled-drain.js';
 import type { SecretBox } from '../../shared/secret-box.js';
+import { addMillis, type DurationMs, durationMs } from '../../shared/time.js';
 import type { AwardDeps } from './awards.commands.js';
 import { type ClaimedNotification, claimNotifications, settleNotification } from './awards.queries.js';
 
@@ -10,12 +11,12 @@ import { type ClaimedNotification, claimNotifications, settleNotification } from
 export interface AwardWorkerOptions {
   box: SecretBox;
   apiUrl: string;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  pollMs?: number;
+  pollMs?: DurationMs;
 }
 
-const leaseMs = 120_000;
+const leaseMs = durationMs(120_000);
 const batch = 20;
 export const maxNotificationAttempts = 8;
 
@@ -36,7 +37,7 @@ const permanentErrors = new Set([
 ]);
 
 /** The wait before attempt `attempts + 1` (ms): 5 s, 20 s, 80 s, ... at most an hour. */
-export const notificationRetryDelay = (attempts: number): number => Math.min(3_600_000, 5000 * 4 ** (attempts - 1));
+export const notificationRetryDelay = (attempts: number): DurationMs => durationMs(Math.min(3_600_000, 5000 * 4 ** (attempts - 1)));
 
 /**
  * Sends the direct messages that tell award recipients, from the `award_notifications` queue (rows
@@ -59,7 +60,7 @@ export class AwardNotificationWorker {
   }
 
   start(): void {
-    this.loop.start(this.options.pollMs ?? 1000);
+    this.loop.start(this.options.pollMs ?? durationMs(1000));
   }
 
   /** Sends what is due now (an assignment was just committed). */
@@ -95,7 +96,7 @@ export class AwardNotificationWorker {
       // Slack's code or ours only: an error here never carries the token.
       const code = error instanceof ChatReadError ? error.code : error instanceof Error ? error.name : 'unknown';
       const giveUp = permanentErrors.has(code) || notification.attempts >= maxNotificationAttempts;
-      const retryAt = giveUp ? null : clock.now() + notificationRetryDelay(notification.attempts);
+      const retryAt = giveUp ? null : addMillis(clock.now(), notificationRetryDelay(notification.attempts));
       log.warn({ notification_id: notification.id, attempts: notification.attempts, code, give_up: giveUp }, 'award message not sent');
       await settleNotification(database, notification.id, clock.now(), { sent: false, error: code, retryAt });
     }

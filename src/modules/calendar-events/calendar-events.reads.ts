@@ -7,6 +7,7 @@ import { mentionKeys, referencesOf } from '../../references/resolve-references.j
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
 import { JsonText } from '../../shared/json-text.js';
 import type { DatabaseDeps } from '../../shared/service-deps.js';
+import { type EpochMicros, endOfTime } from '../../shared/time.js';
 import { type CalendarEventRow, eventPersonJson, mentionsOf, renderCalendarEvent, triggersWebhooks } from './calendar-events.records.js';
 import { selectCalendarEventRow } from './queries/events.js';
 import { countCalendarEvents, selectCalendarEventsPage, selectNextEndingAt } from './queries/list.js';
@@ -87,9 +88,9 @@ async function validUntilOf(
   communityId: string,
   query: ListQuery,
   filter: CalendarEventFilter,
-  now: number,
-): Promise<number> {
-  return isRelativeToNow(query, filter) ? selectNextEndingAt(database.db, communityId, filter.status, now) : Number.POSITIVE_INFINITY;
+  now: EpochMicros,
+): Promise<EpochMicros> {
+  return isRelativeToNow(query, filter) ? selectNextEndingAt(database.db, communityId, filter.status, now) : endOfTime;
 }
 
 /**
@@ -103,7 +104,7 @@ async function cachedEventTotal(
   communityId: string,
   query: ListQuery,
   filter: CalendarEventFilter,
-  now: number,
+  now: EpochMicros,
 ): Promise<number> {
   if (!counts) return countCalendarEvents(database.db, communityId, filter);
   return counts.total(database, communityId, 'events_version', filterKey(query, filter), now, async () => ({
@@ -113,7 +114,7 @@ async function cachedEventTotal(
 }
 
 /** The cache key of a list query: its normalised filter and its page. */
-function eventListKey(query: ListQuery, now: number): string {
+function eventListKey(query: ListQuery, now: EpochMicros): string {
   const filter = filterFromQuery(query, now);
   return `list ${query.page ?? 0} ${query.per_page ?? defaultPerPage} ${filterKey(query, filter)}`;
 }
@@ -123,9 +124,9 @@ async function listCalendarEventsWithValidity(
   database: Database,
   communityId: string,
   query: ListQuery,
-  now: number,
+  now: EpochMicros,
   counts?: CountCache,
-): Promise<{ page: CalendarEventPage; validUntil: number }> {
+): Promise<{ page: CalendarEventPage; validUntil: EpochMicros }> {
   const page = query.page ?? 0;
   const perPage = query.per_page ?? defaultPerPage;
   const filter = filterFromQuery(query, now);

@@ -2,6 +2,7 @@ import { verifySlackToken } from '../../chat/index.js';
 import { UserInputError } from '../../errors.js';
 import { storedNow } from '../../shared/clock.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
+import type { DurationMs } from '../../shared/time.js';
 import { requireCommunity } from '../communities/communities.reads.js';
 import { upsertChatConnection } from './chat-connections.queries.js';
 
@@ -13,7 +14,7 @@ export interface ConnectChatInput {
   token: string;
   /** Base URL of the chat platform's Web API (config `chatApiUrl`). */
   apiUrl: string;
-  timeoutMs: number;
+  timeoutMs: DurationMs;
 }
 
 /** What `chat connect --json` prints: never the token. */

@@ -1,4 +1,5 @@
 import { UserInputError } from '../../errors.js';
+import type { Plan } from '../../shared/plans.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { type CommunityRow, selectCommunities, selectCommunity } from './communities.queries.js';
 
@@ -8,7 +9,7 @@ export type CommunityDeps = StorageDeps;
 export interface Community {
   id: string;
   name: string;
-  plan: string;
+  plan: Plan;
 }
 
 /** A stored community as the CLI shows it. */

@@ -11,6 +11,7 @@ import {
 import type { ImportSection } from '../../import/import-section.js';
 import { assertUniqueIds, schemaParser } from '../../import/import-section.js';
 import type { RichTextBlock } from '../../rich-text/index.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { updatePostsInHome } from '../posts/posts.queries.js';
 import { type FeedRow, homeFlag, selectFeedRows, upsertFeeds } from './feeds.queries.js';
 import {
@@ -33,7 +34,7 @@ const parseShape = schemaParser<FeedImport>(section, FeedImportSchema);
 /** A feed import record checked and reduced to what is stored, timestamps still as given. */
 export interface ParsedFeed {
   row: Omit<FeedRow, 'created_at' | 'updated_at'>;
-  given: { created_at: number | undefined; updated_at: number | undefined };
+  given: { created_at: EpochMicros | undefined; updated_at: EpochMicros | undefined };
 }
 
 function parseFeed(record: unknown, index: number): ParsedFeed {

@@ -5,6 +5,7 @@ import type { FileChunksTable } from '../../db/schema.js';
 import { ApiError, validationFailed } from '../../errors.js';
 import { Refused } from '../../shared/failures.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
+import { durationMs, subtractMillis } from '../../shared/time.js';
 import { passedThrough } from '../../shared/young-garbage.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { commitStagedFile, deleteStagedChunks, deleteStaleStagedChunks, insertStagedChunk, upsertFile } from './files.queries.js';
@@ -21,7 +22,7 @@ import type { FileObject } from './files.schemas.js';
 export const chunkBytes = 256 * 1024;
 
 /** Staged rows older than this belong to an upload whose process stopped; the next upload drops them. */
-const stagingLifetimeMs = 60 * 60_000;
+const stagingLifetimeMs = durationMs(60 * 60_000);
 
 /**
  * SQLite's page cache (KiB) while an upload's bytes pass through the connection. Every page written
@@ -84,7 +85,7 @@ export function stageUpload(deps: StorageDeps, stream: UploadStream, maxBytes: n
 
 async function stageStream(deps: StorageDeps, stream: UploadStream, maxBytes: number): Promise<StagedUpload> {
   const { db } = deps.database;
-  await deleteStaleStagedChunks(db, deps.clock.now() - stagingLifetimeMs);
+  await deleteStaleStagedChunks(db, subtractMillis(deps.clock.now(), stagingLifetimeMs));
   const uploadId = randomUUID();
   const hash = createHash('sha256');
   const chunk = Buffer.allocUnsafe(chunkBytes);

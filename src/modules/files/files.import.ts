@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { ImportUuid, importInstant, OptText, OptTimestamp } from '../../import/import-fields.js';
 import { assertUniqueIds, ImportError, type ImportSection, schemaParser } from '../../import/import-section.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { putFile } from './files.commands.js';
 import { selectForeignFiles } from './files.queries.js';
 
@@ -29,7 +30,7 @@ type FileImport = Static<typeof FileImportSchema>;
 interface ParsedFile {
   record: FileImport;
   bytes: Buffer;
-  created_at: number | undefined;
+  created_at: EpochMicros | undefined;
 }
 
 const parseShape = schemaParser<FileImport>(section, FileImportSchema);

@@ -3,6 +3,7 @@ import { selectInBatches } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import type { FileChunksTable, FilesTable } from '../../db/schema.js';
+import type { EpochMillis } from '../../shared/time.js';
 import type { FileRow } from './files.records.js';
 
 /*
@@ -12,7 +13,7 @@ import type { FileRow } from './files.records.js';
  */
 
 /** Stores one staged chunk of an upload in progress. */
-export async function insertStagedChunk(db: Db, uploadId: string, seq: number, data: Buffer, nowMs: number): Promise<void> {
+export async function insertStagedChunk(db: Db, uploadId: string, seq: number, data: Buffer, nowMs: EpochMillis): Promise<void> {
   await db.insertInto('file_upload_chunks').values({ upload_id: uploadId, seq, data, created_at: nowMs }).execute();
 }
 
@@ -22,7 +23,7 @@ export async function deleteStagedChunks(db: Db, uploadId: string): Promise<void
 }
 
 /** Drops staged chunks older than `beforeMs`: uploads of a process that stopped before it could clean up. */
-export async function deleteStaleStagedChunks(db: Db, beforeMs: number): Promise<void> {
+export async function deleteStaleStagedChunks(db: Db, beforeMs: EpochMillis): Promise<void> {
   await db.deleteFrom('file_upload_chunks').where('created_at', '<', beforeMs).execute();
 }
 

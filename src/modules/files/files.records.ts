@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { FilesTable } from '../../db/schema.js';
+import { epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { FileObject } from './files.schemas.js';
 
@@ -12,7 +13,7 @@ export const fileUrl = (baseUrl: string, id: string, name: string): string => `$
 export function fileObject(row: Omit<FileRow, 'community_id' | 'sha256' | 'chunk_size'>, baseUrl: string): FileObject {
   return {
     id: row.id,
-    created_at: formatJsonTimestamp(Number(row.created_at)),
+    created_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
     name: row.name,
     title: row.title,
     size: Number(row.size),

@@ -1,6 +1,7 @@
 import { notFound } from '../../errors.js';
 import { toIso } from '../../shared/clock.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
+import { millisFromMicros } from '../../shared/time.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectProfileIdBy } from '../profiles/profiles.queries.js';
 import { userIdentifier } from '../profiles/profiles.rules.js';
@@ -24,7 +25,8 @@ export async function addGroupMember(
   if (profileId === undefined) throw notFound('User');
   const added = await writeCommunityData(deps, communityId, async (w) => {
     const inserted = await insertGroupMember(w.tx, communityId, groupId, profileId, w.now);
-    if (inserted) w.emit('group.member_added', () => ({ group_id: groupId, profile_id: profileId, added_at: toIso(w.now) }));
+    if (inserted)
+      w.emit('group.member_added', () => ({ group_id: groupId, profile_id: profileId, added_at: toIso(millisFromMicros(w.now)) }));
     return inserted;
   });
   return { alreadyMember: !added };

@@ -1,6 +1,7 @@
 import { batchesOf } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
+import type { EpochMicros } from '../../shared/time.js';
 
 /** True when the community has a group with this id. */
 export async function groupExists(db: Db | Tx, communityId: string, groupId: string): Promise<boolean> {
@@ -14,7 +15,13 @@ export async function groupExists(db: Db | Tx, communityId: string, groupId: str
 }
 
 /** Adds a profile to a group; false when it already was a member (nothing changes then). */
-export async function insertGroupMember(tx: Tx, communityId: string, groupId: string, profileId: string, now: number): Promise<boolean> {
+export async function insertGroupMember(
+  tx: Tx,
+  communityId: string,
+  groupId: string,
+  profileId: string,
+  now: EpochMicros,
+): Promise<boolean> {
   const result = await tx
     .insertInto('group_members')
     .values({ community_id: communityId, group_id: groupId, profile_id: profileId, created_at: now })
@@ -27,12 +34,12 @@ export async function insertGroupMember(tx: Tx, communityId: string, groupId: st
 export interface GroupUpsert {
   id: string;
   name: string;
-  created_at?: number;
-  updated_at?: number;
+  created_at?: EpochMicros;
+  updated_at?: EpochMicros;
 }
 
 /** Inserts or renames groups by id; timestamps the caller gives are kept, created_at otherwise stays. */
-export async function upsertGroups(tx: Tx, communityId: string, groups: GroupUpsert[], now: number): Promise<void> {
+export async function upsertGroups(tx: Tx, communityId: string, groups: GroupUpsert[], now: EpochMicros): Promise<void> {
   for (const batch of batchesOf(groups)) {
     const values = (g: GroupUpsert) => ({
       community_id: communityId,
@@ -75,7 +82,13 @@ export async function upsertGroups(tx: Tx, communityId: string, groups: GroupUps
  * Makes a group's members exactly these profiles: removes the others and adds the missing ones,
  * so that members who stay keep the time they joined.
  */
-export async function replaceGroupMembers(tx: Tx, communityId: string, groupId: string, profileIds: string[], now: number): Promise<void> {
+export async function replaceGroupMembers(
+  tx: Tx,
+  communityId: string,
+  groupId: string,
+  profileIds: string[],
+  now: EpochMicros,
+): Promise<void> {
   const keep = new Set(profileIds);
   const current = await tx
     .selectFrom('group_members')

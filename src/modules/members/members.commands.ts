@@ -5,6 +5,7 @@ import { ApiError, notFound, UserInputError, validationFailed } from '../../erro
 import type { Clock } from '../../shared/clock.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { type CommunityWrite, writeCommunityData } from '../../write-path/write-community-data.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.reads.js';
 import { requireCommunity } from '../communities/communities.reads.js';
@@ -51,7 +52,7 @@ interface Saved {
   hasChatIdentity: boolean;
 }
 
-async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBody, now: number): Promise<Saved> {
+async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBody, now: EpochMicros): Promise<Saved> {
   const email = body.email.trim();
   const emailNorm = normaliseEmail(email);
   const fullName = body.full_name.trim();

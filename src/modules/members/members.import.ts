@@ -2,6 +2,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import type { ImportSection } from '../../import/import-section.js';
 import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
 import { normaliseEmail } from '../../shared/ids.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import { type MemberRow, selectMemberCreatedAt, selectMemberIdsByEmails, upsertMembersById } from './members.queries.js';
@@ -9,14 +10,14 @@ import { splitFullName } from './members.rules.js';
 import { type MemberImport, MemberImportSchema } from './members.schemas.js';
 
 /** Epoch µs of a timestamp the file gives (checked by parse), or undefined. */
-const givenInstant = (value: string | null | undefined): number | undefined => (value ? parseTimestamp(value) : undefined);
+const givenInstant = (value: string | null | undefined): EpochMicros | undefined => (value ? parseTimestamp(value) : undefined);
 const parseShape = schemaParser<MemberImport>('members', MemberImportSchema);
 
 /**
  * The row of a record. Timestamps the file gives are kept (an export carries them); created_at
  * the file leaves out is the stored one, else the import time; updated_at left out is the import time.
  */
-function rowOf(record: MemberImport, now: number, storedCreatedAt: number | undefined): MemberRow {
+function rowOf(record: MemberImport, now: EpochMicros, storedCreatedAt: EpochMicros | undefined): MemberRow {
   const fullName = record.full_name.trim();
   return {
     id: record.id.toLowerCase(),

@@ -4,6 +4,7 @@ import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery, preparedWrite } from '../../db/prepared-query.js';
 import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
+import { type EpochMicros, epochMicros } from '../../shared/time.js';
 import type { Member, MemberState } from './members.schemas.js';
 
 export type MemberRow = Omit<Selectable<MembersTable>, 'community_id'>;
@@ -75,7 +76,7 @@ export async function updateMember(
 }
 
 /** Deactivates an active member; false when it was not active any more (a concurrent call won). */
-export async function deactivateActiveMember(tx: Tx, communityId: string, id: string, now: number): Promise<boolean> {
+export async function deactivateActiveMember(tx: Tx, communityId: string, id: string, now: EpochMicros): Promise<boolean> {
   const result = await tx
     .updateTable('members')
     .set({ state: 'deactivated', updated_at: now })
@@ -136,11 +137,11 @@ export async function selectMemberIdsByEmails(
 }
 
 /** created_at of the given members that exist (a re-import without timestamps keeps it). */
-export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, number>> {
+export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, EpochMicros>> {
   const rows = await selectInBatches(ids, (batch) =>
     db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
-  return new Map(rows.map((row) => [row.id, Number(row.created_at)]));
+  return new Map(rows.map((row) => [row.id, epochMicros(Number(row.created_at))]));
 }
 
 /** The community's members in byte order of id, a batch at a time (the export). */
@@ -162,7 +163,13 @@ export async function selectUnlinkedMembersByEmails(tx: Tx, communityId: string,
 }
 
 /** Links a member to its chat profile. */
-export async function linkMemberToProfile(tx: Tx, communityId: string, memberId: string, profileId: string, now: number): Promise<void> {
+export async function linkMemberToProfile(
+  tx: Tx,
+  communityId: string,
+  memberId: string,
+  profileId: string,
+  now: EpochMicros,
+): Promise<void> {
   await tx
     .updateTable('members')
     .set({ chat_profile_id: profileId, updated_at: now })
@@ -210,7 +217,7 @@ export async function insertInvitation(tx: Tx, communityId: string, row: ChatInv
 }
 
 /** Hands a pending invitation (and the profile it holds) over to a member. */
-export async function adoptInvitation(tx: Tx, communityId: string, id: string, memberId: string, now: number): Promise<void> {
+export async function adoptInvitation(tx: Tx, communityId: string, id: string, memberId: string, now: EpochMicros): Promise<void> {
   await tx
     .updateTable('chat_invitations')
     .set({ member_id: memberId, updated_at: now })
@@ -225,7 +232,7 @@ export async function closePendingInvitations(
   communityId: string,
   invitee: Invitee,
   status: 'accepted' | 'cancelled',
-  now: number,
+  now: EpochMicros,
 ): Promise<number> {
   const result = await tx
     .updateTable('chat_invitations')

@@ -5,6 +5,7 @@ import type { ImportContext, ImportSection } from '../../import/import-section.j
 import { assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions, renderOptionsFromReferences } from '../../rich-text/index.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import type { SearchableText } from '../search/search-index.queries.js';
@@ -21,7 +22,7 @@ interface ParsedPost {
   record: PostImport;
   feedId: string;
   authorId: string;
-  instants: Record<'created_at' | 'updated_at' | 'content_created_at' | 'latest_activity_at', number | undefined>;
+  instants: Record<'created_at' | 'updated_at' | 'content_created_at' | 'latest_activity_at', EpochMicros | undefined>;
 }
 
 function parsePost(raw: unknown, index: number): ParsedPost {
@@ -65,7 +66,7 @@ async function assertReferencesExist(tx: Tx, communityId: string, posts: ParsedP
 }
 
 /** The row of a post; instants the file leaves out follow created_at (see resolveStamps). */
-function postRow(post: ParsedPost, doc: string, mentions: string, before: PostRow | undefined, inHome: 0 | 1, now: number): PostRow {
+function postRow(post: ParsedPost, doc: string, mentions: string, before: PostRow | undefined, inHome: 0 | 1, now: EpochMicros): PostRow {
   const given = post.instants;
   const created = given.created_at ?? before?.created_at ?? now;
   const content_created_at = given.content_created_at ?? created;

@@ -5,6 +5,7 @@ import { notFound } from '../../errors.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, type Mentions } from '../../rich-text/index.js';
 import { dataEnvelope, type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
+import { type EpochMicros, endOfTime } from '../../shared/time.js';
 import { feedSummaryOf, selectFeedRows, selectFeedSummaries } from '../feeds/feeds.queries.js';
 import { feedIdFromPath, requireFeedRow } from '../feeds/feeds.reads.js';
 import type { FeedSummary } from '../feeds/feeds.schemas.js';
@@ -28,7 +29,7 @@ async function listPosts(
   feedIdOrHome: string,
   query: ListPostsQuery,
   counts: CountCache | undefined,
-  now: number,
+  now: EpochMicros,
 ): Promise<PostsPage> {
   const { db } = database;
   let scope: FeedScope = { kind: 'home' };
@@ -40,7 +41,7 @@ async function listPosts(
   const total = counts
     ? await counts.total(database, communityId, 'posts_version', JSON.stringify(scope), now, async () => ({
         count: await countPosts(db, communityId, scope),
-        validUntil: Number.POSITIVE_INFINITY,
+        validUntil: endOfTime,
       }))
     : await countPosts(db, communityId, scope);
   const offset = query.page * query.per_page;

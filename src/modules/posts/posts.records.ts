@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
+import { epochMicros } from '../../shared/time.js';
 import { formatTextTimestamp, parseTimestamp } from '../../shared/timestamps.js';
 import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
@@ -58,7 +59,7 @@ function placeholderProfile(profileId: string): Profile {
   const blank = '';
   return {
     profile_id: profileId,
-    created_at: formatTextTimestamp(0),
+    created_at: formatTextTimestamp(epochMicros(0)),
     preferred_name: blank,
     preferred_image_original: blank,
     preferred_image_1024: blank,

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/database.js';
 import { assertUniqueIds } from '../../import/import-section.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { CommunityWrite } from '../../write-path/write-community-data.js';
 import { linkMembersToChatProfiles } from '../members/members.commands.js';
@@ -16,7 +17,7 @@ import { type ProfileImport, profileFromImport } from './profiles.schemas.js';
  * Inserts or replaces profiles by id. A profile the records give no created_at keeps the one it
  * has (or takes `now`), so that importing a file twice changes nothing.
  */
-export async function upsertProfiles(tx: Tx, communityId: string, records: readonly ProfileImport[], now: number): Promise<void> {
+export async function upsertProfiles(tx: Tx, communityId: string, records: readonly ProfileImport[], now: EpochMicros): Promise<void> {
   const known = await selectProfileCreatedAt(
     tx,
     communityId,

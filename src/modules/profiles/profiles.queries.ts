@@ -5,6 +5,7 @@ import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { ProfilesTable } from '../../db/schema.js';
 import { normaliseEmail } from '../../shared/ids.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { reindexAuthors } from '../search/search-index.queries.js';
 import type { Profile } from './profiles.schemas.js';
@@ -12,7 +13,7 @@ import type { Profile } from './profiles.schemas.js';
 export type ProfileRow = Pick<Selectable<ProfilesTable>, 'id' | 'email_norm' | 'chat_user_id' | 'doc'>;
 
 /** Inserts or replaces profiles by id, in batches; posts of a renamed author are indexed again (their author's name is searchable). */
-export async function upsertProfileRows(tx: Tx, communityId: string, profiles: Profile[], now: number): Promise<void> {
+export async function upsertProfileRows(tx: Tx, communityId: string, profiles: Profile[], now: EpochMicros): Promise<void> {
   for (const batch of batchesOf(profiles)) {
     const rows = batch.map((profile) => ({
       community_id: communityId,
@@ -164,7 +165,7 @@ export async function selectExistingProfileIds(db: Db | Tx, communityId: string,
 }
 
 /** created_at of the given profiles that exist (re-imports keep it). */
-export async function selectProfileCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, number>> {
+export async function selectProfileCreatedAt(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, EpochMicros>> {
   const rows = await selectInBatches(ids, (batch) =>
     db.selectFrom('profiles').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );

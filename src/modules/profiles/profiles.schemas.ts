@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp, Uuid } from '../../schemas/common.schemas.js';
+import { epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp, parseTimestamp } from '../../shared/timestamps.js';
 
 const imageFields = [
@@ -101,7 +102,7 @@ export function profileFromImport(record: ProfileImport, nowIso: string): Profil
   const last = record.last_name ?? '';
   return {
     profile_id: record.profile_id.toLowerCase(),
-    created_at: record.created_at ? formatJsonTimestamp(parseTimestamp(record.created_at) ?? 0) : nowIso,
+    created_at: record.created_at ? formatJsonTimestamp(parseTimestamp(record.created_at) ?? epochMicros(0)) : nowIso,
     preferred_name: record.preferred_name ?? [first, last].filter(Boolean).join(' '),
     ...images,
     first_name: first,

@@ -4,6 +4,7 @@ import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import type { Flag } from '../../db/schema.js';
 import { communityTag, searchDocument } from '../../shared/search-text.js';
+import type { EpochMicros } from '../../shared/time.js';
 
 /*
  * The search index, kept by the posts' own query functions in the writer's transaction (every writer
@@ -18,7 +19,7 @@ export interface IndexablePost {
   feed_id: string;
   author_profile_id: string | null;
   in_home: Flag;
-  latest_activity_at: number;
+  latest_activity_at: EpochMicros;
   doc: string;
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createApiKey, rotateApiKey, setApiKeyPermissions } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../../src/shared/permissions.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 
 interface ErrorBody {
@@ -93,7 +94,7 @@ describeEachEngine('API keys: expiry and rotation', (ctx) => {
   it('an expired key gets 401 api_key_expired from the instant it expires, even while its lookup is trusted', async () => {
     const t = ctx();
     const community = await t.community();
-    const key = await keyFor(t, community.id, { expiresInMs: hour });
+    const key = await keyFor(t, community.id, { expiresInMs: durationMs(hour) });
     assert.equal((await t.request({ ...events, headers: key.headers })).statusCode, 200);
     t.clock.advance(hour - 1);
     assert.equal((await t.request({ ...events, headers: key.headers })).statusCode, 200);
@@ -110,7 +111,7 @@ describeEachEngine('API keys: expiry and rotation', (ctx) => {
     const t = ctx();
     const community = await t.community();
     const key = await keyFor(t, community.id, { permissions: new Set(['calendar_events:read']) }, 'rotating');
-    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, hour);
+    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
     assert.equal(rotated.id, key.id);
     assert.notEqual(rotated.key, key.key);
     assert.equal(rotated.previous_valid_until, new Date(t.clock.now() + hour).toISOString());
@@ -134,8 +135,8 @@ describeEachEngine('API keys: expiry and rotation', (ctx) => {
     const t = ctx();
     const community = await t.community();
     const key = await keyFor(t, community.id);
-    const second = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, hour);
-    const third = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, hour);
+    const second = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
+    const third = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
     t.clock.advance(1001);
     assert.equal((await t.request({ ...events, headers: key.headers })).statusCode, 401);
     assert.equal((await t.request({ ...events, headers: { authorization: `Bearer ${second.key}` } })).statusCode, 200);
@@ -145,8 +146,8 @@ describeEachEngine('API keys: expiry and rotation', (ctx) => {
   it('a rotated key keeps its expiry: rotation does not extend a key', async () => {
     const t = ctx();
     const community = await t.community();
-    const key = await keyFor(t, community.id, { expiresInMs: 2 * hour });
-    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, hour);
+    const key = await keyFor(t, community.id, { expiresInMs: durationMs(2 * hour) });
+    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
     t.clock.advance(2 * hour);
     const res = await t.request({ ...events, headers: { authorization: `Bearer ${rotated.key}` } });
     assert.equal(res.json<ErrorBody>().error.code, 'api_key_expired');
@@ -157,7 +158,7 @@ describeEachEngine('GET /admin/v0/api_key/me', (ctx) => {
   it('answers the calling key exactly as documented, never its secret', async () => {
     const t = ctx();
     const community = await t.community('growth', 'Introspection');
-    const key = await keyFor(t, community.id, { permissions: new Set(['feeds:read']), expiresInMs: hour }, 'reader');
+    const key = await keyFor(t, community.id, { permissions: new Set(['feeds:read']), expiresInMs: durationMs(hour) }, 'reader');
     const res = await t.request({ method: 'GET', url: '/admin/v0/api_key/me', headers: key.headers });
     assert.equal(res.statusCode, 200, res.body);
     assert.ok(!res.body.includes(key.key));

@@ -7,6 +7,7 @@ import { createAward } from '../../../src/modules/awards/awards.commands.js';
 import { notificationRetryDelay } from '../../../src/modules/awards/awards.worker.js';
 import { permissions } from '../../../src/shared/permissions.js';
 import { SecretBox } from '../../../src/shared/secret-box.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { DeliveryWorker } from '../../../src/webhooks/delivery-worker.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
@@ -65,7 +66,7 @@ describeEachEngine(
             signingSecret: 'secret',
             apiAppId: 'A0APP',
             apiUrl: fake.url,
-            timeoutMs: 2000,
+            timeoutMs: durationMs(2000),
             now: t.clock.now(),
           });
           botCommunity = community;
@@ -176,7 +177,7 @@ describeEachEngine(
         clock: ctx().clock,
         log: collectingLog(),
         allowPrivate: true,
-        timeoutMs: 2000,
+        timeoutMs: durationMs(2000),
       });
       assert.equal(await worker.tick(), 1, 'one webhook only');
       const [webhook] = receiver.received;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, beforeEach, it } from 'node:test';
 import { createSlackWorkspace } from '../../../src/chat/index.js';
 import { cancelChatInvitations } from '../../../src/modules/members/members.commands.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
 import { describeEachEngine } from '../../support/harness.js';
 import { type AddMemberResponse, connectToFake, fakeChatOptions, importInto, newId, postMember, uniqueEmail } from './members-support.js';
@@ -110,7 +111,7 @@ describeEachEngine(
       const t = ctx();
       const { auth } = await connectedCommunity();
       const email = uniqueEmail('outside');
-      const admin = createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000 });
+      const admin = createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(2000) });
       assert.equal((await admin.inviteUser({ email, channelIds: ['C0ONE'] })).status, 'invited');
       const first = await postMember(t, auth, { email, full_name: 'Else Invited', invite_to_chat: true, chat_channel_ids: ['C0ONE'] });
       assert.equal(first.json<AddMemberResponse>().data.chat_invite?.code, 'already_in_team_invited_user');

@@ -6,19 +6,20 @@ import { createSlackWorkspaceFactory } from '../../../src/chat/index.js';
 import { runImport } from '../../../src/import/run-import.js';
 import { connectChat } from '../../../src/modules/chat-connections/chat-connections.commands.js';
 import { selectMemberById } from '../../../src/modules/members/members.queries.js';
+import { durationMs } from '../../../src/shared/time.js';
 import type { FakeChatServer } from '../../support/fake-chat-server.js';
 import type { HarnessOptions, TestApp } from '../../support/harness.js';
 
 /** Options that point the app's chat factory at the fake (invitations time out after 500 ms). */
 export function fakeChatOptions(fake: FakeChatServer): HarnessOptions {
-  return { services: { chat: createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: 500 }) } };
+  return { services: { chat: createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: durationMs(500) }) } };
 }
 
 /** Stores the fake workspace as the community's chat connection (verifies the token with the fake). */
 export async function connectToFake(t: TestApp, fake: FakeChatServer, communityId: string): Promise<void> {
   await connectChat(
     { database: t.database, clock: t.clock, secrets: t.app.services.secrets },
-    { communityId, token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000 },
+    { communityId, token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(2000) },
   );
 }
 

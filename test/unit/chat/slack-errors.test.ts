@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { classifySlackError, platformDetail, withDeadline } from '../../../src/chat/slack-errors.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 // These tests pin down the shapes of the SDK's errors that the classifier relies on, so an
@@ -72,7 +73,7 @@ describe('classifySlackError against real @slack/web-api errors', () => {
   });
 
   it('recognises an expired deadline as timeout', async () => {
-    const failure = await failureOf(() => withDeadline(20, () => new Promise(() => undefined)));
+    const failure = await failureOf(() => withDeadline(durationMs(20), () => new Promise(() => undefined)));
     assert.equal(failure.code, 'timeout');
   });
 

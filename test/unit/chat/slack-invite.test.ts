@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSlackWorkspace, createSlackWorkspaceFactory } from '../../../src/chat/index.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 describe('Slack workspace: inviteUser', () => {
   let fake: FakeChatServer;
-  const workspace = (teamId?: string) => createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000, teamId });
+  const workspace = (teamId?: string) =>
+    createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(2000), teamId });
 
   before(async () => {
     fake = await startFakeChatServer();
@@ -83,7 +85,7 @@ describe('Slack workspace: inviteUser', () => {
   });
 
   it('reports an invalid token as failed invalid_auth', async () => {
-    const ws = createSlackWorkspace({ token: 'xoxp-wrong', apiUrl: fake.url, timeoutMs: 2000 });
+    const ws = createSlackWorkspace({ token: 'xoxp-wrong', apiUrl: fake.url, timeoutMs: durationMs(2000) });
     const result = await ws.inviteUser({ email: 'a@example.com', channelIds: ['C1'] });
     assert.deepEqual([result.status, result.code], ['failed', 'invalid_auth']);
   });
@@ -110,7 +112,7 @@ describe('Slack workspace: inviteUser', () => {
   });
 
   it('factory reuses one workspace per connection, so the team id is looked up once', async () => {
-    const factory = createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: 2000 });
+    const factory = createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: durationMs(2000) });
     const connection = { token: fake.validToken, teamId: null };
     await factory(connection).inviteUser({ email: 'a@example.com', channelIds: ['C1'] });
     await factory({ ...connection }).inviteUser({ email: 'b@example.com', channelIds: ['C1'] });

@@ -7,11 +7,13 @@ import {
   noChatWorkspace,
   verifySlackToken,
 } from '../../../src/chat/index.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 describe('Slack workspace: lookupUserByEmail and verifySlackToken', () => {
   let fake: FakeChatServer;
-  const workspace = (token = fake.validToken) => createSlackWorkspace({ token, apiUrl: fake.url, timeoutMs: 2000, teamId: fake.teamId });
+  const workspace = (token = fake.validToken) =>
+    createSlackWorkspace({ token, apiUrl: fake.url, timeoutMs: durationMs(2000), teamId: fake.teamId });
 
   before(async () => {
     fake = await startFakeChatServer();
@@ -68,14 +70,14 @@ describe('Slack workspace: lookupUserByEmail and verifySlackToken', () => {
   });
 
   it('verifySlackToken answers ok with the team id of a valid token', async () => {
-    assert.deepEqual(await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000 }), {
+    assert.deepEqual(await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(2000) }), {
       ok: true,
       teamId: fake.teamId,
     });
   });
 
   it('verifySlackToken answers invalid_auth for a wrong token', async () => {
-    assert.deepEqual(await verifySlackToken({ token: 'xoxp-wrong', apiUrl: fake.url, timeoutMs: 2000 }), {
+    assert.deepEqual(await verifySlackToken({ token: 'xoxp-wrong', apiUrl: fake.url, timeoutMs: durationMs(2000) }), {
       ok: false,
       code: 'invalid_auth',
     });
@@ -83,12 +85,12 @@ describe('Slack workspace: lookupUserByEmail and verifySlackToken', () => {
 
   it('verifySlackToken reports transport failures as codes instead of throwing', async () => {
     fake.setBehaviour('auth.test', { rateLimited: 10 });
-    assert.deepEqual(await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 2000 }), {
+    assert.deepEqual(await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(2000) }), {
       ok: false,
       code: 'rate_limited',
     });
     fake.setBehaviour('auth.test', { delayMs: 5000 });
-    assert.deepEqual(await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 200 }), {
+    assert.deepEqual(await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(200) }), {
       ok: false,
       code: 'timeout',
     });

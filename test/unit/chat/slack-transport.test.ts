@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { ChatUnavailableError, createSlackWorkspace, verifySlackToken } from '../../../src/chat/index.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
 
 const TIMEOUT_MS = 300;
@@ -28,12 +29,12 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 describe('Slack workspace: transport failures', () => {
   let fake: FakeChatServer;
   const workspace = (apiUrl = fake.url) =>
-    createSlackWorkspace({ token: fake.validToken, apiUrl, timeoutMs: TIMEOUT_MS, teamId: fake.teamId });
+    createSlackWorkspace({ token: fake.validToken, apiUrl, timeoutMs: durationMs(TIMEOUT_MS), teamId: fake.teamId });
 
   before(async () => {
     fake = await startFakeChatServer();
     // The Slack SDK is loaded on first use (seconds on a loaded machine): load it before timing anything.
-    await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: 10_000 });
+    await verifySlackToken({ token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(10_000) });
   });
   after(() => fake.close());
   beforeEach(() => fake.reset());
@@ -56,7 +57,7 @@ describe('Slack workspace: transport failures', () => {
   it('bounds the whole invitation, auth.test included, by one timeoutMs', async () => {
     fake.setBehaviour('auth.test', { delayMs: 200 });
     fake.setBehaviour('admin.users.invite', { delayMs: 200 });
-    const ws = createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: TIMEOUT_MS });
+    const ws = createSlackWorkspace({ token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(TIMEOUT_MS) });
     const { value, ms } = await timed(() => ws.inviteUser({ email: 'a@example.com', channelIds: ['C1'] }));
     assert.equal(value.code, 'timeout');
     assert.ok(ms < TIMEOUT_MS + SLACK_MS, `took ${ms} ms`);
@@ -105,7 +106,7 @@ describe('Slack workspace: transport failures', () => {
         .lookupUserByEmail('a@example.com')
         .catch((e: unknown) => e),
     );
-    outputs.push(await verifySlackToken({ token: secret, apiUrl: await refusedUrl(), timeoutMs: TIMEOUT_MS }));
+    outputs.push(await verifySlackToken({ token: secret, apiUrl: await refusedUrl(), timeoutMs: durationMs(TIMEOUT_MS) }));
     for (const output of outputs) {
       const renderings = [JSON.stringify(output), inspect(output, { depth: 10 }), String(output)];
       if (output instanceof Error) renderings.push(output.message, output.stack ?? '');

@@ -3,6 +3,7 @@ import { notFound } from '../../../errors.js';
 import { randomAlphanumericId } from '../../../shared/ids.js';
 import type { JsonText } from '../../../shared/json-text.js';
 import type { ServiceDeps } from '../../../shared/service-deps.js';
+import { type EpochMicros, epochMicros } from '../../../shared/time.js';
 import { formatJsonTimestamp } from '../../../shared/timestamps.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { eventWebhookData, getCalendarEvent, renderCalendarEvents } from '../calendar-events.reads.js';
@@ -40,7 +41,7 @@ async function storedRecord(
   db: Db | Tx,
   communityId: string,
   id: string,
-): Promise<{ record: EventRecord; publishedTo: PublishedTo[]; createdAt: number } | null> {
+): Promise<{ record: EventRecord; publishedTo: PublishedTo[]; createdAt: EpochMicros } | null> {
   const row = await selectCalendarEventRow(db, communityId, id);
   if (!row) return null;
   const { published_to, tags, ...doc } = JSON.parse(row.doc) as CalendarEventDoc;
@@ -50,8 +51,8 @@ async function storedRecord(
       ...doc,
       id,
       status: row.status,
-      start_date: formatJsonTimestamp(Number(row.start_at)),
-      end_date: row.end_at === null ? null : formatJsonTimestamp(Number(row.end_at)),
+      start_date: formatJsonTimestamp(epochMicros(Number(row.start_at))),
+      end_date: row.end_at === null ? null : formatJsonTimestamp(epochMicros(Number(row.end_at))),
       is_unlisted: row.is_unlisted === 1,
       publish_to_site: row.publish_to_site === 1,
       tags,
@@ -59,7 +60,7 @@ async function storedRecord(
       speaker_profile_ids: people?.speakers ?? [],
     },
     publishedTo: published_to,
-    createdAt: Number(row.created_at),
+    createdAt: epochMicros(Number(row.created_at)),
   };
 }
 
@@ -78,7 +79,7 @@ async function eventWithBody(db: Db | Tx, communityId: string, id: string, base:
 }
 
 /** The stored row and child rows of a parsed event. */
-function rowsOf(communityId: string, parsed: ParsedEvent, publishedTo: PublishedTo[], createdAt: number, now: number) {
+function rowsOf(communityId: string, parsed: ParsedEvent, publishedTo: PublishedTo[], createdAt: EpochMicros, now: EpochMicros) {
   const doc: CalendarEventDoc = { ...docOf(parsed, createdAt), published_to: publishedTo };
   const feedIds = [...new Set(publishedTo.flatMap((p) => (p.feed_id ? [p.feed_id] : [])))];
   const event_id = parsed.id;

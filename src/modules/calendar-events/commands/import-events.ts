@@ -4,6 +4,7 @@ import type { Tx } from '../../../db/database.js';
 import type { CalendarEventsTable } from '../../../db/schema.js';
 import { duplicateIdFailure } from '../../../import/import-section.js';
 import { type Failure, Refused, refuse } from '../../../shared/failures.js';
+import { type EpochMicros, epochMicros } from '../../../shared/time.js';
 import type { CommunityWrite } from '../../../write-path/write-community-data.js';
 import { selectExistingFeedIds } from '../../feeds/feeds.queries.js';
 import { selectExistingProfileIds } from '../../profiles/profiles.queries.js';
@@ -55,8 +56,8 @@ async function checkReferences(tx: Tx, communityId: string, records: readonly Pa
 /** Timestamps of a stored event and a digest of everything updated_at speaks for. */
 interface StoredStamp {
   fingerprint: string;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 /** A digest of an event's stored fields and its hosts and speakers (not its attendees). */
@@ -84,7 +85,11 @@ async function storedStamps(tx: Tx, communityId: string, ids: readonly string[])
   for (let i = 0; i < ids.length; i += idsPerLookup) {
     const states = await selectStoredEventStates(tx, communityId, ids.slice(i, i + idsPerLookup));
     for (const [id, state] of states)
-      stamps.set(id, { fingerprint: fingerprintOf(state), created_at: Number(state.created_at), updated_at: Number(state.updated_at) });
+      stamps.set(id, {
+        fingerprint: fingerprintOf(state),
+        created_at: epochMicros(Number(state.created_at)),
+        updated_at: epochMicros(Number(state.updated_at)),
+      });
   }
   return stamps;
 }
@@ -93,7 +98,7 @@ async function storedStamps(tx: Tx, communityId: string, ids: readonly string[])
  * Appends an event's child rows (plain literals: this runs for every row of large imports);
  * `updatedAt` is the event's updated_at as written, which its tag rows keep.
  */
-function addChildRows(children: EventChildRows, community_id: string, record: ParsedEvent, updatedAt: number, now: number): void {
+function addChildRows(children: EventChildRows, community_id: string, record: ParsedEvent, updatedAt: EpochMicros, now: EpochMicros): void {
   const event_id = record.id;
   for (const tag of record.tags) children.tags.push({ community_id, event_id, tag_id: tag.id, event_updated_at: updatedAt });
   for (const feed_id of record.feedIds) children.feeds.push({ community_id, event_id, feed_id });
@@ -116,7 +121,7 @@ function addChildRows(children: EventChildRows, community_id: string, record: Pa
 }
 
 /** The rows of one batch: events with settled timestamps, and their new child rows. */
-function rowsOfBatch(communityId: string, batch: readonly ParsedEvent[], stored: ReadonlyMap<string, StoredStamp>, now: number) {
+function rowsOfBatch(communityId: string, batch: readonly ParsedEvent[], stored: ReadonlyMap<string, StoredStamp>, now: EpochMicros) {
   const children: EventChildRows = { tags: [], feeds: [], people: [], attendees: [] };
   const events = batch.map((record): Insertable<CalendarEventsTable> => {
     const before = stored.get(record.id);
@@ -125,7 +130,7 @@ function rowsOfBatch(communityId: string, batch: readonly ParsedEvent[], stored:
     const people = [...record.hostIds.map((id) => `host:${id}`), ...record.speakerIds.map((id) => `speaker:${id}`)];
     // Re-importing the same file must change nothing: updated_at moves only when the event did.
     const unchanged = before !== undefined && before.fingerprint === fingerprintOf({ ...record, doc, people });
-    const updated_at = record.given.updated_at ?? (unchanged ? before.updated_at : Math.max(now, created_at));
+    const updated_at = record.given.updated_at ?? (unchanged ? before.updated_at : epochMicros(Math.max(now, created_at)));
     addChildRows(children, communityId, record, updated_at, now);
     return {
       community_id: communityId,

@@ -8,6 +8,7 @@ import type {
   CalendarEventTagsTable,
   DB,
 } from '../../../db/schema.js';
+import type { EpochMicros } from '../../../shared/time.js';
 import type { EventPeople } from '../calendar-events.records.js';
 import type { Tag } from '../schemas/event.js';
 
@@ -147,8 +148,8 @@ export interface EventAttendeeRow {
   event_id: string;
   profile_id: string;
   personal_join_link: string | null;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
 }
 
 /** The attendees of the given events, in no particular order (the export sorts them). */
@@ -206,7 +207,7 @@ export async function selectKnownTags(db: Db | Tx, communityId: string, ids: rea
 // The attendee update's writes are compiled once (preparedWrite): it is the registrations' hot
 // path, and a Kysely builder per call costs more than SQLite's statement.
 const insertAttendee = preparedWrite(
-  (tx: Tx, p: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: number }) =>
+  (tx: Tx, p: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: EpochMicros }) =>
     tx
       .insertInto('calendar_event_attendees')
       .values({
@@ -223,13 +224,13 @@ const insertAttendee = preparedWrite(
 /** Adds the attendee unless already there; true when a row was added. */
 export async function insertAttendeeIfAbsent(
   tx: Tx,
-  row: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: number },
+  row: { community_id: string; event_id: string; profile_id: string; personal_join_link: string | null; now: EpochMicros },
 ): Promise<boolean> {
   return (await insertAttendee.execute(tx, row)) > 0;
 }
 
 const updateLink = preparedWrite(
-  (tx: Tx, p: { communityId: string; eventId: string; profileId: string; link: string | null; now: number }) =>
+  (tx: Tx, p: { communityId: string; eventId: string; profileId: string; link: string | null; now: EpochMicros }) =>
     tx
       .updateTable('calendar_event_attendees')
       .set({ personal_join_link: p.link, updated_at: p.now })
@@ -244,7 +245,7 @@ export async function updateAttendeeLink(
   tx: Tx,
   key: { communityId: string; eventId: string; profileId: string },
   link: string | null,
-  now: number,
+  now: EpochMicros,
 ): Promise<boolean> {
   return (await updateLink.execute(tx, { ...key, link, now })) > 0;
 }

@@ -3,6 +3,7 @@ import type { Db, Engine, Tx } from '../../../db/database.js';
 import { orderedRows } from '../../../db/ordered-rows.js';
 import { preparedQuery } from '../../../db/prepared-query.js';
 import type { CalendarEventsTable } from '../../../db/schema.js';
+import type { EpochMicros } from '../../../shared/time.js';
 import { type CalendarEventRow, eventRowColumns } from '../calendar-events.records.js';
 import { selectEventPeopleIds } from './children.js';
 
@@ -81,12 +82,12 @@ const idsPerStatement = 500;
 export interface StoredEventState {
   doc: string;
   status: string;
-  start_at: number;
-  end_at: number | null;
+  start_at: EpochMicros;
+  end_at: EpochMicros | null;
   publish_to_site: number;
   is_unlisted: number;
-  created_at: number;
-  updated_at: number;
+  created_at: EpochMicros;
+  updated_at: EpochMicros;
   /** `role:profile_id` of hosts then speakers, in order. */
   people: string[];
 }

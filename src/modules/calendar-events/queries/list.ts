@@ -2,6 +2,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../../../db/database.js';
 import { isDeepPage, type PreparedQuery, preparedQuery } from '../../../db/prepared-query.js';
 import type { DB, Flag } from '../../../db/schema.js';
+import { type EpochMicros, endOfTime, epochMicros } from '../../../shared/time.js';
 import { type CalendarEventRow, eventRowColumns } from '../calendar-events.records.js';
 import type { CalendarEventFilter } from '../rules/list-filter.js';
 import type { EventStatus, TimeFilter } from '../schemas/event.js';
@@ -17,8 +18,8 @@ type EventQuery<O> = SelectQueryBuilder<DB, 'calendar_events', O>;
  * turns "ends after" into a range of the start index, so pages are read in order without a sort
  * and without walking the past. It is a subquery, so it sees the same snapshot as the list.
  */
-function lowerStartBound(communityId: string, status: EventStatus, instant: number) {
-  return sql<number>`${instant} - (select coalesce(max(ends_at - start_at), 0) from calendar_events where community_id = ${communityId} and status = ${status})`;
+function lowerStartBound(communityId: string, status: EventStatus, instant: EpochMicros) {
+  return sql<EpochMicros>`${instant} - (select coalesce(max(ends_at - start_at), 0) from calendar_events where community_id = ${communityId} and status = ${status})`;
 }
 
 /**
@@ -121,9 +122,9 @@ interface PageParams {
   [name: string]: string | number | null | readonly string[];
   communityId: string;
   status: EventStatus;
-  referenceAt: number;
-  dayStart: number;
-  dayEnd: number;
+  referenceAt: EpochMicros;
+  dayStart: EpochMicros;
+  dayEnd: EpochMicros;
   publishToSite: Flag;
   isUnlisted: Flag;
   feedId: string;
@@ -191,8 +192,8 @@ export async function selectCalendarEventsPage(
     communityId,
     status: filter.status,
     referenceAt: filter.referenceAt,
-    dayStart: filter.day?.start ?? 0,
-    dayEnd: filter.day?.end ?? 0,
+    dayStart: filter.day?.start ?? epochMicros(0),
+    dayEnd: filter.day?.end ?? epochMicros(0),
     publishToSite: filter.publishToSite ?? 0,
     isUnlisted: filter.isUnlisted ?? 0,
     feedId: filter.feedId ?? '',
@@ -214,7 +215,7 @@ export async function countCalendarEvents(db: Db | Tx, communityId: string, filt
   return Number(row.total);
 }
 
-const nextEndingAt = preparedQuery((db, p: { communityId: string; status: EventStatus; instant: number }) =>
+const nextEndingAt = preparedQuery((db, p: { communityId: string; status: EventStatus; instant: EpochMicros }) =>
   db
     .selectFrom('calendar_events')
     .select((eb) => eb.fn.min('ends_at').as('next'))
@@ -227,7 +228,12 @@ const nextEndingAt = preparedQuery((db, p: { communityId: string; status: EventS
  * The earliest end (ends_at) at or after `instant` among the community's events of a status: until
  * then no event crosses the reference time, so time-relative totals cannot change. Infinity when none.
  */
-export async function selectNextEndingAt(db: Db | Tx, communityId: string, status: EventStatus, instant: number): Promise<number> {
+export async function selectNextEndingAt(
+  db: Db | Tx,
+  communityId: string,
+  status: EventStatus,
+  instant: EpochMicros,
+): Promise<EpochMicros> {
   const row = await nextEndingAt.first(db, { communityId, status, instant });
-  return row?.next === null || row?.next === undefined ? Number.POSITIVE_INFINITY : Number(row.next);
+  return row?.next === null || row?.next === undefined ? endOfTime : epochMicros(Number(row.next));
 }

@@ -4,6 +4,7 @@ import { schemaCheck } from '../../../import/import-section.js';
 import { extractMentions } from '../../../rich-text/extract-mentions.js';
 import type { RichTextBlock } from '../../../rich-text/rich-text.schemas.js';
 import { type Failure, Refused, refuse } from '../../../shared/failures.js';
+import type { EpochMicros } from '../../../shared/time.js';
 import { formatJsonTimestamp } from '../../../shared/timestamps.js';
 import type { CalendarEventDoc, CalendarEventMentions } from '../calendar-events.records.js';
 import type { EventStatus, PublishedTo } from '../schemas/event.js';
@@ -20,15 +21,15 @@ export interface ParsedTag {
   id: string;
   label: string;
   tag_group_id: string;
-  created_at: number | undefined;
+  created_at: EpochMicros | undefined;
 }
 
 /** An import record checked and reduced to what is stored (everything but timestamps settled). */
 export interface ParsedEvent {
   id: string;
   status: EventStatus;
-  start_at: number;
-  end_at: number | null;
+  start_at: EpochMicros;
+  end_at: EpochMicros | null;
   publish_to_site: Flag;
   is_unlisted: Flag;
   doc: Omit<CalendarEventDoc, 'tags'>;
@@ -39,15 +40,15 @@ export interface ParsedEvent {
   /** Distinct feeds of published_to. */
   feedIds: string[];
   /** Timestamps undefined when the file leaves them out (the import time then). */
-  attendees: { profileId: string; link: string | null; created_at: number | undefined; updated_at: number | undefined }[];
-  given: { created_at: number | undefined; updated_at: number | undefined };
+  attendees: { profileId: string; link: string | null; created_at: EpochMicros | undefined; updated_at: EpochMicros | undefined }[];
+  given: { created_at: EpochMicros | undefined; updated_at: EpochMicros | undefined };
   /** An uploaded file whose URL is the cover image (resolved by resolveCoverImages); null when none is named. */
   coverImageFileId: string | null;
 }
 
 const shapeFailure = schemaCheck(CalendarEventImportSchema);
 /** Epoch µs of a date-time the schema requires. */
-const instant = (value: string, field: string): number => instantAt(value, [field]) as number;
+const instant = (value: string, field: string): EpochMicros => instantAt(value, [field]) as EpochMicros;
 
 /** Throws the failure, if there is one. */
 function refuseIf(failure: Failure | undefined): void {
@@ -181,7 +182,7 @@ export function parseEventRecord(record: unknown): ParsedEvent {
 }
 
 /** The stored doc of a parsed event; tags without created_at take the event's. */
-export function docOf(record: ParsedEvent, createdAt: number): CalendarEventDoc {
+export function docOf(record: ParsedEvent, createdAt: EpochMicros): CalendarEventDoc {
   const tags = record.tags.map((tag) => ({ ...tag, created_at: formatJsonTimestamp(tag.created_at ?? createdAt) }));
   return { ...record.doc, tags };
 }

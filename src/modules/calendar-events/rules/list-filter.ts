@@ -1,5 +1,6 @@
 import type { Flag } from '../../../db/schema.js';
 import { validationFailed } from '../../../errors.js';
+import { type EpochMicros, epochMicros } from '../../../shared/time.js';
 import { parseTimestamp } from '../../../shared/timestamps.js';
 import { type EventStatus, type ListQuery, maxTagIdsInFilter, type TimeFilter } from '../schemas/event.js';
 
@@ -8,9 +9,9 @@ export interface CalendarEventFilter {
   status: EventStatus;
   timeFilter: TimeFilter;
   /** Epoch µs splitting upcoming from past. */
-  referenceAt: number;
+  referenceAt: EpochMicros;
   /** The UTC calendar day [start, end) that events must overlap (date_filter). */
-  day?: { start: number; end: number };
+  day?: { start: EpochMicros; end: EpochMicros };
   /** 1 or 0 (the stored flag): values only, so that a compiled query can take them as parameters. */
   publishToSite?: Flag;
   isUnlisted?: Flag;
@@ -23,13 +24,13 @@ export interface CalendarEventFilter {
 const dayMicros = 24 * 60 * 60 * 1_000_000;
 
 /** The UTC calendar day containing an instant. */
-export function utcDayOf(instant: number): { start: number; end: number } {
-  const start = Math.floor(instant / dayMicros) * dayMicros;
-  return { start, end: start + dayMicros };
+export function utcDayOf(instant: EpochMicros): { start: EpochMicros; end: EpochMicros } {
+  const start = epochMicros(Math.floor(instant / dayMicros) * dayMicros);
+  return { start, end: epochMicros(start + dayMicros) };
 }
 
 /** Epoch µs of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
-function queryInstant(field: string, value: string): number {
+function queryInstant(field: string, value: string): EpochMicros {
   const us = parseTimestamp(value);
   if (us === undefined) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
   return us;
@@ -45,7 +46,7 @@ function parseTagIds(value: string): string[] {
 }
 
 /** The list filter of a validated query; reference_date defaults to `now`. */
-export function filterFromQuery(query: ListQuery, now: number): CalendarEventFilter {
+export function filterFromQuery(query: ListQuery, now: EpochMicros): CalendarEventFilter {
   const flag = (value: 'true' | 'false' | undefined): Flag | undefined => (value === undefined ? undefined : value === 'true' ? 1 : 0);
   return {
     status: query.status ?? 'published',

@@ -1,0 +1,50 @@
+/*
+ * Units of time in the types. The service counts time in three units that are all a JavaScript
+ * number at run time: the clock's epoch milliseconds (TTLs, leases, rate-limit windows, the
+ * operational and queue tables), the epoch microseconds of community data (what PostgreSQL's
+ * timestamptz keeps: src/shared/timestamps.ts), and durations in milliseconds (settings, timeouts).
+ * Each is branded so that passing one where another is expected fails `npm run typecheck`
+ * (test/shared/units.test.ts), at no run-time cost. A plain number becomes one only through a
+ * constructor below that says where it comes from.
+ */
+
+declare const unit: unique symbol;
+
+/** Epoch milliseconds: the clock's unit (`Clock.now()`). */
+export type EpochMillis = number & { readonly [unit]: 'epoch-ms' };
+/** Epoch microseconds (an integer): the unit of instants stored in community data. */
+export type EpochMicros = number & { readonly [unit]: 'epoch-us' };
+/** A length of time in milliseconds (settings, timeouts, TTLs, leases). */
+export type DurationMs = number & { readonly [unit]: 'duration-ms' };
+
+const microsPerMilli = 1000;
+
+/** Epoch milliseconds read from a source that counts them (`Date.now()`, a `Date`, a ms column read with raw SQL). */
+export const epochMillis = (ms: number): EpochMillis => ms as EpochMillis;
+
+/** Epoch microseconds read from a source that counts them (a column read with raw SQL, a parsed timestamp, a test fixture). */
+export const epochMicros = (us: number): EpochMicros => us as EpochMicros;
+
+/** A duration in milliseconds (a setting, a constant, a parsed `30s`). */
+export const durationMs = (ms: number): DurationMs => ms as DurationMs;
+
+/** The stored instant of an epoch-millisecond time (the clock's unit). */
+export const microsFromMillis = (ms: EpochMillis): EpochMicros => (Math.round(ms) * microsPerMilli) as EpochMicros;
+
+/** Epoch milliseconds of a stored instant, rounded down (for Date arithmetic). */
+export const millisFromMicros = (us: EpochMicros): EpochMillis => Math.floor(us / microsPerMilli) as EpochMillis;
+
+/** The instant `duration` after `at` (both in milliseconds). */
+export const addMillis = (at: EpochMillis, duration: DurationMs): EpochMillis => (at + duration) as EpochMillis;
+
+/** The instant `duration` before `at` (both in milliseconds). */
+export const subtractMillis = (at: EpochMillis, duration: DurationMs): EpochMillis => (at - duration) as EpochMillis;
+
+/** The stored instant `duration` after `at`. */
+export const addToMicros = (at: EpochMicros, duration: DurationMs): EpochMicros => (at + duration * microsPerMilli) as EpochMicros;
+
+/** The time from `from` to `to` (negative when `to` is earlier). */
+export const millisBetween = (from: EpochMillis, to: EpochMillis): DurationMs => (to - from) as DurationMs;
+
+/** The instant after every other: the validity of an answer that time alone never ends. */
+export const endOfTime: EpochMicros = Number.POSITIVE_INFINITY as EpochMicros;
