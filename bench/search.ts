@@ -15,9 +15,9 @@ import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
 import { searchPosts } from '../src/modules/search/search.service.js';
 import { parseSearchQuery } from '../src/modules/search/search-query.js';
 import { systemClock } from '../src/shared/clock.js';
-import { wordOfRank } from '../test/support/search-corpus.js';
 import { loadGeneratorName, runLoad } from './load.js';
 import { type SearchCorpus, searchCorpus } from './search-dataset.js';
+import { searchQueries } from './search-queries.js';
 import { startServer } from './server.js';
 import { Log, median } from './util.js';
 
@@ -28,14 +28,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? '';
 const log = new Log();
 
-/** The measured queries: words of the corpus' vocabulary by frequency rank (0 the most frequent). */
-const queries: { name: string; q: string }[] = [
-  { name: 'one word', q: wordOfRank(1200) },
-  { name: 'two words', q: `${wordOfRank(60)} ${wordOfRank(250)}` },
-  { name: 'phrase', q: `"${wordOfRank(0)} ${wordOfRank(40)}"` },
-  { name: 'prefix', q: `${wordOfRank(400).slice(0, 4)}*` },
-  { name: 'frequent word', q: wordOfRank(3) },
-];
+const queries = searchQueries;
 
 const open = (url: string): Database => {
   const target = parseDatabaseUrl(url);
