@@ -7,7 +7,7 @@ import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions, renderOptionsFromReferences } from '../../rich-text/index.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
-import type { SearchableText } from '../search/search-index.queries.js';
+import type { SearchableText } from '../search/queries/entries.js';
 import { derivePostDoc } from './post-derivation.js';
 import { type PostRow, selectPostRows, upsertPosts } from './posts.queries.js';
 import { type PostImport, PostImportSchema } from './posts.schemas.js';

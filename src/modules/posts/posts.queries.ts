@@ -3,7 +3,7 @@ import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Tx } from '../../db/database.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
-import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/search-index.queries.js';
+import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/queries/entries.js';
 import type { PostSort } from './posts.schemas.js';
 
 /** A post row as stored (community_id aside). */

@@ -1,9 +1,9 @@
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared-query.js';
-import { communityTag } from '../../shared/search-text.js';
-import { type PostPageRow, postColumns } from '../posts/posts.queries.js';
-import { fts5Query, fts5Term, type ParsedQuery, tsqueryOf, tsqueryTerm } from './search-query.js';
+import type { Db } from '../../../db/database.js';
+import { preparedQuery } from '../../../db/prepared-query.js';
+import { communityTag } from '../../../shared/search-text.js';
+import { type PostPageRow, postColumns } from '../../posts/posts.queries.js';
+import type { ParsedQuery, SearchTerm } from '../search.rules.js';
 
 /** What a search is limited to besides its community: one feed, one author (Home's feeds always). */
 export interface SearchFilters {
@@ -15,6 +15,50 @@ export interface SearchFilters {
 export interface SearchHits {
   rows: PostPageRow[];
   total: number;
+}
+
+/*
+ * Each query term reaches an engine only quoted, inside an expression built here (docs/search.md),
+ * so that no operator of either engine can come from the input.
+ */
+
+/** Where a term must match: anywhere, only in the title, or only in the body or the author's name. */
+export type TermScope = 'any' | 'title' | 'text';
+
+/** A term as an FTS5 string, limited to a scope: its tagged tokens quoted as one phrase (the last one a prefix). */
+export function fts5Term(tag: string, term: SearchTerm, scope: TermScope): string {
+  const phrase = `"${term.tokens.map((token) => tag + token).join(' ')}"${term.prefix ? '*' : ''}`;
+  if (scope === 'title') return `{title} : ${phrase}`;
+  if (scope === 'text') return `{author body} : ${phrase}`;
+  return phrase;
+}
+
+/** The whole query as an FTS5 MATCH expression (SQLite). */
+export function fts5Query(tag: string, query: ParsedQuery): string {
+  const include = query.include.map((term) => fts5Term(tag, term, 'any')).join(' AND ');
+  if (query.exclude.length === 0) return include;
+  return `(${include}) NOT (${query.exclude.map((term) => fts5Term(tag, term, 'any')).join(' OR ')})`;
+}
+
+const weightsOf: Record<TermScope, string> = { any: '', title: 'A', text: 'CD' };
+
+/** A term as a tsquery literal: tokens joined by `<->`, each quoted, limited to the scope's weights. */
+export function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope): string {
+  const last = term.tokens.length - 1;
+  const parts = term.tokens.map((token, i) => {
+    const quoted = `'${(tag + token).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+    const label = `${i === last && term.prefix ? '*' : ''}${weightsOf[scope]}`;
+    return label === '' ? quoted : `${quoted}:${label}`;
+  });
+  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' <-> ')})`;
+}
+
+/** The whole query as a tsquery literal (PostgreSQL). */
+export function tsqueryOf(tag: string, query: ParsedQuery): string {
+  return [
+    ...query.include.map((term) => tsqueryTerm(tag, term, 'any')),
+    ...query.exclude.map((term) => `!${tsqueryTerm(tag, term, 'any')}`),
+  ].join(' & ');
 }
 
 /*

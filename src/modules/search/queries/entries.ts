@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
-import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
-import type { Flag } from '../../db/schema.js';
-import { communityTag, searchDocument } from '../../shared/search-text.js';
+import { batchesOf, selectInBatches } from '../../../db/batches.js';
+import type { Db, Tx } from '../../../db/database.js';
+import type { Flag } from '../../../db/schema.js';
+import { communityTag, searchDocument } from '../../../shared/search-text.js';
 
 /*
  * The search index, kept by the posts' own query functions in the writer's transaction (every writer
