@@ -11,7 +11,7 @@ import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, open
 import { sqliteDriver } from '../src/db/sqlite-driver.js';
 import { runImport } from '../src/import/run-import.js';
 import { createCommunity } from '../src/modules/communities/communities.service.js';
-import { rebuildSearchIndex } from '../src/modules/search/search-index.queries.js';
+import { rebuildSearchIndex } from '../src/modules/search/queries/entries.js';
 import { systemClock } from '../src/shared/clock.js';
 import { authorName, postText } from '../test/support/search-corpus.js';
 import { ensurePostgresDatabase, withSearchPath } from './datasets.js';
@@ -180,7 +180,10 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
       await client.query(`set search_path to "${schema}"`);
       await client.query('set session_replication_role = replica');
       const tables = (
-        sqlite.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid").pluck().all() as string[]
+        sqlite
+          .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid")
+          .pluck()
+          .all() as string[]
       ).filter((table) => !notCopied.test(table));
       for (const table of tables) {
         const columns = (sqlite.prepare(`pragma table_info("${table}")`).all() as { name: string }[]).map((column) => `"${column.name}"`);
@@ -193,7 +196,10 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
           await client.query(`insert into "${table}" (${columns.join(', ')}) values ${tuples.join(', ')}`, values);
           batch = [];
         };
-        for (const row of sqlite.prepare(`select ${columns.join(', ')} from "${table}"`).raw().iterate() as IterableIterator<unknown[]>) {
+        for (const row of sqlite
+          .prepare(`select ${columns.join(', ')} from "${table}"`)
+          .raw()
+          .iterate() as IterableIterator<unknown[]>) {
           batch.push(row);
           if (batch.length >= perInsert) await flush();
         }
