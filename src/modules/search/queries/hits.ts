@@ -180,10 +180,18 @@ export async function selectSearchHits(
     statement = hitsQueryOf(shape);
     hitsQueries.set(key, statement);
   }
-  const termOf = postgres ? tsqueryTerm : fts5Term;
+  const match = postgres ? tsqueryOf(tag, query) : fts5Query(tag, query);
+  // SQLite reads each fact's whole column-filtered posting list. With one term that list is the match's
+  // own; with several, the match (their AND) is smaller than each term's list, so each fact is asked
+  // within it: `(match) AND {title} : term` (two common words at 200k posts: 10-15% less CPU per search).
+  const termOf = postgres
+    ? tsqueryTerm
+    : query.include.length === 1
+      ? fts5Term
+      : (prefix: string, term: SearchTerm, scope: TermScope) => `(${match}) AND ${fts5Term(prefix, term, scope)}`;
   const rows = await statement.all(db, {
     communityId,
-    match: postgres ? tsqueryOf(tag, query) : fts5Query(tag, query),
+    match,
     title: query.include.map((term) => termOf(tag, term, 'title')),
     text: query.include.map((term) => termOf(tag, term, 'text')),
     feedId: filters.feedId ?? '',
