@@ -1,20 +1,26 @@
 // The corpus of `npm run bench:search` (docs/search.md): ten communities, one holding a fifth of the
 // posts (the target), with multilingual text, mentions, emoji and links (test/support/search-corpus.ts),
 // built through the real import, interleaved in rounds as communities grow side by side. Cached in
-// bench/.data/search/ (SQLite file, or a PostgreSQL schema) by size.
+// BENCH_SEARCH_DIR (default bench/.data/search/: the SQLite file, or a PostgreSQL schema) by size. The
+// PostgreSQL corpus is a copy of the SQLite one's rows (the generator is deterministic, the import
+// writes the same rows on both), its index built by the index's own writer: minutes, not an hour.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { sqliteDriver } from '../src/db/sqlite-driver.js';
 import { runImport } from '../src/import/run-import.js';
 import { createCommunity } from '../src/modules/communities/communities.commands.js';
+import { rebuildSearchIndex } from '../src/modules/search/queries/entries.js';
 import { systemClock } from '../src/shared/clock.js';
 import { authorName, postText } from '../test/support/search-corpus.js';
 import { ensurePostgresDatabase, withSearchPath } from './datasets.js';
 import { dataDir, type Log } from './util.js';
 
+const corpusDir = process.env.BENCH_SEARCH_DIR ?? join(dataDir, 'search');
+
 /** Bump when the generator changes: cached corpora of an older version are rebuilt. */
-const CORPUS_VERSION = 1;
+const CORPUS_VERSION = 2;
 const communities = 10;
 const roundsOfImport = 40;
 const authorsPerCommunity = 300;
@@ -44,12 +50,12 @@ const threeYears = 3 * 365 * 24 * 3600 * 1000;
 const anchor = Date.parse('2026-11-01T00:00:00Z');
 
 /** Import records of posts [from, to) of community `c`. */
-function postRecords(c: number, from: number, to: number, names: string[]) {
+function postRecords(c: number, from: number, to: number, count: number, names: string[]) {
   const records = [];
   for (let i = from; i < to; i++) {
     const { title, body } = postText(`community-${c}`, i, names);
     // Spread over three years, in the order they were written; activity now and then later.
-    const created = anchor - threeYears + Math.floor(((i + 0.5) / (to + 1)) * threeYears * 0.999);
+    const created = anchor - threeYears + Math.floor(((i + 0.5) / count) * threeYears * 0.999);
     const activity = i % 7 === 0 ? created + (i % 13) * 3_600_000 : created;
     records.push({
       id: `c${c}-p${String(i).padStart(7, '0')}`,
@@ -69,8 +75,8 @@ function postRecords(c: number, from: number, to: number, names: string[]) {
 
 async function openTarget(engine: Engine, name: string, postgresUrl: string): Promise<{ database: Database; url: string }> {
   if (engine === 'sqlite') {
-    mkdirSync(join(dataDir, 'search'), { recursive: true });
-    const path = join(dataDir, 'search', `${name}.db`);
+    mkdirSync(corpusDir, { recursive: true });
+    const path = join(corpusDir, `${name}.db`);
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
     const url = `sqlite:${path}`;
     return { database: openDatabase({ engine: 'sqlite', path }), url };
@@ -93,12 +99,17 @@ async function openTarget(engine: Engine, name: string, postgresUrl: string): Pr
  */
 export async function searchCorpus(engine: Engine, total: number, postgresUrl: string, log: Log, only?: number): Promise<SearchCorpus> {
   const name = only === undefined ? String(total) : `${total}-only${only}`;
-  const path = join(dataDir, 'search', `${engine}-${name}.meta`);
+  const path = join(corpusDir, `${engine}-${name}.meta`);
   if (existsSync(path)) {
     const meta = JSON.parse(readFileSync(path, 'utf8')) as SearchCorpus;
-    if (meta.version === CORPUS_VERSION && (engine === 'postgres' || existsSync(join(dataDir, 'search', `${name}.db`)))) return meta;
+    if (meta.version === CORPUS_VERSION && (engine === 'postgres' || existsSync(join(corpusDir, `${name}.db`)))) return meta;
   }
   const started = performance.now();
+  const fromSqlite = join(corpusDir, `sqlite-${name}.meta`);
+  if (engine === 'postgres' && existsSync(fromSqlite)) {
+    const source = JSON.parse(readFileSync(fromSqlite, 'utf8')) as SearchCorpus;
+    if (source.version === CORPUS_VERSION) return copiedCorpus(source, name, postgresUrl, log, path, started);
+  }
   const { database, url } = await openTarget(engine, name, postgresUrl);
   try {
     await migrateToLatest(database);
@@ -128,7 +139,7 @@ export async function searchCorpus(engine: Engine, total: number, postgresUrl: s
         if (count === 0) continue;
         const from = Math.floor((round * count) / roundsOfImport);
         const to = Math.floor(((round + 1) * count) / roundsOfImport);
-        await runImport(database, systemClock, ids[c] as string, { posts: postRecords(c, from, to, names) });
+        await runImport(database, systemClock, ids[c] as string, { posts: postRecords(c, from, to, count, names) });
       }
       log.line(`search corpus ${engine} ${name}: round ${round + 1}/${roundsOfImport}`);
     }
@@ -143,6 +154,74 @@ export async function searchCorpus(engine: Engine, total: number, postgresUrl: s
       buildSeconds: Math.round((performance.now() - started) / 100) / 10,
     };
     writeFileSync(path, JSON.stringify(meta));
+    return meta;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Tables left out of the copy: the migrator's, and the search index (each engine's own; built again on PostgreSQL). */
+const notCopied = /^(kysely_|post_search)/;
+
+/**
+ * The PostgreSQL corpus as a copy of the SQLite one's rows (the same rows the import would write),
+ * its search index then built by the index's writer (rebuildSearchIndex, as `search reindex` does).
+ */
+async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: string, log: Log, metaPath: string, started: number) {
+  const { database, url } = await openTarget('postgres', name, postgresUrl);
+  try {
+    await migrateToLatest(database);
+    const schema = `bench_search_${name.replace('-', '_')}`;
+    const sqlite = new (sqliteDriver())(join(corpusDir, `${name}.db`), { readonly: true });
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query(`set search_path to "${schema}"`);
+      await client.query('set session_replication_role = replica');
+      const tables = (
+        sqlite
+          .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid")
+          .pluck()
+          .all() as string[]
+      ).filter((table) => !notCopied.test(table));
+      for (const table of tables) {
+        const columns = (sqlite.prepare(`pragma table_info("${table}")`).all() as { name: string }[]).map((column) => `"${column.name}"`);
+        const perInsert = Math.max(1, Math.floor(60_000 / columns.length));
+        let batch: unknown[][] = [];
+        const flush = async () => {
+          if (batch.length === 0) return;
+          const values: unknown[] = [];
+          const tuples = batch.map((row) => `(${row.map((value) => `$${values.push(value)}`).join(', ')})`);
+          await client.query(`insert into "${table}" (${columns.join(', ')}) values ${tuples.join(', ')}`, values);
+          batch = [];
+        };
+        for (const row of sqlite
+          .prepare(`select ${columns.join(', ')} from "${table}"`)
+          .raw()
+          .iterate() as IterableIterator<unknown[]>) {
+          batch.push(row);
+          if (batch.length >= perInsert) await flush();
+        }
+        await flush();
+        log.line(`search corpus postgres ${name}: ${table} copied`);
+      }
+    } finally {
+      await client.end();
+      sqlite.close();
+    }
+    for (const communityId of source.communityIds) {
+      await database.db.transaction().execute((tx) => rebuildSearchIndex(tx, communityId));
+      log.line(`search corpus postgres ${name}: ${communityId} indexed`);
+    }
+    await sql`analyze`.execute(database.db);
+    const meta: SearchCorpus = {
+      ...source,
+      engine: 'postgres',
+      databaseUrl: url,
+      buildSeconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    writeFileSync(metaPath, JSON.stringify(meta));
     return meta;
   } finally {
     await database.close();

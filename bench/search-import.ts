@@ -1,11 +1,13 @@
 // The search index's cost on the import (docs/search.md): `community-admin import` of 100k posts
 // (the seed's posts: rich text with mentions, emoji, links) into an empty community, by two builds
-// of the server: a checkout of main (no search) and this one, alternately so that the machine's
-// background load hits both alike. Each run is a fresh database: SQLite file, or (with
-// BENCH_DATABASE_URL) a fresh PostgreSQL schema.
+// of the server, alternately so that the machine's background load hits both alike. Each run is a
+// fresh database: SQLite file, or (with BENCH_DATABASE_URL) a fresh PostgreSQL schema.
 // Usage: node --import tsx bench/search-import.ts BASE_CHECKOUT [POSTS (100000)] [ROUNDS (2)]
-// BASE_CHECKOUT is a built checkout of main, e.g.
-//   git archive main | tar -x -C /tmp/main && ln -s "$PWD/node_modules" /tmp/main/ && (cd /tmp/main && npx tsc -p tsconfig.build.json)
+// BASE_CHECKOUT is a built checkout, either of the commit before search was merged (57e565b: the
+// import "before search existed", but also without everything merged since), e.g.
+//   git archive 57e565b | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/ && (cd /tmp/base && npx tsc -p tsconfig.build.json)
+// or of this commit with the index's writes cut out (`indexPosts` returning at once in
+// src/modules/search/queries/entries.ts): the search index's own cost, everything else alike.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,16 +8,17 @@
 // Usage: npm run bench:search [-- POSTS]   (default 1,000,000 posts; a smaller corpus for a quick run)
 // BENCH_SECONDS (5) per run, BENCH_RUNS (2) measured runs after a warm-up, BENCH_CONNECTIONS (50).
 // The import's cost is measured by bench/search-import.ts (two builds).
+import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, type Engine, openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
-import { searchPosts } from '../src/modules/search/search.service.js';
-import { parseSearchQuery } from '../src/modules/search/search-query.js';
+import { searchPosts } from '../src/modules/search/search.reads.js';
+import { parseSearchQuery } from '../src/modules/search/search.rules.js';
 import { systemClock } from '../src/shared/clock.js';
-import { wordOfRank } from '../test/support/search-corpus.js';
 import { loadGeneratorName, runLoad } from './load.js';
 import { type SearchCorpus, searchCorpus } from './search-dataset.js';
+import { searchQueries } from './search-queries.js';
 import { startServer } from './server.js';
 import { Log, median } from './util.js';
 
@@ -28,14 +29,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? '';
 const log = new Log();
 
-/** The measured queries: words of the corpus' vocabulary by frequency rank (0 the most frequent). */
-const queries: { name: string; q: string }[] = [
-  { name: 'one word', q: wordOfRank(1200) },
-  { name: 'two words', q: `${wordOfRank(60)} ${wordOfRank(250)}` },
-  { name: 'phrase', q: `"${wordOfRank(0)} ${wordOfRank(40)}"` },
-  { name: 'prefix', q: `${wordOfRank(400).slice(0, 4)}*` },
-  { name: 'frequent word', q: wordOfRank(3) },
-];
+const queries = searchQueries;
 
 const open = (url: string): Database => {
   const target = parseDatabaseUrl(url);
@@ -52,6 +46,8 @@ interface QueryFigures {
   p50: number;
   p99: number;
   cpuMsPerRequest: number | null;
+  /** The machine's 1-minute load average at the end of the runs (2 cores: above 2, the figures measure the neighbours too). */
+  loadAverage: number;
 }
 
 async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
@@ -88,6 +84,7 @@ async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
         p50: median(results.map((r) => r.p50)),
         p99: median(results.map((r) => r.p99)),
         cpuMsPerRequest: cpu.length > 0 ? Math.round(median(cpu) * 1000) / 1000 : null,
+        loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10,
       });
       log.line(`${corpus.engine} ${name}: ${JSON.stringify(figures.at(-1))}`);
     }

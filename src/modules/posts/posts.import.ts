@@ -8,7 +8,7 @@ import { emptyReferences, extractMentions, renderOptionsFromReferences } from '.
 import type { EpochMicros } from '../../shared/time.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
-import type { SearchableText } from '../search/search-index.queries.js';
+import type { SearchableText } from '../search/queries/entries.js';
 import { type PostRow, selectPostRows, upsertPosts } from './posts.queries.js';
 import { derivePostDoc } from './posts.rules.js';
 import { type PostImport, PostImportSchema } from './posts.schemas.js';

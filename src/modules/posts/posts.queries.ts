@@ -4,7 +4,7 @@ import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
-import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/search-index.queries.js';
+import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/queries/entries.js';
 import type { PostSort } from './posts.schemas.js';
 
 /** A post row as stored (community_id aside). */

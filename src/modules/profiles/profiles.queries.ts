@@ -7,7 +7,7 @@ import type { ProfilesTable } from '../../db/schema.js';
 import { normaliseEmail } from '../../shared/ids.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
-import { reindexAuthors } from '../search/search-index.queries.js';
+import { reindexAuthors } from '../search/queries/entries.js';
 import type { Profile } from './profiles.schemas.js';
 
 export type ProfileRow = Pick<Selectable<ProfilesTable>, 'id' | 'email_norm' | 'chat_user_id' | 'doc'>;

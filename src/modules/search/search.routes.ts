@@ -5,8 +5,9 @@ import { sendJsonBytes } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
 import { PostSchema } from '../posts/posts.schemas.js';
+import { readSearch } from './search.reads.js';
+import { searchText } from './search.rules.js';
 import { SearchQuerySchema } from './search.schemas.js';
-import { readSearch, searchText } from './search.service.js';
 
 /** `GET /search`: ranked full-text search over the community's posts (docs/search.md). */
 export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {

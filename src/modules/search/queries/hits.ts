@@ -1,9 +1,9 @@
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared-query.js';
-import { communityTag } from '../../shared/search-text.js';
-import { type PostPageRow, postColumns } from '../posts/posts.queries.js';
-import { fts5Query, fts5Term, type ParsedQuery, tsqueryOf, tsqueryTerm } from './search-query.js';
+import type { Db } from '../../../db/database.js';
+import { preparedQuery } from '../../../db/prepared-query.js';
+import { communityTag } from '../../../shared/search-text.js';
+import { type PostPageRow, postColumns } from '../../posts/posts.queries.js';
+import type { ParsedQuery, SearchTerm } from '../search.rules.js';
 
 /** What a search is limited to besides its community: one feed, one author (Home's feeds always). */
 export interface SearchFilters {
@@ -15,6 +15,50 @@ export interface SearchFilters {
 export interface SearchHits {
   rows: PostPageRow[];
   total: number;
+}
+
+/*
+ * Each query term reaches an engine only quoted, inside an expression built here (docs/search.md),
+ * so that no operator of either engine can come from the input.
+ */
+
+/** Where a term must match: anywhere, only in the title, or only in the body or the author's name. */
+export type TermScope = 'any' | 'title' | 'text';
+
+/** A term as an FTS5 string, limited to a scope: its tagged tokens quoted as one phrase (the last one a prefix). */
+export function fts5Term(tag: string, term: SearchTerm, scope: TermScope): string {
+  const phrase = `"${term.tokens.map((token) => tag + token).join(' ')}"${term.prefix ? '*' : ''}`;
+  if (scope === 'title') return `{title} : ${phrase}`;
+  if (scope === 'text') return `{author body} : ${phrase}`;
+  return phrase;
+}
+
+/** The whole query as an FTS5 MATCH expression (SQLite). */
+export function fts5Query(tag: string, query: ParsedQuery): string {
+  const include = query.include.map((term) => fts5Term(tag, term, 'any')).join(' AND ');
+  if (query.exclude.length === 0) return include;
+  return `(${include}) NOT (${query.exclude.map((term) => fts5Term(tag, term, 'any')).join(' OR ')})`;
+}
+
+const weightsOf: Record<TermScope, string> = { any: '', title: 'A', text: 'CD' };
+
+/** A term as a tsquery literal: tokens joined by `<->`, each quoted, limited to the scope's weights. */
+export function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope): string {
+  const last = term.tokens.length - 1;
+  const parts = term.tokens.map((token, i) => {
+    const quoted = `'${(tag + token).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+    const label = `${i === last && term.prefix ? '*' : ''}${weightsOf[scope]}`;
+    return label === '' ? quoted : `${quoted}:${label}`;
+  });
+  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' <-> ')})`;
+}
+
+/** The whole query as a tsquery literal (PostgreSQL). */
+export function tsqueryOf(tag: string, query: ParsedQuery): string {
+  return [
+    ...query.include.map((term) => tsqueryTerm(tag, term, 'any')),
+    ...query.exclude.map((term) => `!${tsqueryTerm(tag, term, 'any')}`),
+  ].join(' & ');
 }
 
 /*
@@ -45,8 +89,12 @@ interface Shape {
   byAuthor: boolean;
 }
 
-function filtersSql(shape: Shape, p: HitParams): RawBuilder<unknown> {
-  const parts = [sql`s.community_id = ${p.communityId}`, sql`s.in_home = 1`];
+function filtersSql(shape: Shape, p: HitParams, postgres: boolean): RawBuilder<unknown> {
+  // On PostgreSQL the community is compared as an expression that no index answers: the planner
+  // would otherwise AND the GIN bitmap with the community's whole range of post_search_author (200k
+  // entries at 200k posts, 25 ms) to drop the few matches of another community sharing the tag.
+  const community = postgres ? sql`(s.community_id || '') = ${p.communityId}` : sql`s.community_id = ${p.communityId}`;
+  const parts = [community, sql`s.in_home = 1`];
   if (shape.byFeed) parts.push(sql`s.feed_id = ${p.feedId}`);
   if (shape.byAuthor) parts.push(sql`s.author_profile_id = ${p.authorId}`);
   return sql.join(parts, sql` and `);
@@ -59,7 +107,7 @@ function sqliteHits(shape: Shape, p: HitParams): RawBuilder<HitRow> {
   return sql<HitRow>`(select s.post_id as id, s.latest_activity_at as latest, count(*) over () as total,
       ${sumOf(p.title.map(fact))} as title_hits, ${sumOf(p.text.map(fact))} as text_hits
     from post_search_fts join post_search s on s.doc_id = post_search_fts.rowid
-    where post_search_fts match ${p.match} and ${filtersSql(shape, p)}
+    where post_search_fts match ${p.match} and ${filtersSql(shape, p, false)}
     order by title_hits desc, text_hits desc, s.latest_activity_at desc, s.post_id desc
     limit ${p.limit} offset ${p.offset})`;
 }
@@ -69,7 +117,7 @@ function postgresHits(shape: Shape, p: HitParams): RawBuilder<HitRow> {
   return sql<HitRow>`(select s.post_id as id, s.latest_activity_at as latest, count(*) over () as total,
       ${sumOf(p.title.map(fact))} as title_hits, ${sumOf(p.text.map(fact))} as text_hits
     from post_search s
-    where s.terms @@ ${p.match}::tsquery and ${filtersSql(shape, p)}
+    where s.terms @@ ${p.match}::tsquery and ${filtersSql(shape, p, true)}
     order by title_hits desc, text_hits desc, s.latest_activity_at desc, s.post_id collate "C" desc
     limit ${p.limit} offset ${p.offset})`;
 }
@@ -132,10 +180,18 @@ export async function selectSearchHits(
     statement = hitsQueryOf(shape);
     hitsQueries.set(key, statement);
   }
-  const termOf = postgres ? tsqueryTerm : fts5Term;
+  const match = postgres ? tsqueryOf(tag, query) : fts5Query(tag, query);
+  // SQLite reads each fact's whole column-filtered posting list. With one term that list is the match's
+  // own; with several, the match (their AND) is smaller than each term's list, so each fact is asked
+  // within it: `(match) AND {title} : term` (two common words at 200k posts: 10-15% less CPU per search).
+  const termOf = postgres
+    ? tsqueryTerm
+    : query.include.length === 1
+      ? fts5Term
+      : (prefix: string, term: SearchTerm, scope: TermScope) => `(${match}) AND ${fts5Term(prefix, term, scope)}`;
   const rows = await statement.all(db, {
     communityId,
-    match: postgres ? tsqueryOf(tag, query) : fts5Query(tag, query),
+    match,
     title: query.include.map((term) => termOf(tag, term, 'title')),
     text: query.include.map((term) => termOf(tag, term, 'text')),
     feedId: filters.feedId ?? '',
@@ -153,8 +209,8 @@ async function countMatches(db: Db, tag: string, communityId: string, query: Par
   const p = { communityId, feedId: filters.feedId ?? '', authorId: filters.authorProfileId ?? '' } as HitParams;
   const count = postgres
     ? sql<{ n: number | string }>`select count(*) as n from post_search s
-        where s.terms @@ ${tsqueryOf(tag, query)}::tsquery and ${filtersSql(shape, p)}`
+        where s.terms @@ ${tsqueryOf(tag, query)}::tsquery and ${filtersSql(shape, p, true)}`
     : sql<{ n: number | string }>`select count(*) as n from post_search_fts join post_search s on s.doc_id = post_search_fts.rowid
-        where post_search_fts match ${fts5Query(tag, query)} and ${filtersSql(shape, p)}`;
+        where post_search_fts match ${fts5Query(tag, query)} and ${filtersSql(shape, p, false)}`;
   return Number((await count.execute(db)).rows[0]?.n ?? 0);
 }

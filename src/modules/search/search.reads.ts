@@ -1,21 +1,10 @@
 import { cachedRead } from '../../caching/cached-read.js';
 import type { Database } from '../../db/database.js';
-import { validationFailed } from '../../errors.js';
 import { type PageMeta, pagedListEnvelope, pageOf } from '../../schemas/json-text.js';
-import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
 import { renderPageRows } from '../posts/posts.reads.js';
-import { type SearchFilters, selectSearchHits } from './search.queries.js';
-import { maxQueryLength, type SearchQuery } from './search.schemas.js';
-import { rebuildSearchIndex } from './search-index.queries.js';
-import { type ParsedQuery, parseSearchQuery } from './search-query.js';
-
-/** The query text, trimmed, or a 400 naming `query.q` when it is empty or longer than 200 characters. */
-export function searchText(q: string): string {
-  const text = q.trim();
-  if (text === '') throw validationFailed('query.q', 'must not be empty (1 to 200 characters after trimming)');
-  if ([...text].length > maxQueryLength) throw validationFailed('query.q', `must be at most ${maxQueryLength} characters after trimming`);
-  return text;
-}
+import { type SearchFilters, selectSearchHits } from './queries/hits.js';
+import { type ParsedQuery, parseSearchQuery, searchText } from './search.rules.js';
+import type { SearchQuery } from './search.schemas.js';
 
 /** A page of search results: the paged list envelope, with each post record as its JSON text. */
 export async function searchPosts(
@@ -49,12 +38,3 @@ export const readSearch = cachedRead({
     return { body: pagedListEnvelope(meta, records) };
   },
 });
-
-/** Rebuilds the community's search index from its posts (`community-admin search reindex`); returns how many posts it holds. */
-export async function reindexCommunity(deps: WriteDeps, communityId: string): Promise<number> {
-  return writeCommunityData(deps, communityId, async (w) => {
-    const indexed = await rebuildSearchIndex(w.tx, communityId);
-    w.touch('posts');
-    return indexed;
-  });
-}

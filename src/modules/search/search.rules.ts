@@ -1,4 +1,6 @@
+import { validationFailed } from '../../errors.js';
 import { isUnspacedChar, tokensOf } from '../../shared/search-text.js';
+import { maxQueryLength } from './search.schemas.js';
 
 /*
  * The query language (docs/search.md): words are ANDed, "a phrase" matches consecutive words,
@@ -65,41 +67,10 @@ export function parseSearchQuery(q: string): ParsedQuery {
   return { include: [...include.values()], exclude: [...exclude.values()] };
 }
 
-/** Where a term must match: anywhere, only in the title, or only in the body or the author's name. */
-export type TermScope = 'any' | 'title' | 'text';
-
-/** A term as an FTS5 string, limited to a scope: its tagged tokens quoted as one phrase (the last one a prefix). */
-export function fts5Term(tag: string, term: SearchTerm, scope: TermScope): string {
-  const phrase = `"${term.tokens.map((token) => tag + token).join(' ')}"${term.prefix ? '*' : ''}`;
-  if (scope === 'title') return `{title} : ${phrase}`;
-  if (scope === 'text') return `{author body} : ${phrase}`;
-  return phrase;
-}
-
-/** The whole query as an FTS5 MATCH expression (SQLite). */
-export function fts5Query(tag: string, query: ParsedQuery): string {
-  const include = query.include.map((term) => fts5Term(tag, term, 'any')).join(' AND ');
-  if (query.exclude.length === 0) return include;
-  return `(${include}) NOT (${query.exclude.map((term) => fts5Term(tag, term, 'any')).join(' OR ')})`;
-}
-
-const weightsOf: Record<TermScope, string> = { any: '', title: 'A', text: 'CD' };
-
-/** A term as a tsquery literal: tokens joined by `<->`, each quoted, limited to the scope's weights. */
-export function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope): string {
-  const last = term.tokens.length - 1;
-  const parts = term.tokens.map((token, i) => {
-    const quoted = `'${(tag + token).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-    const label = `${i === last && term.prefix ? '*' : ''}${weightsOf[scope]}`;
-    return label === '' ? quoted : `${quoted}:${label}`;
-  });
-  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' <-> ')})`;
-}
-
-/** The whole query as a tsquery literal (PostgreSQL). */
-export function tsqueryOf(tag: string, query: ParsedQuery): string {
-  return [
-    ...query.include.map((term) => tsqueryTerm(tag, term, 'any')),
-    ...query.exclude.map((term) => `!${tsqueryTerm(tag, term, 'any')}`),
-  ].join(' & ');
+/** The query text, trimmed, or a 400 naming `query.q` when it is empty or longer than 200 characters. */
+export function searchText(q: string): string {
+  const text = q.trim();
+  if (text === '') throw validationFailed('query.q', 'must not be empty (1 to 200 characters after trimming)');
+  if ([...text].length > maxQueryLength) throw validationFailed('query.q', `must be at most ${maxQueryLength} characters after trimming`);
+  return text;
 }

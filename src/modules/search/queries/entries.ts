@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
-import { batchesOf, selectInBatches } from '../../db/batches.js';
-import type { Db, Tx } from '../../db/database.js';
-import type { Flag } from '../../db/schema.js';
-import { communityTag, searchDocument } from '../../shared/search-text.js';
-import type { EpochMicros } from '../../shared/time.js';
+import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { batchesOf, selectInBatches } from '../../../db/batches.js';
+import type { Db, Tx } from '../../../db/database.js';
+import type { Flag } from '../../../db/schema.js';
+import { communityTag, searchDocument } from '../../../shared/search-text.js';
+import type { EpochMicros } from '../../../shared/time.js';
 
 /*
  * The search index, kept by the posts' own query functions in the writer's transaction (every writer
@@ -124,11 +124,20 @@ async function indexBatch(
     .$if(!postgres, (q) => q.returning(['post_id', 'doc_id']))
     .execute();
   if (postgres || changed.size === 0) return;
-  const entries = (written as { post_id: string; doc_id: number }[]).flatMap((row) => {
+  // A post indexed before is replaced; a new one is inserted. FTS5 cannot tell whether a rowid of a
+  // contentless table holds a row, so a replace records a deletion (a tombstone) whatever it holds:
+  // done for every new post, that made the import of 100k posts ~1.5x the import without the index.
+  const fresh: RawBuilder<unknown>[] = [];
+  const replaced: RawBuilder<unknown>[] = [];
+  for (const row of written as { post_id: string; doc_id: number }[]) {
     const document = changed.get(row.post_id);
-    return document ? [sql`(${row.doc_id}, ${document.title}, ${document.author}, ${document.body})`] : [];
-  });
-  for (const part of batchesOf(entries, 200)) {
+    if (!document) continue;
+    (stored.has(row.post_id) ? replaced : fresh).push(sql`(${row.doc_id}, ${document.title}, ${document.author}, ${document.body})`);
+  }
+  for (const part of batchesOf(fresh, 200)) {
+    await sql`insert into post_search_fts (rowid, title, author, body) values ${sql.join(part)}`.execute(tx);
+  }
+  for (const part of batchesOf(replaced, 200)) {
     await sql`insert or replace into post_search_fts (rowid, title, author, body) values ${sql.join(part)}`.execute(tx);
   }
 }
