@@ -11,7 +11,7 @@ import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, open
 import { sqliteDriver } from '../src/db/sqlite-driver.js';
 import { runImport } from '../src/import/run-import.js';
 import { createCommunity } from '../src/modules/communities/communities.commands.js';
-import { rebuildSearchIndex } from '../src/modules/search/queries/entries.js';
+import { rebuildSearchIndex } from '../src/modules/search/search.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { authorName, postText } from '../test/support/search-corpus.js';
 import { ensurePostgresDatabase, withSearchPath } from './datasets.js';

@@ -4,6 +4,7 @@ import type { EpochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { CommunityWrite } from '../../write-path/write-community-data.js';
 import { linkMembersToChatProfiles } from '../members/members.commands.js';
+import { reindexAuthors } from '../search/search.commands.js';
 import { markProfilesChatDeleted, selectProfileCreatedAt, selectProfileJsonByIds, upsertProfileRows } from './profiles.queries.js';
 import { parseProfileRecord } from './profiles.rules.js';
 import { type ProfileImport, profileFromImport } from './profiles.schemas.js';
@@ -29,6 +30,12 @@ export async function upsertProfiles(tx: Tx, communityId: string, records: reado
     return profileFromImport(record, existing === undefined ? nowIso : formatJsonTimestamp(existing));
   });
   await upsertProfileRows(tx, communityId, profiles, now);
+  // An author's name is searchable: the posts of a renamed author are indexed again, in the same transaction.
+  await reindexAuthors(
+    tx,
+    communityId,
+    profiles.map((profile) => ({ id: profile.profile_id, name: profile.preferred_name })),
+  );
 }
 
 /** A chat platform user as a profile record, and whether the platform has deleted the user. */

@@ -7,12 +7,11 @@ import type { ProfilesTable } from '../../db/schema.js';
 import { normaliseEmail } from '../../shared/ids.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
-import { reindexAuthors } from '../search/queries/entries.js';
 import type { Profile } from './profiles.schemas.js';
 
 export type ProfileRow = Pick<Selectable<ProfilesTable>, 'id' | 'email_norm' | 'chat_user_id' | 'doc'>;
 
-/** Inserts or replaces profiles by id, in batches; posts of a renamed author are indexed again (their author's name is searchable). */
+/** Inserts or replaces profiles by id, in batches (the upsertProfiles command then indexes a renamed author's posts again). */
 export async function upsertProfileRows(tx: Tx, communityId: string, profiles: Profile[], now: EpochMicros): Promise<void> {
   for (const batch of batchesOf(profiles)) {
     const rows = batch.map((profile) => ({
@@ -37,11 +36,6 @@ export async function upsertProfileRows(tx: Tx, communityId: string, profiles: P
         })),
       )
       .execute();
-    await reindexAuthors(
-      tx,
-      communityId,
-      batch.map((profile) => ({ id: profile.profile_id, name: profile.preferred_name })),
-    );
   }
 }
 

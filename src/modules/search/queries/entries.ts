@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../../db/database.js';
 import type { Flag } from '../../../db/schema.js';
 import { communityTag, searchDocument } from '../../../shared/search-text.js';
 import type { EpochMicros } from '../../../shared/time.js';
+import { selectProfileJsonByIds } from '../../profiles/profiles.queries.js';
 
 /*
  * The search index, kept by the posts' own query functions in the writer's transaction (every writer
@@ -34,12 +35,10 @@ const isPostgres = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof
 const hashOf = (title: string, body: string, author: string): string =>
   createHash('sha1').update(`${title}\u0000${body}\u0000${author}`).digest('base64').slice(0, 20);
 
-/** The authors' preferred names by profile id. */
+/** The authors' preferred names by profile id (read through the profiles' home). */
 async function authorNames(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await selectInBatches(ids, (batch) =>
-    db.selectFrom('profiles').select(['id', 'doc']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
-  );
-  return new Map(rows.map((row) => [row.id, String((JSON.parse(row.doc) as { preferred_name?: unknown }).preferred_name ?? '')]));
+  const docs = await selectProfileJsonByIds(db, communityId, ids);
+  return new Map([...docs].map(([id, doc]) => [id, String((JSON.parse(doc) as { preferred_name?: unknown }).preferred_name ?? '')]));
 }
 
 /**
@@ -164,10 +163,12 @@ export async function setIndexedInHome(tx: Tx, communityId: string, feedIds: rea
     .execute();
 }
 
-const postColumns = ['id', 'feed_id', 'author_profile_id', 'in_home', 'latest_activity_at', 'doc'] as const;
-
-/** Indexes again the posts of these profiles whose indexed author name is no longer the profile's (a rename). */
-export async function reindexAuthors(tx: Tx, communityId: string, profiles: readonly { id: string; name: string }[]): Promise<void> {
+/** The posts of these profiles whose indexed author name is no longer the profile's (a rename): their ids. */
+export async function selectPostsWithStaleAuthorName(
+  tx: Tx,
+  communityId: string,
+  profiles: readonly { id: string; name: string }[],
+): Promise<string[]> {
   const names = new Map(profiles.map((profile) => [profile.id, profile.name]));
   const entries = await selectInBatches([...names.keys()], (batch) =>
     tx
@@ -177,34 +178,13 @@ export async function reindexAuthors(tx: Tx, communityId: string, profiles: read
       .where('author_profile_id', 'in', batch)
       .execute(),
   );
-  const stale = entries.filter((entry) => names.get(entry.author_profile_id ?? '') !== entry.author_name).map((entry) => entry.post_id);
-  const posts = await selectInBatches(stale, (batch) =>
-    tx.selectFrom('posts').select(postColumns).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
-  );
-  await indexPosts(tx, communityId, posts);
+  return entries.filter((entry) => names.get(entry.author_profile_id ?? '') !== entry.author_name).map((entry) => entry.post_id);
 }
 
-/** Drops the community's index and builds it again from its posts; returns how many posts were indexed. */
-export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<number> {
+/** Drops the community's whole index (its entries and, on SQLite, their FTS5 rows). */
+export async function dropCommunityIndex(tx: Tx, communityId: string): Promise<void> {
   if (!isPostgres(tx)) {
     await sql`delete from post_search_fts where rowid in (select doc_id from post_search where community_id = ${communityId})`.execute(tx);
   }
   await tx.deleteFrom('post_search').where('community_id', '=', communityId).execute();
-  let indexed = 0;
-  let after = '';
-  for (;;) {
-    const posts = await tx
-      .selectFrom('posts')
-      .select(postColumns)
-      .where('community_id', '=', communityId)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(2000)
-      .execute();
-    await indexPosts(tx, communityId, posts);
-    indexed += posts.length;
-    const last = posts.at(-1);
-    if (!last || posts.length < 2000) return indexed;
-    after = last.id;
-  }
 }
