@@ -4,7 +4,8 @@
 // queued, so any non-2xx is an error. One more key sends 20% over its budget and must be refused, never served past the limit.
 // The budget defaults to 10/s (--limit): what is soaked is the limiter and the server's memory
 // across many keys held at their limit, not the throughput of a shared 2-core CI machine. The server's RSS is sampled every second
-// and must stay flat. `npm run soak` (3 min, 25 keys) · `--quick` (10 s, 8 keys: CI) · `--json`.
+// and must stay flat. `npm run soak` (3 min, 25 keys) · `--quick` (10 s, 8 keys: CI; reports skipped requests without
+// failing on them unless `--judge-speed`) · `--json`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ interface Options {
   keys: number;
   limit: number;
   json: boolean;
+  judgeSpeed: boolean;
 }
 
 /** Share of the budget the held keys use: what a well-behaved client at the limit sends. */
@@ -39,6 +41,10 @@ function parseOptions(argv: string[]): Options {
     keys: value('--keys', quick ? 8 : 25),
     limit: value('--limit', 10),
     json: argv.includes('--json'),
+    // Whether too slow a server fails the run: timing is judged by the soak as a benchmark, not by
+    // `npm test` (the quick run shares its machine with the whole suite, where a stall of the
+    // machine, not of the server, would fail it); `--judge-speed` asks for it in a quick run too.
+    judgeSpeed: !quick || argv.includes('--judge-speed'),
   };
 }
 
@@ -234,7 +240,7 @@ async function main(): Promise<void> {
     if (held.ok + held.skipped !== expectedHeld)
       reasons.push(`held keys: ${held.ok} answered and ${held.skipped} skipped of ${expectedHeld}`);
     // A server too slow to fit 2% of the requests in their window is not holding the load.
-    if (held.skipped > expectedHeld * 0.02) reasons.push(`held keys: ${held.skipped} requests skipped: the server answered too slowly`);
+    if (options.judgeSpeed && held.skipped > expectedHeld * 0.02) reasons.push(`held keys: ${held.skipped} requests skipped: the server answered too slowly`);
     // The limiter must refuse the excess and never serve more than the budget (one window of slack for queued requests).
     if (over.refused === 0 || over.ok > options.limit * (windows + 1) || Object.keys(over.errors).length > 0) {
       reasons.push(`over-limit key: ${over.ok} served, ${over.refused} refused, errors ${JSON.stringify(over.errors)}`);

@@ -9,7 +9,7 @@ import { projectRoot } from '../support/cli.js';
 interface SoakResult {
   passed: boolean;
   reasons: string[];
-  held: { ok: number; refused: number; errors: Record<string, number> };
+  held: { ok: number; refused: number; skipped: number; errors: Record<string, number> };
   overLimit: { ok: number; refused: number; errors: Record<string, number> };
   memory: { growthMb: number; samples: number };
 }
