@@ -240,7 +240,8 @@ async function main(): Promise<void> {
     if (held.ok + held.skipped !== expectedHeld)
       reasons.push(`held keys: ${held.ok} answered and ${held.skipped} skipped of ${expectedHeld}`);
     // A server too slow to fit 2% of the requests in their window is not holding the load.
-    if (options.judgeSpeed && held.skipped > expectedHeld * 0.02) reasons.push(`held keys: ${held.skipped} requests skipped: the server answered too slowly`);
+    if (options.judgeSpeed && held.skipped > expectedHeld * 0.02)
+      reasons.push(`held keys: ${held.skipped} requests skipped: the server answered too slowly`);
     // The limiter must refuse the excess and never serve more than the budget (one window of slack for queued requests).
     if (over.refused === 0 || over.ok > options.limit * (windows + 1) || Object.keys(over.errors).length > 0) {
       reasons.push(`over-limit key: ${over.ok} served, ${over.refused} refused, errors ${JSON.stringify(over.errors)}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractMentions } from '../../../src/rich-text/index.js';
+import { extractMentions } from '../../src/rich-text/index.js';
 import { block, blocksOf, EVERY_INLINE_TYPE, list, nested, section, text } from './rich-text.fixtures.js';
 
 const user = (id: string) => ({ type: 'user', user_id: id });

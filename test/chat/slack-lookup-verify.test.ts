@@ -6,9 +6,9 @@ import {
   createSlackWorkspace,
   noChatWorkspace,
   verifySlackToken,
-} from '../../../src/chat/index.js';
-import { durationMs } from '../../../src/shared/time.js';
-import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
+} from '../../src/chat/index.js';
+import { durationMs } from '../../src/shared/time.js';
+import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 
 describe('Slack workspace: lookupUserByEmail and verifySlackToken', () => {
   let fake: FakeChatServer;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CoalescedReads } from '../../../src/caching/coalesced-reads.js';
+import { CoalescedReads } from '../../src/caching/coalesced-reads.js';
 
 // The data version of cached answers on PostgreSQL is read through CoalescedReads. What keeps
 // answers exact across instances is that a caller never gets a read sent before it asked: these

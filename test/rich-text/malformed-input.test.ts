@@ -11,7 +11,7 @@ import {
   renderPlaintext,
   renderProseMirror,
   validateBlocks,
-} from '../../../src/rich-text/index.js';
+} from '../../src/rich-text/index.js';
 
 // Near-valid rich text: every documented shape, with fields that are sometimes missing,
 // sometimes of the wrong type, and unknown types mixed in at every level.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderMarkdown } from '../../../src/rich-text/index.js';
+import { renderMarkdown } from '../../src/rich-text/index.js';
 import { block, blocksOf, list, section, text } from './rich-text.fixtures.js';
 
 const md = (...inline: unknown[]) => renderMarkdown(blocksOf(...inline));

@@ -11,7 +11,7 @@ import {
   RichTextBlocksSchema,
   StrictRichTextBlockSchema,
   validateBlocks,
-} from '../../../src/rich-text/index.js';
+} from '../../src/rich-text/index.js';
 import { block, EVERY_INLINE_TYPE, list, section, text } from './rich-text.fixtures.js';
 
 // Serialise the way routes do: through Fastify's response schema (fast-json-stringify).

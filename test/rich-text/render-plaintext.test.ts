@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderPlaintext } from '../../../src/rich-text/index.js';
+import { renderPlaintext } from '../../src/rich-text/index.js';
 import { block, blocksOf, list, section, text } from './rich-text.fixtures.js';
 
 const plain = (...inline: unknown[]) => renderPlaintext(blocksOf(...inline));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readTimeMinutes } from '../../../src/rich-text/index.js';
+import { readTimeMinutes } from '../../src/rich-text/index.js';
 
 const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i}`).join(' ');
 

@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { LogLevel, WebClient } from '@slack/web-api';
-import { classifySlackError, platformDetail, withDeadline } from '../../../src/chat/slack-errors.js';
-import { durationMs } from '../../../src/shared/time.js';
-import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
+import { classifySlackError, platformDetail, withDeadline } from '../../src/chat/slack-errors.js';
+import { durationMs } from '../../src/shared/time.js';
+import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 
 // These tests pin down the shapes of the SDK's errors that the classifier relies on, so an
 // upgrade of @slack/web-api that changes them fails here rather than in production.

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { inspect } from 'node:util';
-import { ChatUnavailableError, createSlackWorkspace, verifySlackToken } from '../../../src/chat/index.js';
-import { durationMs } from '../../../src/shared/time.js';
-import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
+import { ChatUnavailableError, createSlackWorkspace, verifySlackToken } from '../../src/chat/index.js';
+import { durationMs } from '../../src/shared/time.js';
+import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 
 const TIMEOUT_MS = 300;
 // Room for timers and the event loop on a slow CI machine, still far below any real wait.

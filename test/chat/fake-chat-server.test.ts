@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
+import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 
 describe('fake chat server (the Slack Web API as documented)', () => {
   let fake: FakeChatServer;

@@ -6,7 +6,7 @@ import {
   type Mentions,
   type ReferenceLookup,
   renderOptionsFromReferences,
-} from '../../../src/rich-text/index.js';
+} from '../../src/rich-text/index.js';
 
 const lookup: ReferenceLookup = {
   profilesByChatUserId: new Map([

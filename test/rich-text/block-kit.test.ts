@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractMentions, renderMarkdown, renderPlaintext, renderProseMirror } from '../../../src/rich-text/index.js';
-import { mrkdwnElements } from '../../../src/rich-text/mrkdwn.js';
+import { extractMentions, renderMarkdown, renderPlaintext, renderProseMirror } from '../../src/rich-text/index.js';
+import { mrkdwnElements } from '../../src/rich-text/mrkdwn.js';
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const sectionBlock = (text: string) => ({ type: 'section', text: mrkdwn(text) });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createSlackWorkspace, createSlackWorkspaceFactory } from '../../../src/chat/index.js';
-import { durationMs } from '../../../src/shared/time.js';
-import { type FakeChatServer, startFakeChatServer } from '../../support/fake-chat-server.js';
+import { createSlackWorkspace, createSlackWorkspaceFactory } from '../../src/chat/index.js';
+import { durationMs } from '../../src/shared/time.js';
+import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 
 describe('Slack workspace: inviteUser', () => {
   let fake: FakeChatServer;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type EpochMicros, epochMicros, epochMillis } from '../../../src/shared/time.js';
+import { type EpochMicros, epochMicros, epochMillis } from '../../src/shared/time.js';
 import {
   formatIsoMillis,
   formatJsonTimestamp,
@@ -10,7 +10,7 @@ import {
   microsFromMillis,
   minInstant,
   parseTimestamp,
-} from '../../../src/shared/timestamps.js';
+} from '../../src/shared/timestamps.js';
 
 const us = (iso: string, micros = 0): EpochMicros => epochMicros(Date.parse(iso) * 1000 + micros);
 
