@@ -6,7 +6,8 @@
 //
 // ARCH_ROOT=<checkout> runs the rule over another checkout's src (test/architecture/source-tree.ts).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { filesUnder, repoPath, root } from './source-tree.js';
@@ -74,5 +75,62 @@ describe(`every module file has a role of the closed list (${moduleRoles.join(',
     assert.ok(layoutViolation('files', 'helpers/mime.ts'));
     assert.ok(layoutViolation('files', 'queries/a/b.ts'));
     assert.ok(layoutViolation('files', 'queries/Chunks.ts'));
+  });
+});
+
+/**
+ * Folders of test/ that test no one folder of src/: kinds of tests across the whole server, and
+ * what tests share. Every other folder of test/ is named after the folder of src/ it tests.
+ */
+export const testKinds: Readonly<Record<string, string>> = {
+  architecture: 'the structure of src/ itself',
+  support: 'fixtures and helpers the tests share',
+  http: 'whole-server HTTP behaviour owned by no one module (server processes, instances, idempotency)',
+  reliability: 'faults, soak and graceful stops of a running server',
+  security: 'the fuzzer, keys and hostile input across every route',
+  server: 'the server process: logs, start and stop',
+  clients: 'the typed client of clients/typescript',
+};
+
+/** Folders of test/ (and test/modules/) that mirror nothing in src/, one line each. */
+export function testMirrorViolations(at: string = root): string[] {
+  const found: string[] = [];
+  const folders = (dir: string) =>
+    existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name)
+      : [];
+  for (const name of folders(join(at, 'test'))) {
+    if (!(name in testKinds) && !existsSync(join(at, 'src', name))) found.push(`test/${name}/: no src/${name}/`);
+  }
+  for (const name of folders(join(at, 'test', 'modules'))) {
+    if (!existsSync(join(at, 'src', 'modules', name))) found.push(`test/modules/${name}/: no src/modules/${name}/`);
+  }
+  return found;
+}
+
+describe('test/ mirrors src/', () => {
+  it('every folder of test/ is a folder of src/ or one of the listed kinds of tests', () => {
+    assert.deepEqual(testMirrorViolations(), []);
+  });
+
+  it('names a folder that mirrors nothing (a tree with test/unit/ and test/modules/widgets/)', () => {
+    const at = mkdtempSync(join(tmpdir(), 'mirror-'));
+    try {
+      for (const dir of [
+        'src/chat',
+        'src/modules/posts',
+        'test/chat',
+        'test/unit',
+        'test/support',
+        'test/modules/posts',
+        'test/modules/widgets',
+      ])
+        mkdirSync(join(at, dir), { recursive: true });
+      assert.deepEqual(testMirrorViolations(at).sort(), ['test/modules/widgets/: no src/modules/widgets/', 'test/unit/: no src/unit/']);
+    } finally {
+      rmSync(at, { recursive: true, force: true });
+    }
   });
 });
