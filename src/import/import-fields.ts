@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { validateBlocks } from '../rich-text/index.js';
+import { blockProblems } from '../rich-text/index.js';
 import { Uuid } from '../schemas/common.schemas.js';
 import { type Failure, refuse } from '../shared/failures.js';
 import { type EpochMicros, epochMicros } from '../shared/time.js';
@@ -67,12 +67,8 @@ export function slugify(label: string): string {
  * naming the element (`description_chat_blocks[0].elements[1].type`); undefined when there is none.
  */
 export function blocksFailure(field: string, blocks: unknown): Failure | undefined {
-  const problem = validateBlocks(blocks, field)[0];
-  if (problem === undefined) return undefined;
-  // validateBlocks spells each problem `<path>: <rule>`, its path starting with `field`.
-  const split = problem.indexOf(': ');
-  if (split < 0) return { path: [field], rule: 'rich_text', message: problem };
-  return { path: [problem.slice(0, split)], rule: 'rich_text', message: problem.slice(split + 2) };
+  const problem = blockProblems(blocks, field)[0];
+  return problem === undefined ? undefined : { path: [problem.path], rule: 'rich_text', message: problem.message };
 }
 
 /**
