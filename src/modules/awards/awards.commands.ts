@@ -9,7 +9,7 @@ import { epochMillis, millisFromMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectCommunity } from '../communities/communities.queries.js';
-import { selectExistingProfileIds, selectProfileIdBy, selectProfileJsonByIds } from '../profiles/profiles.queries.js';
+import { selectExistingProfileIds, selectProfileIdByKey, selectProfileJsonByIds } from '../profiles/profiles.queries.js';
 import { userIdentifier } from '../profiles/profiles.rules.js';
 import {
   type AwardAssignmentRow,
@@ -46,7 +46,7 @@ async function requireProfile(
   user: AssignAwardBody['recipient'],
   at: string,
 ): Promise<string> {
-  const id = await selectProfileIdBy(deps.database.db, communityId, userIdentifier(user, at));
+  const id = await selectProfileIdByKey(deps.database.db, communityId, userIdentifier(user, at));
   if (id === undefined) throw notFound(at === 'body.recipient' ? 'Recipient' : 'Sender');
   return id;
 }

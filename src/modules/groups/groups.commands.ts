@@ -3,7 +3,7 @@ import { toIso } from '../../shared/clock.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { millisFromMicros } from '../../shared/time.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
-import { selectProfileIdBy } from '../profiles/profiles.queries.js';
+import { selectProfileIdByKey } from '../profiles/profiles.queries.js';
 import { userIdentifier } from '../profiles/profiles.rules.js';
 import { groupExists, insertGroupMember } from './groups.queries.js';
 import type { GroupUser } from './groups.schemas.js';
@@ -21,7 +21,7 @@ export async function addGroupMember(
   const identifier = userIdentifier(user);
   const db = deps.database.db;
   if (!(await groupExists(db, communityId, groupId))) throw notFound('Group');
-  const profileId = await selectProfileIdBy(db, communityId, identifier);
+  const profileId = await selectProfileIdByKey(db, communityId, identifier);
   if (profileId === undefined) throw notFound('User');
   const added = await writeCommunityData(deps, communityId, async (w) => {
     const inserted = await insertGroupMember(w.tx, communityId, groupId, profileId, w.now);

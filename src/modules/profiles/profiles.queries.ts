@@ -72,39 +72,6 @@ export async function selectProfilesByChatUserIds(
   return result;
 }
 
-/** The id of the profile with this id, chat user id or email (first by creation), or undefined. */
-export async function selectProfileIdBy(
-  db: Db | Tx,
-  communityId: string,
-  by: { column: 'id' | 'chat_user_id' | 'email_norm'; value: string },
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('profiles')
-    .select('id')
-    .where('community_id', '=', communityId)
-    .where(by.column, '=', by.value)
-    .orderBy('created_at')
-    .orderBy('id')
-    .executeTakeFirst();
-  return row?.id;
-}
-
-const profileIdByChatUserId = preparedQuery((db, p: { communityId: string; chatUserId: string }) =>
-  db
-    .selectFrom('profiles')
-    .select('id')
-    .where('community_id', '=', p.communityId)
-    .where('chat_user_id', '=', p.chatUserId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1),
-);
-
-/** The profile id of the community's profile with this chat user id (the oldest, if several); compiled once (attendee updates). */
-export async function selectProfileIdByChatUserId(db: Db | Tx, communityId: string, chatUserId: string): Promise<string | undefined> {
-  return (await profileIdByChatUserId.first(db, { communityId, chatUserId }))?.id;
-}
-
 /** The first profile with this email that has a chat identity (the member's chat profile), and the first profile of any kind. */
 export async function selectProfilesForEmail(
   db: Db | Tx,
