@@ -43,6 +43,13 @@ const importFile = (m: Made, name: string, document: unknown): string => {
   return path;
 };
 
+/** `import <file> --community <the community>` of a document. */
+const importing =
+  (name: string, document: unknown) =>
+  (m: Made): string[] => ['import', importFile(m, name, document), '--community', m.community];
+
+const timestampText = 'must be a date-time with a zone, years 1700 to 2250, such as 2026-11-21T18:00:00Z or 2025-05-14 19:16:38.630803+00';
+
 const cases: Case[] = [
   [
     'community create, unknown plan',
@@ -198,96 +205,53 @@ const cases: Case[] = [
   ],
   [
     'import, a profile created at a leap second',
-    (m) => [
-      'import',
-      importFile(m, 'profile-leap', { profiles: [{ profile_id: uuid(1), created_at: leapSecond }] }),
-      '--community',
-      m.community,
-    ],
-    () =>
-      'profiles[0].created_at: must be a date-time with a zone, years 1700 to 2250, such as 2026-11-21T18:00:00Z or 2025-05-14 19:16:38.630803+00',
+    importing('profile-leap', { profiles: [{ profile_id: uuid(1), created_at: leapSecond }] }),
+    () => `profiles[0].created_at: ${timestampText}`,
   ],
   [
     'import, a member updated at a leap second',
-    (m) => [
-      'import',
-      importFile(m, 'member-leap', { members: [{ id: uuid(11), email: 'a@b.org', full_name: 'A', updated_at: leapSecond }] }),
-      '--community',
-      m.community,
-    ],
-    () =>
-      'members[0].updated_at: must be a date-time with a zone, years 1700 to 2250, such as 2026-11-21T18:00:00Z or 2025-05-14 19:16:38.630803+00',
+    importing('member-leap', { members: [{ id: uuid(11), email: 'a@b.org', full_name: 'A', updated_at: leapSecond }] }),
+    () => `members[0].updated_at: ${timestampText}`,
   ],
   [
     'import, two members of the file with one email',
-    (m) => [
-      'import',
-      importFile(m, 'member-twice', {
-        members: [
-          { id: uuid(11), email: 'a@b.org', full_name: 'A' },
-          { id: uuid(12), email: 'A@B.org', full_name: 'B' },
-        ],
-      }),
-      '--community',
-      m.community,
-    ],
+    importing('member-twice', {
+      members: [
+        { id: uuid(11), email: 'a@b.org', full_name: 'A' },
+        { id: uuid(12), email: 'A@B.org', full_name: 'B' },
+      ],
+    }),
     () => 'members[1].email: "A@B.org" is given to another member of this file',
   ],
   [
     'import, a member of an unknown profile',
-    (m) => [
-      'import',
-      importFile(m, 'member-profile', { members: [{ id: uuid(11), email: 'a@b.org', full_name: 'A', chat_profile_id: missingId }] }),
-      '--community',
-      m.community,
-    ],
+    importing('member-profile', { members: [{ id: uuid(11), email: 'a@b.org', full_name: 'A', chat_profile_id: missingId }] }),
     () => `members[0].chat_profile_id: no profile "${missingId}" in this community or this file`,
   ],
   [
     'import, a member taking the email of another',
-    (m) => [
-      'import',
-      importFile(m, 'member-taken', { members: [{ id: uuid(13), email: 'held@b.org', full_name: 'C' }] }),
-      '--community',
-      m.community,
-    ],
+    importing('member-taken', { members: [{ id: uuid(13), email: 'held@b.org', full_name: 'C' }] }),
     () => `members[0].email: "held@b.org" is already held by member "${uuid(21)}"`,
   ],
   [
     'import, members exchanging emails',
-    (m) => [
-      'import',
-      importFile(m, 'member-swap', {
-        members: [
-          { id: uuid(21), email: 'other@b.org', full_name: 'Holder' },
-          { id: uuid(22), email: 'held@b.org', full_name: 'Other' },
-        ],
-      }),
-      '--community',
-      m.community,
-    ],
+    importing('member-swap', {
+      members: [
+        { id: uuid(21), email: 'other@b.org', full_name: 'Holder' },
+        { id: uuid(22), email: 'held@b.org', full_name: 'Other' },
+      ],
+    }),
     () => 'members.email: members of this file exchange emails with each other; import the change in two steps',
   ],
   [
     'import, a group of an unknown profile',
-    (m) => [
-      'import',
-      importFile(m, 'group-profile', { groups: [{ id: 'g1', name: 'G', member_profile_ids: [uuid(31), missingId] }] }),
-      '--community',
-      m.community,
-    ],
+    importing('group-profile', { groups: [{ id: 'g1', name: 'G', member_profile_ids: [uuid(31), missingId] }] }),
     () => `groups[0].member_profile_ids[1]: no profile "${missingId}" in this community or this file`,
   ],
   [
     'import, a group created at a leap second',
-    (m) => [
-      'import',
-      importFile(m, 'group-leap', { groups: [{ id: 'g1', name: 'G', created_at: leapSecond }] }),
-      '--community',
-      m.community,
-    ],
-    () =>
-      'groups[0].created_at: must be a date-time with a zone, years 1700 to 2250, such as 2026-11-21T18:00:00Z or 2025-05-14 19:16:38.630803+00',
+    importing('group-leap', { groups: [{ id: 'g1', name: 'G', created_at: leapSecond }] }),
+    () => `groups[0].created_at: ${timestampText}`,
   ],
 ];
 
