@@ -70,11 +70,13 @@ export interface ConnectSyncInput {
   now: EpochMillis;
 }
 
-const secretShape = (value: string, field: 'bot_token' | 'signing_secret'): string => {
+const secretNames = { bot_token: 'bot token', signing_secret: 'signing secret' } as const;
+
+const secretShape = (value: string, field: keyof typeof secretNames): string => {
   const trimmed = value.trim();
   // Never echo the value: it is a credential.
   if (trimmed === '' || /\s/.test(trimmed) || trimmed.length > 1024)
-    throw refuseSentence([field], 'single_word', `The ${field.replace('_', ' ')} must be a single word of at most 1024 characters.`);
+    throw refuseSentence([field], 'single_word', `The ${secretNames[field]} must be a single word of at most 1024 characters.`);
   return trimmed;
 };
 
