@@ -1,3 +1,5 @@
+import { type Failure, formatPath, Refused } from './shared/failures.js';
+
 /**
  * The one catalogue of error codes. Each code has exactly one HTTP status, so a body can never
  * disagree with its status line; factories below are the only way errors are made.
@@ -118,11 +120,20 @@ export class ApiError extends Error {
   }
 }
 
-/** 404 for a resource that does not exist in the caller's community. */
-export const notFound = (what: string): ApiError => new ApiError('not_found', `${what} not found.`);
+/** 404 for a resource that does not exist in the caller's community (`message`: the operator commands' own sentence). */
+export const notFound = (what: string, message = `${what} not found.`): ApiError => new ApiError('not_found', message);
 
 /** 400 naming the field and the rule it breaks. */
 export const validationFailed = (field: string, rule: string): ApiError => new ApiError('validation_failed', `${field}: ${rule}`);
+
+/**
+ * A command's refusal as the API's 400: `validation_failed` naming `body.<path>` of its first
+ * failure (`bodyPath`: the body's name of a path in the command's input); any other error as it is.
+ */
+export function refusalAsValidationFailed(error: unknown, bodyPath = (path: Failure['path']): Failure['path'] => path): unknown {
+  const [failure] = error instanceof Refused ? error.failures : [];
+  return failure === undefined ? error : validationFailed(formatPath(['body', ...bodyPath(failure.path)]), failure.message);
+}
 
 /** Error thrown by domain services for user-fixable problems in CLI/import contexts too. */
 export class UserInputError extends Error {

@@ -1,10 +1,10 @@
 import { createSlackReader } from '../chat/slack-reader.js';
-import { UserInputError } from '../errors.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { writeFeedRecord } from '../modules/feeds/feeds.commands.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
 import { type FeedRow, selectAllFeeds, selectFeedRow, selectFeedsOfChannel } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
+import { refuseSentence } from '../shared/failures.js';
 import { newUuid } from '../shared/ids.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
@@ -59,10 +59,10 @@ export interface AddFeedInput {
 export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: AddFeedInput): Promise<BoundFeedSummary> {
   const { database } = deps;
   if (!/^[CG][A-Z0-9]{2,31}$/.test(input.channelId))
-    throw new UserInputError('--channel must be a Slack channel id such as C0123ABCD (not its name).');
+    throw refuseSentence(['channel_id'], 'format', '--channel must be a Slack channel id such as C0123ABCD (not its name).');
   await requireCommunity({ database }, input.communityId);
   const taken = await selectFeedsOfChannel(database.db, input.communityId, input.channelId);
-  if (taken[0]) throw new UserInputError(`Channel ${input.channelId} is already bound to feed ${taken[0].id}.`);
+  if (taken[0]) throw refuseSentence(['channel_id'], 'taken', `Channel ${input.channelId} is already bound to feed ${taken[0].id}.`);
   const connection = await selectSyncConnection(database.db, deps.box, input.communityId);
   let channel: SlackObject = {};
   if (connection) {
@@ -71,11 +71,16 @@ export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: Add
       channel = (await reader.call('conversations.info', { channel: input.channelId, include_num_members: true })).channel as SlackObject;
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'chat_error';
-      throw new UserInputError(`Could not read channel ${input.channelId} (${code}); is the app's bot in the channel?`);
+      throw refuseSentence(
+        ['channel_id'],
+        'unreadable',
+        `Could not read channel ${input.channelId} (${code}); is the app's bot in the channel?`,
+      );
     }
   }
   const label = (input.label ?? (typeof channel.name === 'string' ? channel.name : '')).trim();
-  if (label === '') throw new UserInputError("Give --label: the community has no bot connection to read the channel's name from.");
+  if (label === '')
+    throw refuseSentence(['label'], 'required', "Give --label: the community has no bot connection to read the channel's name from.");
   const record = {
     id: newUuid(),
     label,

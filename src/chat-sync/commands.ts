@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withDatabase } from '../cli/context.js';
-import { formatTable, printResult } from '../cli/output.js';
+import { asOperatorErrors, formatTable, printResult } from '../cli/output.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { UserInputError } from '../errors.js';
@@ -80,21 +80,23 @@ export function registerChatSyncCommands(program: Command): void {
     .option('--json', 'print one JSON summary')
     .action(async (options: { community: string; since?: string; json?: boolean }) => {
       const since = parseSince(options.since);
-      const summary = await withDatabase(async (database, config) => {
-        await requireCommunity({ database }, options.community);
-        return runBackfill(
-          {
-            database,
-            clock: systemClock,
-            box: new SecretBox(config.secrets),
-            apiUrl: config.chatApiUrl,
-            timeoutMs: config.chatTimeoutMs,
-            progress: (line) => process.stderr.write(`${line}\n`),
-          },
-          options.community,
-          since === undefined ? {} : { since },
-        );
-      });
+      const summary = await asOperatorErrors(() =>
+        withDatabase(async (database, config) => {
+          await requireCommunity({ database }, options.community);
+          return runBackfill(
+            {
+              database,
+              clock: systemClock,
+              box: new SecretBox(config.secrets),
+              apiUrl: config.chatApiUrl,
+              timeoutMs: config.chatTimeoutMs,
+              progress: (line) => process.stderr.write(`${line}\n`),
+            },
+            options.community,
+            since === undefined ? {} : { since },
+          );
+        }),
+      );
       printResult(
         { json: Boolean(options.json) },
         summary,
@@ -126,17 +128,19 @@ export function registerFeedCommands(program: Command): void {
     .option('--sync-all', 'every new message of the channel becomes a post (sync_all_incoming_messages)')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; channel: string; label?: string; syncAll?: boolean; json?: boolean }) => {
-      const added = await withDatabase((database, config) =>
-        addFeed(
-          { database, clock: systemClock, box: new SecretBox(config.secrets) },
-          {
-            communityId: options.community,
-            channelId: options.channel,
-            label: options.label,
-            syncAll: Boolean(options.syncAll),
-            apiUrl: config.chatApiUrl,
-            timeoutMs: config.chatTimeoutMs,
-          },
+      const added = await asOperatorErrors(() =>
+        withDatabase((database, config) =>
+          addFeed(
+            { database, clock: systemClock, box: new SecretBox(config.secrets) },
+            {
+              communityId: options.community,
+              channelId: options.channel,
+              label: options.label,
+              syncAll: Boolean(options.syncAll),
+              apiUrl: config.chatApiUrl,
+              timeoutMs: config.chatTimeoutMs,
+            },
+          ),
         ),
       );
       printResult({ json: Boolean(options.json) }, added, `Created feed ${added.id} "${added.label}" bound to ${added.chat_channel_id}.`);
@@ -147,7 +151,7 @@ export function registerFeedCommands(program: Command): void {
     .requiredOption('--community <id>', 'community id')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
-      const feeds = await withDatabase((database) => listFeeds({ database }, options.community));
+      const feeds = await asOperatorErrors(() => withDatabase((database) => listFeeds({ database }, options.community)));
       printResult(
         { json: Boolean(options.json) },
         feeds,

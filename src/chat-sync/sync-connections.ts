@@ -1,8 +1,8 @@
 import { createSlackReader } from '../chat/slack-reader.js';
 import type { Db, Tx } from '../db/database.js';
 import type { ChatSyncConnectionsTable } from '../db/schema.js';
-import { UserInputError } from '../errors.js';
 import { selectChatConnectionTokens, updateChatConnectionToken } from '../modules/chat-connections/chat-connections.queries.js';
+import { refuse, refuseSentence } from '../shared/failures.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { DurationMs, EpochMillis } from '../shared/time.js';
 import {
@@ -51,7 +51,9 @@ export async function selectSyncConnectionByTeam(db: Db | Tx, box: SecretBox, te
 export async function requireSyncConnection(db: Db | Tx, box: SecretBox, communityId: string): Promise<SyncConnection> {
   const connection = await selectSyncConnection(db, box, communityId);
   if (!connection) {
-    throw new UserInputError(
+    throw refuse(
+      [],
+      'not_connected',
       `Community ${communityId} has no chat bot connection: run community-admin chat connect --community ${communityId} --bot-token xoxb-... --signing-secret ...`,
     );
   }
@@ -68,11 +70,13 @@ export interface ConnectSyncInput {
   now: EpochMillis;
 }
 
-const secretShape = (value: string, what: string): string => {
+const secretNames = { bot_token: 'bot token', signing_secret: 'signing secret' } as const;
+
+const secretShape = (value: string, field: keyof typeof secretNames): string => {
   const trimmed = value.trim();
   // Never echo the value: it is a credential.
   if (trimmed === '' || /\s/.test(trimmed) || trimmed.length > 1024)
-    throw new UserInputError(`The ${what} must be a single word of at most 1024 characters.`);
+    throw refuseSentence([field], 'single_word', `The ${secretNames[field]} must be a single word of at most 1024 characters.`);
   return trimmed;
 };
 
@@ -83,14 +87,22 @@ const secretShape = (value: string, what: string): string => {
  */
 export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInput): Promise<{ team_id: string }> {
   const stored = await selectSyncConnection(db, box, input.communityId);
-  const botToken = input.botToken === undefined ? stored?.botToken : secretShape(input.botToken, 'bot token');
-  const signingSecret = input.signingSecret === undefined ? stored?.signingSecret : secretShape(input.signingSecret, 'signing secret');
+  const botToken = input.botToken === undefined ? stored?.botToken : secretShape(input.botToken, 'bot_token');
+  const signingSecret = input.signingSecret === undefined ? stored?.signingSecret : secretShape(input.signingSecret, 'signing_secret');
   if (botToken === undefined)
-    throw new UserInputError('Give --bot-token (xoxb-...) with --signing-secret: the community has no bot connection yet.');
+    throw refuseSentence(
+      ['bot_token'],
+      'required',
+      'Give --bot-token (xoxb-...) with --signing-secret: the community has no bot connection yet.',
+    );
   if (signingSecret === undefined)
-    throw new UserInputError('Give --signing-secret with --bot-token (the Slack app\'s "Signing Secret", Basic Information page).');
+    throw refuseSentence(
+      ['signing_secret'],
+      'required',
+      'Give --signing-secret with --bot-token (the Slack app\'s "Signing Secret", Basic Information page).',
+    );
   if (input.apiAppId !== undefined && !/^A[A-Z0-9]{1,31}$/.test(input.apiAppId))
-    throw new UserInputError('--app-id must be a Slack app id such as A0123ABCD.');
+    throw refuseSentence(['api_app_id'], 'format', '--app-id must be a Slack app id such as A0123ABCD.');
 
   let teamId = stored?.teamId ?? '';
   let teamUrl = stored?.teamUrl ?? '';
@@ -102,19 +114,23 @@ export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInpu
       answer = await reader.call('auth.test', {});
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'chat_error';
-      throw new UserInputError(
+      throw refuseSentence(
+        ['bot_token'],
+        'rejected',
         `The chat platform did not accept the bot token (${code}). Nothing was stored; check the token and try again.`,
       );
     }
     if (typeof answer.team_id !== 'string' || answer.team_id === '')
-      throw new UserInputError('auth.test answered without a team id; nothing was stored.');
+      throw refuseSentence(['bot_token'], 'unverified', 'auth.test answered without a team id; nothing was stored.');
     teamId = answer.team_id;
     teamUrl = typeof answer.url === 'string' ? answer.url : '';
     botUserId = typeof answer.user_id === 'string' ? answer.user_id : null;
   }
   const holder = await selectOtherHolderOfTeam(db, teamId, input.communityId);
   if (holder)
-    throw new UserInputError(
+    throw refuseSentence(
+      ['bot_token'],
+      'workspace_taken',
       `Workspace ${teamId} is already connected to community ${holder.community_id}; events are routed by workspace.`,
     );
 

@@ -3,7 +3,7 @@ import { connectChatWorkspace } from '../chat-sync/commands.js';
 import { cancelChatInvitations } from '../modules/members/members.commands.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
-import { printResult } from './output.js';
+import { asOperatorErrors, printResult } from './output.js';
 
 /** `chat connect` (the chat admin connection used for invitations) and `chat cancel-invitation`. */
 export function registerChatCommands(program: Command): void {
@@ -31,7 +31,7 @@ export function registerChatCommands(program: Command): void {
             code: 'commander.missingMandatoryOptionValue',
           });
         }
-        const result = await withDatabase((database, config) => connectChatWorkspace(database, config, options));
+        const result = await asOperatorErrors(() => withDatabase((database, config) => connectChatWorkspace(database, config, options)));
         const text = [
           `Community ${result.community_id} is connected to its chat workspace`,
           result.team_id ? ` ${result.team_id}` : '',
@@ -47,7 +47,9 @@ export function registerChatCommands(program: Command): void {
     .requiredOption('--email <email>', 'email of the invitee')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; email: string; json?: boolean }) => {
-      const result = await withDatabase((database) => cancelChatInvitations(database, systemClock, options.community, options.email));
+      const result = await asOperatorErrors(() =>
+        withDatabase((database) => cancelChatInvitations(database, systemClock, options.community, options.email)),
+      );
       const text =
         result.cancelled > 0
           ? `Cancelled ${result.cancelled} pending invitation(s) of ${result.email}.`

@@ -3,7 +3,7 @@ import { createCommunity, setCommunityPlan } from '../modules/communities/commun
 import { listCommunities } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
-import { formatTable, printResult } from './output.js';
+import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 /** `community create|list|set-plan`. */
 export function registerCommunityCommands(program: Command): void {
@@ -15,7 +15,9 @@ export function registerCommunityCommands(program: Command): void {
     .requiredOption('--plan <plan>', 'free, growth, momentum or enterprise')
     .option('--json', 'print JSON')
     .action(async (options: { name: string; plan: string; json?: boolean }) => {
-      const created = await withDatabase((database) => createCommunity({ database, clock: systemClock }, options.name, options.plan));
+      const created = await asOperatorErrors(() =>
+        withDatabase((database) => createCommunity({ database, clock: systemClock }, options.name, options.plan)),
+      );
       printResult({ json: Boolean(options.json) }, created, `Created community ${created.id} "${created.name}" (${created.plan}).`);
     });
   community
@@ -37,7 +39,7 @@ export function registerCommunityCommands(program: Command): void {
     .argument('<plan>', 'free, growth, momentum or enterprise')
     .option('--json', 'print JSON')
     .action(async (id: string, plan: string, options: { json?: boolean }) => {
-      const updated = await withDatabase((database) => setCommunityPlan({ database }, id, plan));
+      const updated = await asOperatorErrors(() => withDatabase((database) => setCommunityPlan({ database }, id, plan)));
       printResult({ json: Boolean(options.json) }, updated, `Community ${updated.id} is now on the ${updated.plan} plan.`);
     });
 }

@@ -8,7 +8,7 @@ import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { publicBaseUrl as configuredPublicBaseUrl } from '../shared/public-base-url.js';
 import { withDatabase } from './context.js';
-import { printResult } from './output.js';
+import { asOperatorErrors, printResult } from './output.js';
 
 /** `migrate` and `import`. */
 export function registerDataCommands(program: Command): void {
@@ -51,7 +51,7 @@ export function registerDataCommands(program: Command): void {
         throw new UserInputError(`${file} is not valid JSON: ${(error as Error).message}`);
       }
       const counts = await withDatabase(async (database, config) => {
-        await requireCommunity({ database }, options.community);
+        await asOperatorErrors(() => requireCommunity({ database }, options.community));
         // Cover images named by file id get the URL the server would give them (PUBLIC_BASE_URL, else HOST and PORT).
         const publicBaseUrl = configuredPublicBaseUrl(config.files.publicBaseUrl, config);
         return runImport(database, systemClock, options.community, document, { publicBaseUrl });

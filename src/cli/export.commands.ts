@@ -7,6 +7,7 @@ import { UserInputError } from '../errors.js';
 import { type ExportSink, exportCommunity } from '../export/export-community.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { withDatabase } from './context.js';
+import { asOperatorErrors } from './output.js';
 
 /** A sink over a stream that waits for 'drain' when the stream's buffer is full (an 'error' rejects). */
 function streamSink(stream: Writable): ExportSink {
@@ -33,7 +34,7 @@ export function registerExportCommands(program: Command): void {
     .action(async (options: { community: string; out?: string }) => {
       const progress = (line: string) => process.stderr.write(`${line}\n`);
       await withDatabase(async (database) => {
-        await requireCommunity({ database }, options.community);
+        await asOperatorErrors(() => requireCommunity({ database }, options.community));
         if (options.out === undefined) {
           const counts = await exportCommunity(database, options.community, streamSink(process.stdout), { progress });
           progress(`Exported ${summary(counts)}.`);

@@ -7,7 +7,7 @@ import { parseDuration } from '../shared/duration.js';
 import { parsePermissionList, permissions } from '../shared/permissions.js';
 import { type DurationMs, durationMs } from '../shared/time.js';
 import { withDatabase } from './context.js';
-import { formatTable, printResult } from './output.js';
+import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 const defaultGrace = '24h';
 
@@ -34,8 +34,10 @@ export function registerKeyCommands(program: Command): void {
     .action(async (options: { community: string; label: string; permissions?: string; expiresIn?: string; json?: boolean }) => {
       const held = options.permissions === undefined ? undefined : parsePermissionList(options.permissions);
       const expiresInMs = options.expiresIn === undefined ? undefined : durationOption('--expires-in', options.expiresIn);
-      const created = await withDatabase((database) =>
-        createApiKey({ database, clock: systemClock }, options.community, options.label, { permissions: held, expiresInMs }),
+      const created = await asOperatorErrors(() =>
+        withDatabase((database) =>
+          createApiKey({ database, clock: systemClock }, options.community, options.label, { permissions: held, expiresInMs }),
+        ),
       );
       const expiry = created.expires_at === null ? 'never expires' : `expires at ${created.expires_at}`;
       printResult(
@@ -50,7 +52,7 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--community <id>', 'community id')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
-      const keys = await withDatabase((database) => listApiKeys({ database }, options.community));
+      const keys = await asOperatorErrors(() => withDatabase((database) => listApiKeys({ database }, options.community)));
       // --json keeps the documented fields; the table also shows when each key was last used.
       const documented = keys.map(({ id, label, created_at, revoked_at, permissions: held, all_permissions, expires_at }) => ({
         id,
@@ -84,7 +86,9 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { grace: string; json?: boolean }) => {
       const graceMs = durationOption('--grace', options.grace, true);
-      const rotated = await withDatabase((database) => rotateApiKey({ database, clock: systemClock }, keyId, graceMs));
+      const rotated = await asOperatorErrors(() =>
+        withDatabase((database) => rotateApiKey({ database, clock: systemClock }, keyId, graceMs)),
+      );
       printResult(
         { json: Boolean(options.json) },
         rotated,
@@ -99,7 +103,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { permissions: string; json?: boolean }) => {
       const held = parsePermissionList(options.permissions);
-      const updated = await withDatabase((database) => setApiKeyPermissions({ database }, keyId, held));
+      const updated = await asOperatorErrors(() => withDatabase((database) => setApiKeyPermissions({ database }, keyId, held)));
       printResult(
         { json: Boolean(options.json) },
         updated,
@@ -112,7 +116,7 @@ export function registerKeyCommands(program: Command): void {
     .argument('<key_id>', 'key id')
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { json?: boolean }) => {
-      const revoked = await withDatabase((database) => revokeApiKey({ database, clock: systemClock }, keyId));
+      const revoked = await asOperatorErrors(() => withDatabase((database) => revokeApiKey({ database, clock: systemClock }, keyId)));
       printResult({ json: Boolean(options.json) }, revoked, `Key ${revoked.id} revoked at ${revoked.revoked_at}.`);
     });
 }

@@ -1,5 +1,5 @@
 import { ApiError, UserInputError } from '../errors.js';
-import { formatPath, Refused } from '../shared/failures.js';
+import { failureText, Refused } from '../shared/failures.js';
 
 /** How a command reports: one JSON document with --json, readable lines otherwise. */
 export interface Output {
@@ -26,9 +26,8 @@ export function formatTable(rows: Record<string, unknown>[], columns: string[]):
     .join('\n');
 }
 
-/** A command's refusal as the CLI prints it: `<path>: <message>` per failure (the message alone for the whole input). */
-export const refusalText = (refused: Refused): string =>
-  refused.failures.map((f) => (f.path.length > 0 ? `${formatPath(f.path)}: ${f.message}` : f.message)).join('; ');
+/** A command's refusal as the CLI prints it: `<path>: <message>` per failure (the message alone for the whole input or a sentence). */
+export const refusalText = (refused: Refused): string => refused.failures.map(failureText).join('; ');
 
 /** Runs a service action for a command: an API error or a refusal becomes the operator's error (its message, exit status 1). */
 export async function asOperatorErrors<T>(action: () => Promise<T>): Promise<T> {

@@ -8,7 +8,7 @@ import { parseSearchQuery, searchText } from '../modules/search/search.rules.js'
 import { maxQueryLength } from '../modules/search/search.schemas.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
-import { formatTable, printResult } from './output.js';
+import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 interface SearchOptions {
   community?: string;
@@ -41,7 +41,7 @@ export function registerSearchCommands(program: Command): void {
       const query = parseSearchQuery(searchText(text));
       const communityId = options.community;
       await withDatabase(async (database) => {
-        await requireCommunity({ database }, communityId);
+        await asOperatorErrors(() => requireCommunity({ database }, communityId));
         const filters = { feedId: undefined, authorProfileId: undefined };
         const page = await searchPosts(database, communityId, query, filters, options.page, options.perPage);
         const records = page.records.map((record) => JSON.parse(record) as Record<string, unknown>);
@@ -68,7 +68,7 @@ export function registerSearchCommands(program: Command): void {
       if (community === undefined) throw new UserInputError("required option '--community <id>' not specified");
       const started = performance.now();
       const indexed = await withDatabase(async (database) => {
-        await requireCommunity({ database }, community);
+        await asOperatorErrors(() => requireCommunity({ database }, community));
         return reindexCommunity({ database, clock: systemClock }, community);
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);

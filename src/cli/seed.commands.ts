@@ -4,7 +4,7 @@ import { UserInputError } from '../errors.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { withDatabase } from './context.js';
-import { printResult } from './output.js';
+import { asOperatorErrors, printResult } from './output.js';
 import { countsFor, runSeed, type SeedSize, todayUtc } from './seed/run-seed.js';
 
 interface SeedCommandOptions {
@@ -51,7 +51,7 @@ export function registerSeedCommands(program: Command): void {
       const counts = countsFor(size, options);
       const started = performance.now();
       const result = await withDatabase(async (database) => {
-        await requireCommunity({ database }, options.community);
+        await asOperatorErrors(() => requireCommunity({ database }, options.community));
         // A bulk load touches index pages all over the file: a larger page cache for this one
         // connection keeps them in memory (the server's own settings are not affected).
         database.sqlite?.pragma('cache_size = -262144');

@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { createAjv } from '../schemas/ajv.js';
-import { type Failure, formatPath, Refused } from '../shared/failures.js';
+import { type Failure, formatPath, Refused, refuse } from '../shared/failures.js';
 import type { EpochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
 
@@ -92,14 +92,29 @@ export function schemaCheck(schema: TSchema): (record: unknown) => Failure | und
   };
 }
 
-/** A parse function for a section from its record schema: its failure thrown as an ImportError. */
-export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
+/** A parse function from a record schema: its failure refused (Refused), the path in the record. */
+export function recordParser<T>(schema: TSchema): (record: unknown) => T {
   const check = schemaCheck(schema);
-  return (record, index) => {
+  return (record) => {
     const failure = check(record);
-    if (failure) throw importErrorOf(section, { ...failure, path: [index, ...failure.path] });
+    if (failure) throw new Refused([failure]);
     return record as T;
   };
+}
+
+/** Runs a check, a refusal of it thrown as the import's error of the section. */
+function asImportCheck<T>(section: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw asImportError(section, error);
+  }
+}
+
+/** A parse function for a section from its record schema: its failure thrown as an ImportError. */
+export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
+  const parse = recordParser<T>(schema);
+  return (record, index) => asImportCheck(section, () => atIndex(index, () => parse(record)));
 }
 
 /** The failure of the first record whose id appears earlier in the list, at `[index, field]`. */
@@ -113,21 +128,30 @@ export function duplicateIdFailure<T>(records: readonly T[], idOf: (record: T) =
   return undefined;
 }
 
+/** Refuses the first id that appears twice in a section's records, at `[index, field]`. */
+export function refuseDuplicateIds<T>(records: readonly T[], idOf: (record: T) => string, field = 'id'): void {
+  const failure = duplicateIdFailure(records, idOf, field);
+  if (failure) throw new Refused([failure]);
+}
+
 /** Throws an ImportError for the first id that appears twice in a section. */
 export function assertUniqueIds<T>(section: string, records: T[], idOf: (record: T) => string, field = 'id'): void {
-  const failure = duplicateIdFailure(records, idOf, field);
-  if (failure) throw importErrorOf(section, failure);
+  asImportCheck(section, () => refuseDuplicateIds(records, idOf, field));
 }
 
 /**
  * Refuses the first of `fields` of a parsed record that is a text naming no instant (out of the
- * years 1700-2250, which the schema's date-time format lets through), naming it; returns the record.
+ * years 1700-2250, which the schema's date-time format lets through), at `[field]`; returns the record.
  */
-export function assertTimestamps<T extends object>(section: string, index: number, record: T, fields: readonly (keyof T & string)[]): T {
+export function checkTimestamps<T extends object>(record: T, fields: readonly (keyof T & string)[]): T {
   for (const field of fields) {
     const value = record[field];
-    if (typeof value === 'string' && value !== '' && parseTimestamp(value) === undefined)
-      throw new ImportError(section, index, field, timestampRule);
+    if (typeof value === 'string' && value !== '' && parseTimestamp(value) === undefined) throw refuse([field], 'timestamp', timestampRule);
   }
   return record;
+}
+
+/** checkTimestamps of the record at `index` of a section, its refusal thrown as an ImportError. */
+export function assertTimestamps<T extends object>(section: string, index: number, record: T, fields: readonly (keyof T & string)[]): T {
+  return asImportCheck(section, () => atIndex(index, () => checkTimestamps(record, fields)));
 }

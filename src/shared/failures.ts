@@ -12,6 +12,11 @@ export interface Failure {
   readonly rule: string;
   /** The sentence shown to people (without the path). */
   readonly message: string;
+  /**
+   * True when `message` is a whole sentence that names its place itself (an operator command's
+   * `The key label must be at most 200 characters.`): the CLI prints it alone, without the path.
+   */
+  readonly sentence?: true;
 }
 
 /** Thrown by a command to refuse its input: the write path rolls the transaction back; the caller renders `failures`. */
@@ -19,7 +24,7 @@ export class Refused extends Error {
   readonly failures: readonly Failure[];
 
   constructor(failures: readonly Failure[]) {
-    super(failures.map((f) => `${formatPath(f.path)}: ${f.message}`).join('; '));
+    super(failures.map(failureText).join('; '));
     this.name = 'Refused';
     this.failures = failures;
   }
@@ -27,6 +32,14 @@ export class Refused extends Error {
 
 /** One failure, thrown. */
 export const refuse = (path: Failure['path'], rule: string, message: string): Refused => new Refused([{ path, rule, message }]);
+
+/** One failure whose message is a whole sentence naming its place (`sentence`), thrown. */
+export const refuseSentence = (path: Failure['path'], rule: string, message: string): Refused =>
+  new Refused([{ path, rule, message, sentence: true }]);
+
+/** A failure as one line: `<path>: <message>`, or the message alone for the whole input or a `sentence`. */
+export const failureText = (failure: Failure): string =>
+  failure.path.length === 0 || failure.sentence ? failure.message : `${formatPath(failure.path)}: ${failure.message}`;
 
 /** `['hosts', 1, 'id']` as `hosts[1].id` (the form both the API and the import print). */
 export function formatPath(path: Failure['path']): string {

@@ -1,10 +1,12 @@
-import { UserInputError } from '../../errors.js';
+import { type ApiError, notFound } from '../../errors.js';
 import { toIso } from '../../shared/clock.js';
+import { refuseSentence } from '../../shared/failures.js';
 import { newUuid } from '../../shared/ids.js';
 import { type KeyPermissions, type Permission, permissionNames, storedPermissions } from '../../shared/permissions.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { addMillis, type DurationMs } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
+import { communityNotFound } from '../communities/communities.reads.js';
 import { insertApiKey, revokeApiKeyRow, rotateApiKeyRow, selectApiKey, updateApiKeyPermissions } from './api-keys.queries.js';
 import { hashApiKey, isoOrNull, newSecret } from './api-keys.rules.js';
 
@@ -26,6 +28,9 @@ export interface CreateApiKeyOptions {
   expiresInMs?: DurationMs;
 }
 
+/** The 404 of a key id that names none, in the operator commands' words. */
+const keyNotFound = (keyId: string): ApiError => notFound('API key', `No API key with id "${keyId}".`);
+
 /** Creates a key with 192 random bits; the secret is returned here and never again. */
 export async function createApiKey(
   { database, clock }: ApiKeyDeps,
@@ -33,8 +38,8 @@ export async function createApiKey(
   label = '',
   options: CreateApiKeyOptions = {},
 ): Promise<CreatedApiKey> {
-  if (!(await selectCommunity(database.db, communityId))) throw new UserInputError(`No community with id "${communityId}".`);
-  if (label.length > 200) throw new UserInputError('The key label must be at most 200 characters.');
+  if (!(await selectCommunity(database.db, communityId))) throw communityNotFound(communityId);
+  if (label.length > 200) throw refuseSentence(['label'], 'too_long', 'The key label must be at most 200 characters.');
   const held = options.permissions ?? 'all';
   const key = newSecret();
   const id = newUuid();
@@ -57,7 +62,7 @@ export async function createApiKey(
 /** Revokes a key at once (idempotent: a second revoke keeps the first instant). */
 export async function revokeApiKey({ database, clock }: ApiKeyDeps, keyId: string): Promise<{ id: string; revoked_at: string }> {
   const row = await revokeApiKeyRow(database.db, keyId, clock.now());
-  if (!row || row.revoked_at === null) throw new UserInputError(`No API key with id "${keyId}".`);
+  if (!row || row.revoked_at === null) throw keyNotFound(keyId);
   return { id: row.id, revoked_at: toIso(row.revoked_at) };
 }
 
@@ -71,16 +76,17 @@ export async function rotateApiKey(
   graceMs: DurationMs,
 ): Promise<{ id: string; key: string; previous_valid_until: string }> {
   const row = await selectApiKey(database.db, keyId);
-  if (!row) throw new UserInputError(`No API key with id "${keyId}".`);
-  if (row.revoked_at !== null) throw new UserInputError(`API key "${keyId}" is revoked; create a new key instead.`);
+  if (!row) throw keyNotFound(keyId);
+  if (row.revoked_at !== null) throw refuseSentence(['key_id'], 'revoked', `API key "${keyId}" is revoked; create a new key instead.`);
   const now = clock.now();
   if (row.expires_at !== null && row.expires_at <= now)
-    throw new UserInputError(`API key "${keyId}" has expired; create a new key instead.`);
+    throw refuseSentence(['key_id'], 'expired', `API key "${keyId}" has expired; create a new key instead.`);
   const key = newSecret();
   const previousValidUntil = addMillis(now, graceMs);
   // Conditional on the hash read above: of two concurrent rotations one wins, the other is told to retry.
   const rotated = await rotateApiKeyRow(database.db, keyId, { keyHash: hashApiKey(key), previousHash: row.key_hash, previousValidUntil });
-  if (!rotated) throw new UserInputError(`API key "${keyId}" changed while it was being rotated; run the command again.`);
+  if (!rotated)
+    throw refuseSentence(['key_id'], 'concurrent_change', `API key "${keyId}" changed while it was being rotated; run the command again.`);
   return { id: keyId, key, previous_valid_until: toIso(previousValidUntil) };
 }
 
@@ -90,7 +96,6 @@ export async function setApiKeyPermissions(
   keyId: string,
   held: KeyPermissions,
 ): Promise<{ id: string; permissions: Permission[]; all_permissions: boolean }> {
-  if (!(await updateApiKeyPermissions(database.db, keyId, storedPermissions(held))))
-    throw new UserInputError(`No API key with id "${keyId}".`);
+  if (!(await updateApiKeyPermissions(database.db, keyId, storedPermissions(held)))) throw keyNotFound(keyId);
   return { id: keyId, permissions: permissionNames(held), all_permissions: held === 'all' };
 }

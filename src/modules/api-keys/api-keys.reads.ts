@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { ApiError, UserInputError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { toIso } from '../../shared/clock.js';
 import { type Permission, parseStoredPermissions, permissionNames } from '../../shared/permissions.js';
@@ -7,6 +7,7 @@ import { isPlan, type Plan } from '../../shared/plans.js';
 import type { KeyCheck, KeyRefusal, Principal, PrincipalLookup } from '../../shared/principal.js';
 import { addMillis, durationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
+import { communityNotFound } from '../communities/communities.reads.js';
 import type { ApiKeyDeps } from './api-keys.commands.js';
 import { selectApiKeys, selectKeyWithCommunity, selectPrincipalByHash, touchApiKey } from './api-keys.queries.js';
 import { hashApiKey, isoOrNull } from './api-keys.rules.js';
@@ -27,7 +28,7 @@ export interface ApiKeySummary {
 
 /** Lists a community's keys without their secrets. */
 export async function listApiKeys({ database }: Pick<ApiKeyDeps, 'database'>, communityId: string): Promise<ApiKeySummary[]> {
-  if (!(await selectCommunity(database.db, communityId))) throw new UserInputError(`No community with id "${communityId}".`);
+  if (!(await selectCommunity(database.db, communityId))) throw communityNotFound(communityId);
   return (await selectApiKeys(database.db, communityId)).map((row) => {
     const held = parseStoredPermissions(row.permissions);
     return {

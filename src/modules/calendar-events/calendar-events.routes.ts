@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
-import { validationFailed } from '../../errors.js';
+import { refusalAsValidationFailed } from '../../errors.js';
 import { sendJsonBytes, sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
-import { type Failure, formatPath, Refused } from '../../shared/failures.js';
+import type { Failure } from '../../shared/failures.js';
 import { withDeadline } from '../../shared/request-deadline.js';
 import { readCalendarEvent, readCalendarEventList } from './calendar-events.reads.js';
 import { setAttendee } from './commands/attendees.js';
@@ -39,14 +39,6 @@ function bodyPath(path: Failure['path']): Failure['path'] {
   if (first === 'speaker_profile_ids') return ['speakers', ...path.slice(1)];
   if (first === 'tags' && typeof index === 'number' && last === 'id' && path.length === 3) return ['tags', index];
   return path;
-}
-
-/** A command's refusal as the API's 400 (`validation_failed` naming `body.<field>`); any other error as it is. */
-function refusalAsApiError(error: unknown): unknown {
-  if (!(error instanceof Refused)) return error;
-  const [failure] = error.failures;
-  if (failure === undefined) return error;
-  return validationFailed(formatPath(['body', ...bodyPath(failure.path)]), failure.message);
 }
 
 /** The answer: the event spliced as GET shows it, with the message about channels when there is one. */
@@ -129,7 +121,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     async (request) => {
       const { communityId } = principalOf(request);
       await setAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch((error) => {
-        throw refusalAsApiError(error);
+        throw refusalAsValidationFailed(error, bodyPath);
       });
       return { success: true as const };
     },
@@ -152,7 +144,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request, reply) => {
       const written = await createEvent(withDeadline(request, services), principalOf(request).communityId, request.body).catch((error) => {
-        throw refusalAsApiError(error);
+        throw refusalAsValidationFailed(error, bodyPath);
       });
       reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
       return sendWritten(reply, written);
@@ -177,7 +169,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       const { communityId } = principalOf(request);
       const written = await updateEvent(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch(
         (error) => {
-          throw refusalAsApiError(error);
+          throw refusalAsValidationFailed(error, bodyPath);
         },
       );
       return sendWritten(reply, written);

@@ -1,6 +1,6 @@
 import { verifySlackToken } from '../../chat/index.js';
-import { UserInputError } from '../../errors.js';
 import { storedNow } from '../../shared/clock.js';
+import { refuseSentence } from '../../shared/failures.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import type { DurationMs } from '../../shared/time.js';
 import { requireCommunity } from '../communities/communities.reads.js';
@@ -42,11 +42,12 @@ export async function connectChat(
   const token = input.token.trim();
   // Never echo the token in a message: it is a credential.
   if (token === '' || /\s/.test(token) || token.length > 1024) {
-    throw new UserInputError('The chat admin token must be a single word of at most 1024 characters.');
+    throw refuseSentence(['token'], 'single_word', 'The chat admin token must be a single word of at most 1024 characters.');
   }
   await requireCommunity({ database }, input.communityId);
   const verified = await verifySlackToken({ token, apiUrl: input.apiUrl, timeoutMs: input.timeoutMs });
-  if (!verified.ok) throw new UserInputError(rejectionMessage(verified.code));
+  if (!verified.ok)
+    throw refuseSentence(['token'], transportCodes.has(verified.code) ? 'unverified' : 'rejected', rejectionMessage(verified.code));
   await upsertChatConnection(database.db, {
     community_id: input.communityId,
     token: secrets.seal(token),

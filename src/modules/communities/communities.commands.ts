@@ -1,20 +1,21 @@
-import { UserInputError } from '../../errors.js';
 import { storedNow } from '../../shared/clock.js';
+import { refuseSentence } from '../../shared/failures.js';
 import { newUuid } from '../../shared/ids.js';
 import { isPlan, plans } from '../../shared/plans.js';
 import { createApiKey } from '../api-keys/api-keys.commands.js';
 import { type CommunityRow, countCommunities, insertCommunity, selectCommunity, updateCommunityPlan } from './communities.queries.js';
-import { type Community, type CommunityDeps, toCommunity } from './communities.reads.js';
+import { type Community, type CommunityDeps, communityNotFound, toCommunity } from './communities.reads.js';
 
 function requirePlan(plan: string) {
-  if (!isPlan(plan)) throw new UserInputError(`Unknown plan "${plan}": use one of ${plans.join(', ')}.`);
+  if (!isPlan(plan)) throw refuseSentence(['plan'], 'one_of', `Unknown plan "${plan}": use one of ${plans.join(', ')}.`);
   return plan;
 }
 
 /** Creates a community on a plan. */
 export async function createCommunity({ database, clock }: CommunityDeps, name: string, plan: string): Promise<Community> {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 200) throw new UserInputError('The community name must be 1-200 characters.');
+  if (trimmed.length === 0 || trimmed.length > 200)
+    throw refuseSentence(['name'], 'length', 'The community name must be 1-200 characters.');
   const row: CommunityRow = { id: newUuid(), name: trimmed, plan: requirePlan(plan), created_at: storedNow(clock) };
   await insertCommunity(database.db, row);
   return toCommunity(row);
@@ -23,9 +24,9 @@ export async function createCommunity({ database, clock }: CommunityDeps, name: 
 /** Changes the plan of a community. */
 export async function setCommunityPlan({ database }: Pick<CommunityDeps, 'database'>, id: string, plan: string): Promise<Community> {
   const checked = requirePlan(plan);
-  if (!(await updateCommunityPlan(database.db, id, checked))) throw new UserInputError(`No community with id "${id}".`);
+  if (!(await updateCommunityPlan(database.db, id, checked))) throw communityNotFound(id);
   const row = await selectCommunity(database.db, id);
-  if (!row) throw new UserInputError(`No community with id "${id}".`);
+  if (!row) throw communityNotFound(id);
   return toCommunity(row);
 }
 

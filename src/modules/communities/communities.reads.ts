@@ -1,4 +1,4 @@
-import { UserInputError } from '../../errors.js';
+import { type ApiError, notFound } from '../../errors.js';
 import type { Plan } from '../../shared/plans.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { type CommunityRow, selectCommunities, selectCommunity } from './communities.queries.js';
@@ -12,6 +12,9 @@ export interface Community {
   plan: Plan;
 }
 
+/** The 404 of a community id that names none, in the operator commands' words. */
+export const communityNotFound = (id: string): ApiError => notFound('Community', `No community with id "${id}".`);
+
 /** A stored community as the CLI shows it. */
 export const toCommunity = (row: CommunityRow): Community => ({ id: row.id, name: row.name, plan: row.plan });
 
@@ -23,6 +26,6 @@ export async function listCommunities({ database }: Pick<CommunityDeps, 'databas
 /** Throws unless the community exists (CLI commands that take --community). */
 export async function requireCommunity({ database }: Pick<CommunityDeps, 'database'>, id: string): Promise<Community> {
   const row = await selectCommunity(database.db, id);
-  if (!row) throw new UserInputError(`No community with id "${id}".`);
+  if (!row) throw communityNotFound(id);
   return toCommunity(row);
 }

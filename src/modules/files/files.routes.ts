@@ -5,10 +5,9 @@ import contentDisposition from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import type { ModuleOptions } from '../../dependencies.js';
-import { ApiError, notFound, validationFailed } from '../../errors.js';
+import { ApiError, notFound, refusalAsValidationFailed, validationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
-import { formatPath, Refused } from '../../shared/failures.js';
 import { createFile, discardStagedUpload, fileTooLarge, malformedBody, type StagedUpload, stageUpload } from './files.commands.js';
 import { fileBytes, findDownload } from './files.reads.js';
 import type { FileRow } from './files.records.js';
@@ -63,12 +62,6 @@ function partsError(error: unknown): unknown {
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
     return validationFailed('body', 'an upload has the parts file, filename, size and description, each once');
   return error;
-}
-
-/** A refusal of the upload command as the API's 400 naming the form field (`body.<field>`). */
-function refusalAsValidation(error: unknown): unknown {
-  const [failure] = error instanceof Refused ? error.failures : [];
-  return failure ? validationFailed(`body.${formatPath(failure.path)}`, failure.message) : error;
 }
 
 type StagedUploadStream = Parameters<typeof stageUpload>[1] & Readable;
@@ -134,7 +127,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
         throw partsError(error);
       }
       const file = await createFile(services, communityId, staged, fields, services.publicBaseUrl()).catch((error: unknown) => {
-        throw refusalAsValidation(error);
+        throw refusalAsValidationFailed(error);
       });
       return reply
         .code(201)

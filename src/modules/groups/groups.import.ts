@@ -1,27 +1,27 @@
 import type { ImportSection } from '../../import/import-section.js';
-import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { checkTimestamps, recordParser, refuseDuplicateIds } from '../../import/import-section.js';
+import { refuse } from '../../shared/failures.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
 import { replaceGroupMembers, upsertGroups } from './groups.queries.js';
 import { type GroupImport, GroupImportSchema } from './groups.schemas.js';
 
-const parseShape = schemaParser<GroupImport>('groups', GroupImportSchema);
+const parseShape = recordParser<GroupImport>(GroupImportSchema);
 
 /** The `groups` section of the import file: a group and its members (profiles) exactly as listed. */
 export const groupsImportSection: ImportSection<GroupImport> = {
   name: 'groups',
-  parse: (record, index) => assertTimestamps('groups', index, parseShape(record, index), ['created_at', 'updated_at']),
+  parse: (record) => checkTimestamps(parseShape(record), ['created_at', 'updated_at']),
   async apply(tx, records, context) {
-    assertUniqueIds('groups', records, (record) => record.id);
+    refuseDuplicateIds(records, (record) => record.id);
     const memberLists = records.map((record) => (record.member_profile_ids ?? []).map((id) => id.toLowerCase()));
     const existing = await selectExistingProfileIds(tx, context.communityId, memberLists.flat());
     memberLists.forEach((ids, index) => {
       const missing = ids.findIndex((id) => !existing.has(id));
       if (missing >= 0) {
-        throw new ImportError(
-          'groups',
-          index,
-          `member_profile_ids[${missing}]`,
+        throw refuse(
+          [index, 'member_profile_ids', missing],
+          'unknown_reference',
           `no profile "${ids[missing]}" in this community or this file`,
         );
       }

@@ -1,8 +1,9 @@
 import type { ChatInviteResult, ChatWorkspace } from '../../chat/index.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation, type Tx } from '../../db/database.js';
-import { ApiError, notFound, UserInputError, validationFailed } from '../../errors.js';
+import { ApiError, notFound } from '../../errors.js';
 import type { Clock } from '../../shared/clock.js';
+import { refuse, refuseSentence } from '../../shared/failures.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import type { EpochMicros } from '../../shared/time.js';
@@ -120,9 +121,11 @@ async function saveMember(deps: MemberDeps, communityId: string, body: AddMember
 export async function addMember(deps: MemberDeps, communityId: string, body: AddMemberBody): Promise<AddMemberResult> {
   const invite = body.invite_to_chat === true;
   if (body.chat_channel_ids !== undefined && !invite) {
-    throw validationFailed('body.chat_channel_ids', 'is only allowed with invite_to_chat: true');
+    throw refuse(['chat_channel_ids'], 'requires_invite', 'is only allowed with invite_to_chat: true');
   }
   const workspace = invite ? await chatWorkspaceOf(deps, communityId) : null;
+  // Not a refusal of the input but a state of the community: an error known by its code alone (its
+  // text is the catalogue's), like the linked member below; only the API calls these commands.
   if (invite && workspace === null) throw new ApiError('chat_admin_not_configured');
 
   const saved = await saveMember(deps, communityId, body);
@@ -243,7 +246,7 @@ export async function cancelChatInvitations(
   email: string,
 ): Promise<{ community_id: string; email: string; cancelled: number }> {
   const emailNorm = normaliseEmail(email);
-  if (emailNorm === '' || emailNorm.length > 254) throw new UserInputError('The email must be 1-254 characters.');
+  if (emailNorm === '' || emailNorm.length > 254) throw refuseSentence(['email'], 'length', 'The email must be 1-254 characters.');
   await requireCommunity({ database }, communityId);
   const { anyProfileId } = await selectProfilesForEmail(database.db, communityId, emailNorm);
   const cancelled = await writeCommunityData({ database, clock }, communityId, (w) =>

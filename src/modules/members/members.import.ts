@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '../../db/database.js';
 import type { ImportSection } from '../../import/import-section.js';
-import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { checkTimestamps, recordParser, refuseDuplicateIds } from '../../import/import-section.js';
+import { refuse } from '../../shared/failures.js';
 import { normaliseEmail } from '../../shared/ids.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
@@ -11,7 +12,7 @@ import { type MemberImport, MemberImportSchema } from './members.schemas.js';
 
 /** Epoch µs of a timestamp the file gives (checked by parse), or undefined. */
 const givenInstant = (value: string | null | undefined): EpochMicros | undefined => (value ? parseTimestamp(value) : undefined);
-const parseShape = schemaParser<MemberImport>('members', MemberImportSchema);
+const parseShape = recordParser<MemberImport>(MemberImportSchema);
 
 /**
  * The row of a record. Timestamps the file gives are kept (an export carries them); created_at
@@ -36,7 +37,7 @@ function rowOf(record: MemberImport, now: EpochMicros, storedCreatedAt: EpochMic
 /** The `members` section of the import file (after `profiles`, which chat_profile_id refers to). */
 export const membersImportSection: ImportSection<MemberImport> = {
   name: 'members',
-  parse: (record, index) => assertTimestamps('members', index, parseShape(record, index), ['created_at', 'updated_at']),
+  parse: (record) => checkTimestamps(parseShape(record), ['created_at', 'updated_at']),
   async apply(tx, records, context) {
     const stored = await selectMemberCreatedAt(
       tx,
@@ -44,11 +45,11 @@ export const membersImportSection: ImportSection<MemberImport> = {
       records.filter((r) => !r.created_at).map((r) => r.id.toLowerCase()),
     );
     const rows = records.map((record) => rowOf(record, context.now, stored.get(record.id.toLowerCase())));
-    assertUniqueIds('members', rows, (row) => row.id);
+    refuseDuplicateIds(rows, (row) => row.id);
     const emailsSeen = new Set<string>();
     rows.forEach((row, index) => {
       if (emailsSeen.has(row.email_norm))
-        throw new ImportError('members', index, 'email', `"${row.email}" is given to another member of this file`);
+        throw refuse([index, 'email'], 'duplicate', `"${row.email}" is given to another member of this file`);
       emailsSeen.add(row.email_norm);
     });
 
@@ -59,7 +60,7 @@ export const membersImportSection: ImportSection<MemberImport> = {
     );
     rows.forEach((row, index) => {
       if (row.chat_profile_id && !profileIds.has(row.chat_profile_id)) {
-        throw new ImportError('members', index, 'chat_profile_id', `no profile "${row.chat_profile_id}" in this community or this file`);
+        throw refuse([index, 'chat_profile_id'], 'unknown_reference', `no profile "${row.chat_profile_id}" in this community or this file`);
       }
     });
 
@@ -73,7 +74,7 @@ export const membersImportSection: ImportSection<MemberImport> = {
     rows.forEach((row, index) => {
       const holder = holders.get(row.email_norm);
       if (holder !== undefined && holder !== row.id && !fileIds.has(holder)) {
-        throw new ImportError('members', index, 'email', `"${row.email}" is already held by member "${holder}"`);
+        throw refuse([index, 'email'], 'taken', `"${row.email}" is already held by member "${holder}"`);
       }
     });
 
@@ -81,12 +82,8 @@ export const membersImportSection: ImportSection<MemberImport> = {
       await upsertMembersById(tx, context.communityId, rows);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new ImportError(
-        'members',
-        null,
-        'email',
-        'members of this file exchange emails with each other; import the change in two steps',
-      );
+      // Which records exchange is not known (the engine names no row): the failure is the section's.
+      throw refuse(['email'], 'exchanged', 'members of this file exchange emails with each other; import the change in two steps');
     }
     return rows.length;
   },

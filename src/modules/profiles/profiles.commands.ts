@@ -57,12 +57,12 @@ export async function writeChatProfiles(w: CommunityWrite, users: readonly ChatP
   const changed: ProfileImport[] = [];
   const deleted: string[] = [];
   const present: string[] = [];
-  users.forEach(({ record: given, deleted: isDeleted }, index) => {
+  users.forEach(({ record: given, deleted: isDeleted }) => {
     let record = given;
     const profileId = record.profile_id;
     if (record.email) {
       try {
-        record = parseProfileRecord(record, index);
+        record = parseProfileRecord(record);
       } catch {
         // An address the import would refuse is left out rather than losing the whole user.
         record = { ...record, email: null };

@@ -1,5 +1,5 @@
 import type { ImportSection } from '../../import/import-section.js';
-import { assertUniqueIds } from '../../import/import-section.js';
+import { refuseDuplicateIds } from '../../import/import-section.js';
 import { upsertProfiles } from './profiles.commands.js';
 import { parseProfileRecord } from './profiles.rules.js';
 import type { ProfileImport } from './profiles.schemas.js';
@@ -9,7 +9,7 @@ export const profilesImportSection: ImportSection<ProfileImport> = {
   name: 'profiles',
   parse: parseProfileRecord,
   async apply(tx, records, context) {
-    assertUniqueIds('profiles', records, (record) => record.profile_id.toLowerCase(), 'profile_id');
+    refuseDuplicateIds(records, (record) => record.profile_id.toLowerCase(), 'profile_id');
     await upsertProfiles(tx, context.communityId, records, context.now);
     return records.length;
   },

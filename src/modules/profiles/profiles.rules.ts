@@ -1,18 +1,12 @@
 import { validationFailed } from '../../errors.js';
-import { ImportError, schemaParser } from '../../import/import-section.js';
+import { checkTimestamps, recordParser } from '../../import/import-section.js';
 import { isUuid, normaliseEmail } from '../../shared/ids.js';
-import { parseTimestamp, timestampRule } from '../../shared/timestamps.js';
 import { type ProfileImport, ProfileImportSchema } from './profiles.schemas.js';
 
-const parseShape = schemaParser<ProfileImport>('profiles', ProfileImportSchema);
+const parseShape = recordParser<ProfileImport>(ProfileImportSchema);
 
-/** Checks a profile record (the import file's, or one built from a chat user); returns it typed or throws an ImportError. */
-export function parseProfileRecord(record: unknown, index: number): ProfileImport {
-  const profile = parseShape(record, index);
-  if (profile.created_at && parseTimestamp(profile.created_at) === undefined)
-    throw new ImportError('profiles', index, 'created_at', timestampRule);
-  return profile;
-}
+/** Checks a profile record (the import file's, or one built from a chat user); returns it typed or refuses it (Refused, paths in the record). */
+export const parseProfileRecord = (record: unknown): ProfileImport => checkTimestamps(parseShape(record), ['created_at']);
 
 /** The ways a request may name a person: exactly one of them (a group add's `user`, an award's recipient). */
 export interface UserIdentifierFields {
