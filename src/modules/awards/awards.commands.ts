@@ -44,10 +44,10 @@ async function requireProfile(
   deps: Pick<AwardDeps, 'database'>,
   communityId: string,
   user: AssignAwardBody['recipient'],
-  at: string,
+  at: 'recipient' | 'sender',
 ): Promise<string> {
-  const id = await selectProfileIdByKey(deps.database.db, communityId, userIdentifier(user, at));
-  if (id === undefined) throw notFound(at === 'body.recipient' ? 'Recipient' : 'Sender');
+  const id = await selectProfileIdByKey(deps.database.db, communityId, userIdentifier(user, [at]));
+  if (id === undefined) throw notFound(at === 'recipient' ? 'Recipient' : 'Sender');
   return id;
 }
 
@@ -60,12 +60,12 @@ async function requireProfile(
  */
 export async function assignAward(deps: AwardDeps, communityId: string, awardId: string, body: AssignAwardBody): Promise<void> {
   // Shapes first, so that a request with two bad parts is told about the first field, whatever exists.
-  userIdentifier(body.recipient, 'body.recipient');
-  if (body.sender !== undefined) userIdentifier(body.sender, 'body.sender');
+  userIdentifier(body.recipient, ['recipient']);
+  if (body.sender !== undefined) userIdentifier(body.sender, ['sender']);
   const award = await selectAward(deps.database.db, communityId, awardId.toLowerCase());
   if (!award) throw notFound('Award');
-  const recipientId = await requireProfile(deps, communityId, body.recipient, 'body.recipient');
-  const senderId = body.sender === undefined ? null : await requireProfile(deps, communityId, body.sender, 'body.sender');
+  const recipientId = await requireProfile(deps, communityId, body.recipient, 'recipient');
+  const senderId = body.sender === undefined ? null : await requireProfile(deps, communityId, body.sender, 'sender');
   const anonymous = body.send_anonymously === true;
   await writeCommunityData(deps, communityId, async (w) => {
     const row = {

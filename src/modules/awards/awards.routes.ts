@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../dependencies.js';
+import { refusalAsValidationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { SecretBox } from '../../shared/secret-box.js';
@@ -39,7 +40,9 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const awardId = awardIdFromPath(request.params.award_id);
-      await assignAward(services, principalOf(request).communityId, awardId, request.body);
+      await assignAward(services, principalOf(request).communityId, awardId, request.body).catch((error: unknown) => {
+        throw refusalAsValidationFailed(error);
+      });
       worker.wake();
       return { success: true as const };
     },

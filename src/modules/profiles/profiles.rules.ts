@@ -1,5 +1,5 @@
-import { validationFailed } from '../../errors.js';
 import { checkTimestamps, recordParser } from '../../import/import-section.js';
+import { refuse } from '../../shared/failures.js';
 import { isUuid, normaliseEmail } from '../../shared/ids.js';
 import { type ProfileImport, ProfileImportSchema } from './profiles.schemas.js';
 
@@ -19,23 +19,23 @@ const identifierFields = ['chat_user_id', 'email', 'profile_id'] as const;
 
 /**
  * The one identifier a request names a user by (a group-add's `user`, an award's `recipient` and
- * `sender`: `at` is the field); a 400 naming the field when there are none or several.
+ * `sender`: `at` is the field, in the command's input); refuses (Refused at `at`) when there are none or several.
  */
 export function userIdentifier(
   user: UserIdentifierFields,
-  at = 'body.user',
+  at: readonly string[] = ['user'],
 ): { column: 'id' | 'chat_user_id' | 'email_norm'; value: string } {
   const given = identifierFields.filter((field) => user[field] !== undefined);
   if (given.length !== 1) {
     const found = given.length === 0 ? 'none was given' : `got ${given.join(' and ')}`;
-    throw validationFailed(at, `must hold exactly one of chat_user_id, email, profile_id (${found})`);
+    throw refuse(at, 'one_identifier', `must hold exactly one of chat_user_id, email, profile_id (${found})`);
   }
   const field = given[0] as (typeof identifierFields)[number];
   const value = user[field] as string;
   if (field === 'email') {
     // Profiles without an e-mail are stored with "": a blank e-mail must not find one of them.
     const emailNorm = normaliseEmail(value);
-    if (emailNorm === '') throw validationFailed(`${at}.email`, 'must not be blank');
+    if (emailNorm === '') throw refuse([...at, 'email'], 'blank', 'must not be blank');
     return { column: 'email_norm', value: emailNorm };
   }
   // Profile ids are stored lower-case; a UUID is the same id in any letter case.
