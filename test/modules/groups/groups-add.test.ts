@@ -82,8 +82,17 @@ describeEachEngine('POST /admin/v0/groups/{group_id}/members', (ctx) => {
   });
 
   const badUsers: { name: string; payload: unknown; field?: RegExp }[] = [
-    { name: 'no identifier', payload: { user: {} } },
-    { name: 'two identifiers', payload: { user: { chat_user_id: 'U0CHAT', email: 'chat.user@example.com' } } },
+    {
+      name: 'no identifier',
+      payload: { user: {} },
+      field: /^body\.user: must hold exactly one of chat_user_id, email, profile_id \(none was given\)$/,
+    },
+    {
+      name: 'two identifiers',
+      payload: { user: { chat_user_id: 'U0CHAT', email: 'chat.user@example.com' } },
+      field: /^body\.user: must hold exactly one of chat_user_id, email, profile_id \(got chat_user_id and email\)$/,
+    },
+    { name: 'a blank email', payload: { user: { email: '   ' } }, field: /^body\.user\.email: must not be blank$/ },
     { name: 'three identifiers', payload: { user: { chat_user_id: 'U0CHAT', email: 'chat.user@example.com', profile_id: 'x' } } },
     { name: 'an unknown identifier', payload: { user: { slack_id: 'U0CHAT' } } },
     { name: 'a number', payload: { user: { chat_user_id: 42 } } },
