@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/database.js';
-import { assertUniqueIds } from '../../import/import-section.js';
+import { refuseDuplicateIds } from '../../import/import-section.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { CommunityWrite } from '../../write-path/write-community-data.js';
@@ -76,7 +76,7 @@ export async function writeChatProfiles(w: CommunityWrite, users: readonly ChatP
   });
   if (changed.length > 0) {
     // The import's check, kept for chat users: one batch never names a profile twice.
-    assertUniqueIds('profiles', changed, (record) => record.profile_id.toLowerCase(), 'profile_id');
+    refuseDuplicateIds(changed, (record) => record.profile_id.toLowerCase(), 'profile_id');
     await upsertProfiles(w.tx, w.communityId, changed, w.now);
   }
   let marked = 0;
