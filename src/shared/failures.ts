@@ -28,6 +28,11 @@ export class Refused extends Error {
 /** One failure, thrown. */
 export const refuse = (path: Failure['path'], rule: string, message: string): Refused => new Refused([{ path, rule, message }]);
 
+/** Throws the failure, if there is one (a check that returns its first failure or undefined). */
+export function refuseIf(failure: Failure | undefined): void {
+  if (failure) throw new Refused([failure]);
+}
+
 /** `['hosts', 1, 'id']` as `hosts[1].id` (the form both the API and the import print). */
 export function formatPath(path: Failure['path']): string {
   let text = '';

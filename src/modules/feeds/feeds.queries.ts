@@ -191,7 +191,7 @@ export function feedRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
 }
 
 /** Inserts or replaces feeds by id, in batches. */
-export async function upsertFeeds(tx: Tx, communityId: string, rows: readonly FeedRow[]): Promise<void> {
+export async function upsertFeedRows(tx: Tx, communityId: string, rows: readonly FeedRow[]): Promise<void> {
   for (const batch of batchesOf(rows)) {
     await tx
       .insertInto('feeds')

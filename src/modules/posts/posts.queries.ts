@@ -118,7 +118,7 @@ export async function selectPostRows(db: Db | Tx, communityId: string, ids: read
  * Inserts or replaces posts by id, and their search entries (callers batch: every row is one
  * statement's parameters); `texts`, the posts' title and body by id when the caller has them parsed.
  */
-export async function upsertPosts(
+export async function upsertPostRows(
   tx: Tx,
   communityId: string,
   rows: readonly PostRow[],
