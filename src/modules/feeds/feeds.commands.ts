@@ -21,11 +21,8 @@ import type { FeedDoc } from './feeds.schemas.js';
 export async function upsertFeeds(w: Pick<CommunityWrite, 'tx' | 'communityId' | 'now'>, records: readonly ParsedFeed[]): Promise<void> {
   const duplicate = duplicateIdFailure(records, (record) => record.row.id);
   if (duplicate) throw new Refused([duplicate]);
-  const stored = await selectFeedRows(
-    w.tx,
-    w.communityId,
-    records.map((record) => record.row.id),
-  );
+  const ids = records.map((record) => record.row.id);
+  const stored = await selectFeedRows(w.tx, w.communityId, ids);
   const joining: string[] = [];
   const leaving: string[] = [];
   const rows = records.map(({ row, given }): FeedRow => {
