@@ -84,6 +84,10 @@ export async function applyChatMessage(
   return { kind: 'posts_written', ...(await writePosts(w, records)) };
 }
 
+/**
+ * The backfill's page: its posts in every feed that syncs every message, written by one writePosts
+ * (one batch of statements for the page, not one per message, keeps the backfill's speed).
+ */
 async function writeHistory(
   w: CommunityWrite,
   connection: SyncConnection,
