@@ -1,6 +1,6 @@
 import type { FeedRow } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
-import { adjustPost, deletePost, lockPost, writePostRecords } from '../modules/posts/posts.commands.js';
+import { adjustPost, deletePost, lockPost, writePosts } from '../modules/posts/posts.commands.js';
 import { selectPostDocAndActivity } from '../modules/posts/posts.queries.js';
 import type { PostImport } from '../modules/posts/posts.schemas.js';
 import type { EpochMicros } from '../shared/time.js';
@@ -13,15 +13,28 @@ import type { SyncConnection } from './sync-connections.js';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** A message of a bound channel that was posted, edited or deleted (an Events API delivery's message). */
+/** The replies of a thread as the backfill counted them (conversations.replies): how many, and the latest's ts. */
+export interface ThreadReplies {
+  count: number;
+  latestTs: string;
+}
+
+/**
+ * A message of a bound channel that was posted, edited or deleted (an Events API delivery's
+ * message), or a page of the channel's history as the backfill read it (its top-level messages,
+ * with the replies of their threads counted).
+ */
 export type ChatMessageChange =
   | { kind: 'posted' | 'edited'; message: SlackObject; permalink: string | null }
-  | { kind: 'deleted'; previous: SlackObject; ts: string };
+  | { kind: 'deleted'; previous: SlackObject; ts: string }
+  | { kind: 'history'; messages: readonly SlackObject[]; threads: ReadonlyMap<string, ThreadReplies> };
 
 /**
  * Applies a channel message's change to the posts of the channel's feeds, inside the write path:
  * a new message becomes a post of the feeds that sync every message, an edit reaches the posts that
  * exist (keeping the counts it does not carry), a delete removes them; a thread reply only counts.
+ * A history page becomes posts of the feeds that sync every message, as Slack has them now (counts
+ * included), all written at once.
  */
 export async function applyChatMessage(
   w: CommunityWrite,
@@ -37,6 +50,8 @@ export async function applyChatMessage(
     for (const feed of feeds) if (await deletePost(w, postIdOf(connection.teamId, feed.id, ts))) deleted++;
     return { kind: 'posts_deleted', posts: deleted };
   }
+
+  if (change.kind === 'history') return writeHistory(w, connection, channelId, feeds, change.messages, change.threads);
 
   const { message } = change;
   if (isThreadReply(message)) {
@@ -66,8 +81,33 @@ export async function applyChatMessage(
     if (change.permalink && record.chat_message) record.chat_message.permalink = change.permalink;
     records.push(stored === null ? record : keepCounts(record, stored, message));
   }
-  const written = await writePostRecords(w, records);
-  return { kind: 'posts_written', created: written.created, updated: written.updated };
+  return { kind: 'posts_written', ...(await writePosts(w, records)) };
+}
+
+/**
+ * The backfill's page: its posts in every feed that syncs every message, written by one writePosts
+ * (one batch of statements for the page, not one per message, keeps the backfill's speed).
+ */
+async function writeHistory(
+  w: CommunityWrite,
+  connection: SyncConnection,
+  channelId: string,
+  feeds: readonly FeedRow[],
+  messages: readonly SlackObject[],
+  threads: ReadonlyMap<string, ThreadReplies>,
+): Promise<ChatEventOutcome> {
+  const authorIds = await profileIdsFor(w.tx, w.communityId, connection.teamId, [...new Set(messages.map(authorIdOf).filter(Boolean))]);
+  const synced = feeds.filter((feed) => (JSON.parse(feed.doc) as FeedDoc).sync_all_incoming_messages);
+  const records = synced.flatMap((feed) =>
+    messages.flatMap((message) => {
+      const authorProfileId = authorIds.get(authorIdOf(message));
+      if (authorProfileId === undefined) return [];
+      const thread = threads.get(str(message.ts));
+      const context = { teamId: connection.teamId, teamUrl: connection.teamUrl, channelId, feedId: feed.id, authorProfileId };
+      return [postRecordOf(message, thread ? { ...context, comments: thread } : context)];
+    }),
+  );
+  return { kind: 'posts_written', ...(await writePosts(w, records)) };
 }
 
 async function selectStoredPost(

@@ -1,18 +1,18 @@
 import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
 import type { Database } from '../db/database.js';
 import { writeFeedChannel } from '../modules/feeds/feeds.commands.js';
-import { type FeedRow, selectBoundFeeds } from '../modules/feeds/feeds.queries.js';
+import { selectBoundFeeds } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
-import { writePostRecords } from '../modules/posts/posts.commands.js';
 import type { Clock } from '../shared/clock.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { DurationMs, EpochMillis } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
+import { applyChatMessage, type ThreadReplies } from './apply-chat-message.js';
 import { missingAuthors } from './authors.js';
 import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from './checkpoints.queries.js';
-import { authorIdOf, channelFields, isPostable, postRecordOf, type SlackObject, tsLater } from './slack-records.js';
-import { profileIdsFor, writeProfiles } from './slack-users.js';
-import { requireSyncConnection, type SyncConnection } from './sync-connections.js';
+import { channelFields, isPostable, type SlackObject, tsLater } from './slack-records.js';
+import { writeProfiles } from './slack-users.js';
+import { requireSyncConnection } from './sync-connections.js';
 
 export interface BackfillDeps {
   database: Database;
@@ -129,10 +129,9 @@ export async function runBackfill(
       const authors = await missingAuthors(deps.database.db, reader, communityId, messages);
       const result = await write(async (w) => {
         if (authors.length > 0) await writeProfiles(w, connection.teamId, authors);
-        const records = await postRecords(w.tx, connection, channelId, synced, messages, threads);
-        const written = await writePostRecords(w, records);
+        const written = await applyChatMessage(w, connection, channelId, synced, { kind: 'history', messages, threads });
         await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + messages.length }, w.now);
-        return written;
+        return written.kind === 'posts_written' ? written : { created: 0, updated: 0, skipped: 0 };
       });
       read += messages.length;
       summary.messages.read += messages.length;
@@ -166,12 +165,8 @@ async function walk(
 }
 
 /** Replies of each thread of a page (conversations.replies, every page of it): how many and the latest. */
-async function readThreads(
-  reader: ChatReader,
-  channelId: string,
-  messages: SlackObject[],
-): Promise<Map<string, { count: number; latestTs: string }>> {
-  const threads = new Map<string, { count: number; latestTs: string }>();
+async function readThreads(reader: ChatReader, channelId: string, messages: SlackObject[]): Promise<Map<string, ThreadReplies>> {
+  const threads = new Map<string, ThreadReplies>();
   for (const message of messages) {
     if (typeof message.reply_count !== 'number' || message.reply_count === 0) continue;
     const ts = str(message.ts);
@@ -190,34 +185,4 @@ async function readThreads(
     threads.set(ts, { count, latestTs });
   }
   return threads;
-}
-
-async function postRecords(
-  tx: Parameters<typeof profileIdsFor>[0],
-  connection: SyncConnection,
-  channelId: string,
-  feeds: FeedRow[],
-  messages: SlackObject[],
-  threads: Map<string, { count: number; latestTs: string }>,
-) {
-  const authorIds = await profileIdsFor(tx, connection.communityId, connection.teamId, [
-    ...new Set(messages.map(authorIdOf).filter(Boolean)),
-  ]);
-  return feeds.flatMap((feed) =>
-    messages.flatMap((message) => {
-      const author = authorIds.get(authorIdOf(message));
-      if (author === undefined) return [];
-      const thread = threads.get(str(message.ts));
-      return [
-        postRecordOf(message, {
-          teamId: connection.teamId,
-          teamUrl: connection.teamUrl,
-          channelId,
-          feedId: feed.id,
-          authorProfileId: author,
-          ...(thread ? { comments: thread } : {}),
-        }),
-      ];
-    }),
-  );
 }

@@ -10,7 +10,8 @@ export type ChatEventOutcome =
   | { kind: 'posts_deleted'; posts: number }
   | { kind: 'replies_counted'; threads: number }
   | { kind: 'reply_edited' }
-  | { kind: 'posts_written'; created: number; updated: number }
+  /** skipped: records of messages that the post rules refused (not written). */
+  | { kind: 'posts_written'; created: number; updated: number; skipped: number }
   | { kind: 'already_applied' }
   | { kind: 'ignored'; reason: 'unbound_channel' | 'not_a_message_reaction' | 'no_author' }
   | { kind: 'ignored'; reason: 'event_type'; type: string }

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Database, Db, Tx } from '../db/database.js';
+import { claimLeased, type LeasedQueue } from '../db/leased-queue.js';
 import { preparedQuery } from '../db/prepared-query.js';
-import { addMillis, type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
+import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 
 /** A stored delivery, claimed by one worker until `lease_until`. */
 export interface QueuedEvent {
@@ -43,54 +44,21 @@ export async function enqueueEvent(db: Db, row: QueueInsert): Promise<boolean> {
   return (await insertDelivery.execute(db, row)) > 0;
 }
 
-const claimColumns = ['community_id', 'event_id', 'event_type', 'body', 'attempts'] as const;
+/** The deliveries waiting: not applied yet; claimed in the order they arrived. */
+const eventQueue: LeasedQueue<QueuedEvent> = {
+  key: ['community_id', 'event_id'],
+  order: ['received_at', 'event_id'],
+  columns: ['community_id', 'event_id', 'event_type', 'body', 'attempts'],
+  waiting: () => sql<SqlBool>`applied_at is null`,
+};
 
 /**
- * Claims up to `limit` pending deliveries, oldest first, for `leaseMs`. On PostgreSQL one
- * statement picks and leases them with FOR UPDATE SKIP LOCKED, so instances claiming at once take
- * different rows; on SQLite (one writer at a time) each row is leased by a conditional update that
- * only one claimer can win. The lease only spreads work: a delivery is applied once because the
- * write that applies it also marks it applied, on the condition that it was not yet.
+ * Claims up to `limit` pending deliveries, oldest first, for `leaseMs` (src/db/leased-queue.ts). The
+ * lease only spreads work: a delivery is applied once because the write that applies it also marks
+ * it applied, on the condition that it was not yet.
  */
-export async function claimEvents(database: Database, now: EpochMillis, leaseMs: DurationMs, limit: number): Promise<QueuedEvent[]> {
-  const { db } = database;
-  if (database.engine === 'postgres') {
-    const result = await sql<QueuedEvent & { received_at: EpochMillis }>`
-      update chat_event_queue set lease_until = ${now + leaseMs}, attempts = attempts + 1
-      where (community_id, event_id) in (
-        select community_id, event_id from chat_event_queue
-        where applied_at is null and lease_until < ${now}
-        order by received_at, event_id
-        limit ${limit}
-        for update skip locked)
-      returning community_id, event_id, event_type, body, attempts, received_at`.execute(db);
-    // RETURNING follows no ORDER BY: put the batch back in the order the deliveries arrived.
-    return result.rows
-      .sort((a, b) => Number(a.received_at) - Number(b.received_at) || (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0))
-      .map(({ received_at: _received, ...event }) => event);
-  }
-  const rows = await db
-    .selectFrom('chat_event_queue')
-    .select(claimColumns)
-    .where('applied_at', 'is', null)
-    .where('lease_until', '<', now)
-    .orderBy('received_at')
-    .orderBy('event_id')
-    .limit(limit)
-    .execute();
-  const claimed: QueuedEvent[] = [];
-  for (const row of rows) {
-    const result = await db
-      .updateTable('chat_event_queue')
-      .set({ lease_until: addMillis(now, leaseMs), attempts: sql`attempts + 1` })
-      .where('community_id', '=', row.community_id)
-      .where('event_id', '=', row.event_id)
-      .where('applied_at', 'is', null)
-      .where('lease_until', '<', now)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) claimed.push({ ...row, attempts: row.attempts + 1 });
-  }
-  return claimed;
+export function claimEvents(database: Database, now: EpochMillis, leaseMs: DurationMs, limit: number): Promise<QueuedEvent[]> {
+  return claimLeased(database, 'chat_event_queue', eventQueue, now, leaseMs, limit);
 }
 
 /** Records a failed attempt: the event is tried again after `retryAt` (or given up, with the reason). */

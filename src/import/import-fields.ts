@@ -4,7 +4,7 @@ import { Uuid } from '../schemas/common.schemas.js';
 import { type Failure, refuse } from '../shared/failures.js';
 import { type EpochMicros, epochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
-import { asImportError, importErrorOf } from './import-section.js';
+import { asImportError } from './import-section.js';
 
 /*
  * Field rules shared by the import sections (calendar events, feeds, posts). Exports from other systems
@@ -71,15 +71,6 @@ export function blocksFailure(field: string, blocks: unknown): Failure | undefin
   return problem === undefined ? undefined : { path: [problem.path], rule: 'rich_text', message: problem.message };
 }
 
-/**
- * Refuses rich text blocks that the response schema could not carry, naming the first problem
- * as `section[index].field...: rule` like every other import error.
- */
-export function assertImportBlocks(section: string, index: number, field: string, blocks: unknown): void {
-  const failure = blocksFailure(field, blocks);
-  if (failure) throw importErrorOf(section, { ...failure, path: [index, ...failure.path] });
-}
-
 /** The failure of the first derived field of a record (`derived`: each derived field and what it is computed from). */
 export function derivedFieldFailure(record: unknown, derived: Readonly<Record<string, string>>): Failure | undefined {
   if (typeof record !== 'object' || record === null) return undefined;
@@ -87,15 +78,6 @@ export function derivedFieldFailure(record: unknown, derived: Readonly<Record<st
     if (Object.hasOwn(record, field)) return { path: [field], rule: 'derived', message: `is computed from ${from} and cannot be imported` };
   }
   return undefined;
-}
-
-/**
- * Refuses derived fields with a message that says why, before the schema calls them unknown.
- * `derived` maps each derived field to what it is computed from.
- */
-export function assertNoDerivedFields(section: string, index: number, record: unknown, derived: Readonly<Record<string, string>>): void {
-  const failure = derivedFieldFailure(record, derived);
-  if (failure) throw importErrorOf(section, { ...failure, path: [index, ...failure.path] });
 }
 
 /**

@@ -41,6 +41,11 @@ export const refuseSentence = (path: Failure['path'], rule: string, message: str
 export const failureText = (failure: Failure): string =>
   failure.path.length === 0 || failure.sentence ? failure.message : `${formatPath(failure.path)}: ${failure.message}`;
 
+/** Throws the failure, if there is one (a check that returns its first failure or undefined). */
+export function refuseIf(failure: Failure | undefined): void {
+  if (failure) throw new Refused([failure]);
+}
+
 /** `['hosts', 1, 'id']` as `hosts[1].id` (the form both the API and the import print). */
 export function formatPath(path: Failure['path']): string {
   let text = '';

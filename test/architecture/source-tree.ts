@@ -33,3 +33,57 @@ export function chainTop(node: ts.Node): ts.Node {
   }
   return at;
 }
+
+/** The string literals a type written in `file` allows: literal types, unions, and the file's own type aliases and type parameters' constraints. */
+export function literalsOfType(type: ts.TypeNode | undefined, file: ts.SourceFile, at: ts.Node, depth = 0): string[] {
+  if (!type || depth > 5) return [];
+  if (ts.isLiteralTypeNode(type) && ts.isStringLiteral(type.literal)) return [type.literal.text];
+  if (ts.isUnionTypeNode(type)) return type.types.flatMap((member) => literalsOfType(member, file, at, depth + 1));
+  if (ts.isParenthesizedTypeNode(type)) return literalsOfType(type.type, file, at, depth + 1);
+  if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName)) {
+    const name = type.typeName.text;
+    for (let scope: ts.Node | undefined = at; scope; scope = scope.parent) {
+      if (ts.isFunctionLike(scope)) {
+        const parameter = scope.typeParameters?.find((p) => p.name.text === name);
+        if (parameter) return literalsOfType(parameter.constraint, file, scope, depth + 1);
+      }
+    }
+    for (const statement of file.statements) {
+      if (ts.isTypeAliasDeclaration(statement) && statement.name.text === name)
+        return literalsOfType(statement.type, file, statement, depth + 1);
+    }
+  }
+  return [];
+}
+
+/**
+ * The tables a statement's first argument names: a string (`'posts as p'`), or, for a table named by
+ * a variable, what its declaration allows (a parameter's literal type, `x as T`, the elements of the
+ * array a `for ... of` walks). A subquery or an unknown expression names none.
+ */
+export function tableNamesOf(argument: ts.Expression, file: ts.SourceFile): string[] {
+  if (ts.isStringLiteralLike(argument)) return [argument.text];
+  if (ts.isArrayLiteralExpression(argument)) return argument.elements.flatMap((element) => tableNamesOf(element, file));
+  if (ts.isAsExpression(argument)) {
+    const asType = literalsOfType(argument.type, file, argument);
+    return asType.length > 0 ? asType : tableNamesOf(argument.expression, file);
+  }
+  if (ts.isParenthesizedExpression(argument)) return tableNamesOf(argument.expression, file);
+  if (!ts.isIdentifier(argument)) return [];
+  const name = argument.text;
+  for (let scope: ts.Node | undefined = argument.parent; scope; scope = scope.parent) {
+    if (ts.isFunctionLike(scope)) {
+      const parameter = scope.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === name);
+      if (parameter) return literalsOfType(parameter.type, file, scope);
+    }
+    if (ts.isForOfStatement(scope) && ts.isVariableDeclarationList(scope.initializer)) {
+      const declared = scope.initializer.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name);
+      if (declared) {
+        let walked: ts.Expression = scope.expression;
+        while (ts.isAsExpression(walked) || ts.isParenthesizedExpression(walked)) walked = walked.expression;
+        return ts.isArrayLiteralExpression(walked) ? walked.elements.flatMap((element) => tableNamesOf(element, file)) : [];
+      }
+    }
+  }
+  return [];
+}

@@ -20,7 +20,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
-import { chainTop } from './source-tree.js';
+import { chainTop, tableNamesOf } from './source-tree.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const srcDir = join(root, 'src');
@@ -109,9 +109,11 @@ export function violationsIn(path: string, text: string, communityTables: Readon
       }
       if (writeMethods.has(method)) {
         const argument = node.arguments[0];
-        // A table named by a variable may be any table: it is held to the rule.
-        const table = argument && ts.isStringLiteralLike(argument) ? argument.text.split(/\s/)[0] : undefined;
-        if (table === undefined || communityTables.has(table)) {
+        // A table named by a variable is read from its type (a generic builder's `table as Queue`); a
+        // variable whose type names no table, or names one community table, is held to the rule.
+        const tables = argument ? tableNamesOf(argument, file).map((name) => name.split(/\s/)[0] ?? name) : [];
+        const table = tables.length === 1 ? tables[0] : undefined;
+        if (tables.length === 0 || tables.some((name) => communityTables.has(name))) {
           const rootId = chainRoot(node.expression.expression);
           const type = rootId ? parameterType(node, rootId.text) : undefined;
           if (type !== 'Tx') {
@@ -119,7 +121,7 @@ export function violationsIn(path: string, text: string, communityTables: Readon
             found.push(`${where(node)}: ${method}(${table ?? '<variable>'}) on ${on}, not on a parameter declared "tx: Tx"`);
           }
         }
-        if (table === 'communities' && /_version\b/.test(chainTop(node).getText())) {
+        if (tables.includes('communities') && /_version\b/.test(chainTop(node).getText())) {
           found.push(`${where(node)}: updates a version column of communities outside the write path (use w.touch)`);
         }
       }
@@ -164,6 +166,13 @@ describe('the write path is the only way to change community data (rule at the t
     );
     assert.deepEqual(check(`export const f = (db: Db) => db.updateTable('api_keys').set({ revoked_at: 1 }).execute();`), []);
     assert.deepEqual(check(`export const f = (db: Db) => db.updateTable('communities').set({ plan: 'free' }).execute();`), []);
+    // A generic builder's table, typed as tables that are not community data (src/db/leased-queue.ts).
+    assert.deepEqual(
+      check(
+        `type Q = 'chat_event_queue' | 'award_notifications';\nexport const f = (db: Db, table: Q) => db.updateTable(table as Q).set(x).execute();`,
+      ),
+      [],
+    );
   });
 
   it('refuses a write on a Db, on a Db | Tx, on a local variable, and on a table named by a variable', () => {
@@ -174,6 +183,11 @@ describe('the write path is the only way to change community data (rule at the t
       1,
     );
     assert.equal(check(`export async function f(db: Db, table: 'groups') { await db.deleteFrom(table).execute(); }`).length, 1);
+    assert.equal(
+      check(`export async function f(db: Db, table: 'api_keys' | 'groups') { await db.deleteFrom(table).execute(); }`).length,
+      1,
+    );
+    assert.equal(check(`export async function f(db: Db, table: string) { await db.deleteFrom(table).execute(); }`).length, 1);
   });
 
   it('refuses opening a transaction, SQL text that writes a community table, and bumping a version by hand', () => {

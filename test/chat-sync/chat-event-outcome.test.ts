@@ -17,7 +17,7 @@ it('renders every chat event outcome as the sentence the worker has always logge
     [{ kind: 'reply_edited' }, 'reply edited'],
     [{ kind: 'replies_counted', threads: 3 }, '3 thread(s) counted'],
     [{ kind: 'ignored', reason: 'no_author' }, 'message without an author'],
-    [{ kind: 'posts_written', created: 1, updated: 2 }, '1 post(s) created, 2 updated'],
+    [{ kind: 'posts_written', created: 1, updated: 2, skipped: 0 }, '1 post(s) created, 2 updated'],
     [{ kind: 'already_applied' }, 'already applied'],
   ];
   for (const [outcome, sentence] of cases) assert.equal(describeChatEventOutcome(outcome), sentence);

@@ -145,6 +145,10 @@ for (const { engine, skip } of engines) {
     });
 
     it('feed add binds a channel (label from its name), feed list shows it', async () => {
+      // A label the feed rules refuse: the feeds section's line, and nothing bound.
+      const tooLong = await runCli(['feed', 'add', '--community', communityId, '--channel', 'C0GENERAL', '--label', 'x'.repeat(201)], env);
+      assert.equal(tooLong.code, 1);
+      assert.equal(tooLong.stderr, 'feeds[0].label: must NOT have more than 200 characters\n');
       const added = await runCli(['feed', 'add', '--community', communityId, '--channel', 'C0GENERAL', '--sync-all', '--json'], env);
       assert.equal(added.code, 0, added.stderr);
       const feed = JSON.parse(added.stdout) as {

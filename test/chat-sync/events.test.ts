@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../support/chat-events-kit.js';
+import { adaRenamedEvent, chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../support/chat-events-kit.js';
 import { startFakeChatServer } from '../support/fake-chat-server.js';
 import { describeEachEngine, type TestApp } from '../support/harness.js';
 
@@ -58,6 +58,18 @@ describeEachEngine(
       ],
       ...extra,
     });
+
+    /** Slack's message_deleted event (at `eventTs`) of the message `previous`. */
+    const deletion = (previous: Record<string, unknown>, eventTs: string) =>
+      envelope({
+        type: 'message',
+        subtype: 'message_deleted',
+        channel: 'C0LIVE',
+        hidden: true,
+        deleted_ts: previous.ts,
+        ts: eventTs,
+        previous_message: previous,
+      });
 
     it('answers url_verification signed with a connected app secret, refuses it unsigned', async () => {
       const ok = await deliver({ token: 'x', challenge: 'challenge-abc', type: 'url_verification' });
@@ -127,24 +139,15 @@ describeEachEngine(
       });
       await deliver(reaction);
       await deliver(reaction, { retry: 2 });
-      await deliver(
-        envelope({
-          type: 'reaction_added',
-          user: 'U0ADA',
-          reaction: 'eyes',
-          item: { type: 'message', channel: 'C0LIVE', ts },
-          event_ts: '1700000202.000000',
-        }),
-      );
-      await deliver(
-        envelope({
-          type: 'reaction_removed',
-          user: 'U0ADA',
-          reaction: 'eyes',
-          item: { type: 'message', channel: 'C0LIVE', ts },
-          event_ts: '1700000203.000000',
-        }),
-      );
+      // Ada's :eyes: comes and goes: the count steps up and back down.
+      for (const [type, eventTs] of [
+        ['reaction_added', '1700000202.000000'],
+        ['reaction_removed', '1700000203.000000'],
+      ]) {
+        await deliver(
+          envelope({ type, user: 'U0ADA', reaction: 'eyes', item: { type: 'message', channel: 'C0LIVE', ts }, event_ts: eventTs }),
+        );
+      }
       await deliver(envelope(message('1700000300.000000', { thread_ts: ts, user: 'U0BOB', text: 'a reply' })));
       await drained();
       let post = await postOf(ts);
@@ -180,15 +183,7 @@ describeEachEngine(
       assert.equal(post?.comments_count, 1);
 
       await deliver(
-        envelope({
-          type: 'message',
-          subtype: 'message_deleted',
-          channel: 'C0LIVE',
-          hidden: true,
-          deleted_ts: '1700000300.000000',
-          ts: '1700000500.000000',
-          previous_message: { type: 'message', user: 'U0BOB', ts: '1700000300.000000', thread_ts: ts, text: 'a reply' },
-        }),
+        deletion({ type: 'message', user: 'U0BOB', ts: '1700000300.000000', thread_ts: ts, text: 'a reply' }, '1700000500.000000'),
       );
       await drained();
       assert.equal((await postOf(ts))?.comments_count, 0);
@@ -199,35 +194,14 @@ describeEachEngine(
       await deliver(envelope(message(ts)));
       await drained();
       assert.ok(await postOf(ts));
-      await deliver(
-        envelope({
-          type: 'message',
-          subtype: 'message_deleted',
-          channel: 'C0LIVE',
-          hidden: true,
-          deleted_ts: ts,
-          ts: '1700000601.000000',
-          previous_message: message(ts),
-        }),
-      );
+      await deliver(deletion(message(ts), '1700000601.000000'));
       await drained();
       assert.equal(await postOf(ts), undefined);
     });
 
     it('user_change updates the author of posts at once (cached answers stay exact); channel_rename and archive reach the feed', async () => {
       await get(`/admin/v0/feeds/${feedId}/posts?per_page=50`);
-      await deliver(
-        envelope({
-          type: 'user_change',
-          user: {
-            id: 'U0ADA',
-            team_id: fake.teamId,
-            name: 'ada',
-            real_name: 'Ada King',
-            profile: { real_name: 'Ada King', display_name: 'Countess', email: 'ada@example.com' },
-          },
-        }),
-      );
+      await deliver(envelope(adaRenamedEvent(fake.teamId)));
       await drained();
       const post = await postOf('1700000100.000200');
       assert.equal((post?.author as { preferred_name: string }).preferred_name, 'Countess');

@@ -49,6 +49,18 @@ export const eventEnvelope = (t: TestApp, teamId: string, event: Record<string, 
   event_time: Math.floor(t.clock.now() / 1000),
 });
 
+/** A user_change event: U0ADA (Ada) renamed, her display name now "Countess". */
+export const adaRenamedEvent = (teamId: string) => ({
+  type: 'user_change',
+  user: {
+    id: 'U0ADA',
+    team_id: teamId,
+    name: 'ada',
+    real_name: 'Ada King',
+    profile: { real_name: 'Ada King', display_name: 'Countess', email: 'ada@example.com' },
+  },
+});
+
 /** POST /chat/events with `body` signed as Slack signs it (another secret or timestamp to test refusals; a retry number). */
 export function deliverSigned(
   t: TestApp,

@@ -45,6 +45,18 @@ export const channel = (id: string): Json => ({ type: 'channel', channel_id: id 
 export const link = (url: string, label?: string): Json => (label ? { type: 'link', url, text: label } : { type: 'link', url });
 export const emoji = (name: string, unicode?: string): Json => (unicode ? { type: 'emoji', name, unicode } : { type: 'emoji', name });
 
+/** The chat_message a post answers when its record gives none (or gives null for every field). */
+export const emptyChatMessage: Json = {
+  id: '',
+  message_ts: null,
+  blocks: [],
+  markdown: '',
+  permalink: '',
+  parent_chat_message_id: null,
+  username: null,
+  icon: null,
+};
+
 /** Loads an import document into the community through the real import. */
 export async function importInto(app: TestApp, communityId: string, document: Json): Promise<Record<string, number>> {
   return runImport(app.database, app.clock, communityId, document);
@@ -60,7 +72,8 @@ export async function importError(app: TestApp, communityId: string, document: J
   throw new Error('the import was expected to fail');
 }
 
-export interface PostsPage {
+/** The data of a paged list (`GET /feeds`, `GET /feeds/{feed}/posts`), its records as JSON. */
+export interface ListPage {
   page: number;
   per_page: number;
   count: number;
@@ -76,7 +89,7 @@ export async function listPosts(
   auth: Auth,
   feed: string,
   query = '',
-): Promise<{ status: number; body: { success: boolean; data: PostsPage; error?: { code: string; message: string } } }> {
+): Promise<{ status: number; body: { success: boolean; data: ListPage; error?: { code: string; message: string } } }> {
   const res = await app.request({ method: 'GET', url: `/admin/v0/feeds/${feed}/posts${query ? `?${query}` : ''}`, headers: auth });
   return { status: res.statusCode, body: res.json() };
 }
@@ -92,7 +105,7 @@ export async function getFeed(
 }
 
 /** Ids of the records of a page. */
-export const idsOf = (page: PostsPage): string[] => page.records.map((record) => String(record.id));
+export const idsOf = (page: ListPage): string[] => page.records.map((record) => String(record.id));
 
 /** Every page of a list, walked with has_next, as one list of ids. */
 export async function walkPages(app: TestApp, auth: Auth, feed: string, query: string, perPage: number): Promise<string[]> {

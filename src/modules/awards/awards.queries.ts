@@ -1,9 +1,10 @@
-import { type Selectable, sql } from 'kysely';
+import { type Selectable, type SqlBool, sql } from 'kysely';
 import { batchesOf } from '../../db/batches.js';
 import type { Database, Db, Engine, Tx } from '../../db/database.js';
+import { claimLeased, type LeasedQueue } from '../../db/leased-queue.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import type { AwardAssignmentsTable, AwardNotificationsTable, AwardsTable } from '../../db/schema.js';
-import { addMillis, type DurationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
+import { type DurationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
 
 export type AwardRow = Selectable<AwardsTable>;
 export type AwardAssignmentRow = Selectable<AwardAssignmentsTable>;
@@ -87,54 +88,22 @@ export function selectAssignmentsOfAwards(db: Db, communityId: string, awardIds:
 /** A claimed direct message, with what sending it needs. */
 export type ClaimedNotification = Pick<AwardNotificationsTable, 'id' | 'community_id' | 'channel' | 'text' | 'attempts'>;
 
-/**
- * Leases up to `limit` due messages (epoch ms), oldest first, counting the attempt. On PostgreSQL
- * one statement picks and leases them with FOR UPDATE SKIP LOCKED, so instances take different
- * rows; on SQLite (one writer) each row is leased by a conditional update only one claimer wins.
- */
-export async function claimNotifications(
+/** The messages waiting: pending and due; claimed in the order they came due. */
+const notificationQueue: LeasedQueue<ClaimedNotification> = {
+  key: ['id'],
+  order: ['next_attempt_at', 'id'],
+  columns: ['id', 'community_id', 'channel', 'text', 'attempts'],
+  waiting: (now) => sql<SqlBool>`status = 'pending' and next_attempt_at <= ${now}`,
+};
+
+/** Leases up to `limit` due messages (epoch ms), oldest first, counting the attempt (src/db/leased-queue.ts). */
+export function claimNotifications(
   database: Database,
   now: EpochMillis,
   leaseMs: DurationMs,
   limit: number,
 ): Promise<ClaimedNotification[]> {
-  const { db } = database;
-  if (database.engine === 'postgres') {
-    const result = await sql<ClaimedNotification & { next_attempt_at: number }>`
-      update award_notifications set lease_until = ${now + leaseMs}, attempts = attempts + 1
-      where id in (
-        select id from award_notifications
-        where status = 'pending' and next_attempt_at <= ${now} and lease_until < ${now}
-        order by next_attempt_at, id
-        limit ${limit}
-        for update skip locked)
-      returning id, community_id, channel, text, attempts, next_attempt_at`.execute(db);
-    return result.rows
-      .sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || (a.id < b.id ? -1 : 1))
-      .map(({ next_attempt_at: _n, ...row }) => row);
-  }
-  const rows = await db
-    .selectFrom('award_notifications')
-    .select(['id', 'community_id', 'channel', 'text', 'attempts'])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where('lease_until', '<', now)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  const claimed: ClaimedNotification[] = [];
-  for (const row of rows) {
-    const result = await db
-      .updateTable('award_notifications')
-      .set({ lease_until: addMillis(now, leaseMs), attempts: sql`attempts + 1` })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .where('lease_until', '<', now)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) claimed.push({ ...row, attempts: row.attempts + 1 });
-  }
-  return claimed;
+  return claimLeased(database, 'award_notifications', notificationQueue, now, leaseMs, limit);
 }
 
 /** Records the outcome of an attempt: sent, failed for good, or due again at `retryAt`. */

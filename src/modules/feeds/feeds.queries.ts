@@ -1,6 +1,7 @@
 import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
+import { lockRow } from '../../db/lock-row.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { FeedsTable, Flag } from '../../db/schema.js';
@@ -87,32 +88,22 @@ export function feedSummaryOf(row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary {
   return { id: row.id, label: doc.label ?? '', slug: doc.slug ?? '' };
 }
 
+/** The community's feeds, every column (the lists below narrow and order them). */
+const feedsOf = (db: Db | Tx, communityId: string) => db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId);
+
 /** Every feed of the community bound to a channel, oldest first (`chat sync`). */
 export async function selectBoundFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
-  return db
-    .selectFrom('feeds')
-    .select(feedColumns)
-    .where('community_id', '=', communityId)
-    .where('chat_channel_id', 'is not', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return feedsOf(db, communityId).where('chat_channel_id', 'is not', null).orderBy('created_at').orderBy('id').execute();
 }
 
 /** The feeds bound to one channel (several feeds may show one channel). */
 export async function selectFeedsOfChannel(db: Db | Tx, communityId: string, channelId: string): Promise<FeedRow[]> {
-  return db
-    .selectFrom('feeds')
-    .select(feedColumns)
-    .where('community_id', '=', communityId)
-    .where('chat_channel_id', '=', channelId)
-    .orderBy('id')
-    .execute();
+  return feedsOf(db, communityId).where('chat_channel_id', '=', channelId).orderBy('id').execute();
 }
 
 /** Every feed of the community, oldest first (`feed list`). */
 export async function selectAllFeeds(db: Db | Tx, communityId: string): Promise<FeedRow[]> {
-  return db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId).orderBy('created_at').orderBy('id').execute();
+  return feedsOf(db, communityId).orderBy('created_at').orderBy('id').execute();
 }
 
 const feedsByChannelIds = preparedQuery((db, p: { communityId: string; channelIds: readonly string[] }) =>
@@ -142,18 +133,8 @@ export const feedsByChannelIdsPart = (part: number, communityId: string, channel
       from feeds f
       where f.community_id = ${communityId} and f.chat_channel_id = any(${channelIds}::text[])`;
 
-/**
- * Takes a feed's row lock before a read-modify-write (member counts, renames): a no-op update is
- * the lock on both engines (SQLite has one writer at a time anyway, and no FOR UPDATE).
- */
-export async function lockFeedRow(tx: Tx, communityId: string, id: string): Promise<void> {
-  await tx
-    .updateTable('feeds')
-    .set((eb) => ({ id: eb.ref('id') }))
-    .where('community_id', '=', communityId)
-    .where('id', '=', id)
-    .execute();
-}
+/** Takes a feed's row lock before a read-modify-write (member counts, renames). */
+export const lockFeedRow = (tx: Tx, communityId: string, id: string): Promise<void> => lockRow(tx, 'feeds', communityId, id);
 
 /** Which of these ids are feeds of the community (import reference checks). */
 export async function selectExistingFeedIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -191,7 +172,7 @@ export function feedRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
 }
 
 /** Inserts or replaces feeds by id, in batches. */
-export async function upsertFeeds(tx: Tx, communityId: string, rows: readonly FeedRow[]): Promise<void> {
+export async function upsertFeedRows(tx: Tx, communityId: string, rows: readonly FeedRow[]): Promise<void> {
   for (const batch of batchesOf(rows)) {
     await tx
       .insertInto('feeds')

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
+import { lockRow } from '../../db/lock-row.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
@@ -118,7 +119,7 @@ export async function selectPostRows(db: Db | Tx, communityId: string, ids: read
  * Inserts or replaces posts by id, and their search entries (callers batch: every row is one
  * statement's parameters); `texts`, the posts' title and body by id when the caller has them parsed.
  */
-export async function upsertPosts(
+export async function upsertPostRows(
   tx: Tx,
   communityId: string,
   rows: readonly PostRow[],
@@ -152,19 +153,8 @@ export async function deletePostRow(tx: Tx, communityId: string, id: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
-/**
- * Takes a post's row lock before a read-modify-write (a count step): on PostgreSQL two instances
- * applying two reactions to one post would otherwise both read n and write n+1. A no-op update is
- * the lock on both engines (SQLite has one writer at a time anyway, and no FOR UPDATE).
- */
-export async function lockPostRow(tx: Tx, communityId: string, id: string): Promise<void> {
-  await tx
-    .updateTable('posts')
-    .set((eb) => ({ id: eb.ref('id') }))
-    .where('community_id', '=', communityId)
-    .where('id', '=', id)
-    .execute();
-}
+/** Takes a post's row lock before a read-modify-write (a count step). */
+export const lockPostRow = (tx: Tx, communityId: string, id: string): Promise<void> => lockRow(tx, 'posts', communityId, id);
 
 /** A post's stored doc and latest activity, or undefined (chat sync keeps the counts an edit does not carry). */
 export async function selectPostDocAndActivity(

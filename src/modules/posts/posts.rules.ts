@@ -1,4 +1,5 @@
-import { orDefault, slugify, textOrNull } from '../../import/import-fields.js';
+import { blocksFailure, derivedFieldFailure, instantAt, orDefault, slugify, textOrNull } from '../../import/import-fields.js';
+import { schemaCheck } from '../../import/import-section.js';
 import {
   type RenderOptions,
   type RichTextBlock,
@@ -7,7 +8,44 @@ import {
   renderPlaintext,
   renderProseMirror,
 } from '../../rich-text/index.js';
-import type { PostDoc, PostImport } from './posts.schemas.js';
+import { refuseIf } from '../../shared/failures.js';
+import type { EpochMicros } from '../../shared/time.js';
+import { type PostDoc, type PostImport, PostImportSchema } from './posts.schemas.js';
+
+/** A checked post record (the import's, or one chat sync made of a message) with its instants parsed. */
+export interface ParsedPost {
+  record: PostImport;
+  feedId: string;
+  authorId: string;
+  instants: Record<'created_at' | 'updated_at' | 'content_created_at' | 'latest_activity_at', EpochMicros | undefined>;
+}
+
+const derivedFields = { author: 'author_profile_id', feed: 'feed_id', references: 'the message blocks' };
+const shapeFailure = schemaCheck(PostImportSchema);
+
+/**
+ * Checks a post record: no derived field, the schema's shape, message blocks the answer can carry,
+ * instants in range. Refused with the first failure, its path in the record's field names.
+ */
+export function parsePostRecord(raw: unknown): ParsedPost {
+  refuseIf(derivedFieldFailure(raw, derivedFields));
+  refuseIf(shapeFailure(raw));
+  const record = raw as PostImport;
+  const blocks = record.chat_message?.blocks;
+  if (blocks != null) refuseIf(blocksFailure('chat_message.blocks', blocks));
+  const instant = (field: keyof ParsedPost['instants']) => instantAt(record[field], [field]);
+  return {
+    record,
+    feedId: record.feed_id.toLowerCase(),
+    authorId: record.author_profile_id.toLowerCase(),
+    instants: {
+      created_at: instant('created_at'),
+      updated_at: instant('updated_at'),
+      content_created_at: instant('content_created_at'),
+      latest_activity_at: instant('latest_activity_at'),
+    },
+  };
+}
 
 /*
  * The derived fields of a post, computed once at import (reads only splice the stored doc):
@@ -42,7 +80,7 @@ function plaintextBlocks(text: string): RichTextBlock[] {
  */
 export function derivePostDoc(post: PostImport, options: RenderOptions): PostDoc {
   const message = post.chat_message ?? {};
-  // Shape checked by assertImportBlocks when the record was parsed.
+  // Shape checked by parsePostRecord.
   const blocks = orDefault(message.blocks, []) as RichTextBlock[];
   const body_plaintext = givenText(post.body_plaintext) ?? renderPlaintext(blocks, options);
   const source = blocks.length > 0 ? blocks : plaintextBlocks(body_plaintext);

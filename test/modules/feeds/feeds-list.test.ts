@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { type Auth, feed, feedId, getFeed, importInto, type Json } from '../../support/feed-fixtures.js';
+import { type Auth, feed, feedId, getFeed, importInto, type ListPage } from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
-
-interface FeedsPage {
-  page: number;
-  per_page: number;
-  count: number;
-  total_records: number;
-  total_pages: number;
-  has_next: boolean;
-  records: Json[];
-}
 
 describeEachEngine('feeds: GET /feeds', (ctx) => {
   let auth: Auth;
@@ -22,10 +12,10 @@ describeEachEngine('feeds: GET /feeds', (ctx) => {
     return {
       res,
       status: res.statusCode,
-      body: res.json<{ success: boolean; data: FeedsPage; error?: { code: string; message: string } }>(),
+      body: res.json<{ success: boolean; data: ListPage; error?: { code: string; message: string } }>(),
     };
   };
-  const ids = (page: FeedsPage) => page.records.map((record) => record.id);
+  const ids = (page: ListPage) => page.records.map((record) => record.id);
 
   // Feeds 1..12 created one minute apart in this order: 5 first, then 1, 2, 3 ... (not id order),
   // and 11 and 12 at the same instant (ties break by id).

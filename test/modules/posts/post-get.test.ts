@@ -1,20 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
-import {
-  type Auth,
-  block,
-  feed,
-  importInto,
-  listPosts,
-  post,
-  postId,
-  profile,
-  profileId,
-  section,
-  text,
-  user,
-} from '../../support/feed-fixtures.js';
+import * as fx from '../../support/feed-fixtures.js';
 import { describeEachEngine } from '../../support/harness.js';
 
 interface ErrorBody {
@@ -22,34 +9,34 @@ interface ErrorBody {
 }
 
 describeEachEngine('GET /admin/v0/posts/{post_id}', (ctx) => {
-  let auth: Auth;
+  let auth: fx.Auth;
   let communityId = '';
-  let other: Auth;
+  let other: fx.Auth;
 
   before(async () => {
     const community = await ctx().community();
     auth = community.auth;
     communityId = community.id;
-    await importInto(ctx(), community.id, {
-      profiles: [profile(1), profile(2)],
-      feeds: [feed(1), feed(2)],
+    await fx.importInto(ctx(), community.id, {
+      profiles: [fx.profile(1), fx.profile(2)],
+      feeds: [fx.feed(1), fx.feed(2)],
       posts: [
-        post(1, 1, { chat_message: { blocks: [block(section(text('Hi '), user('U2')))] } }),
-        post(2, 2, { title: 'Second' }),
-        post(3, 1, { title: 'Third' }),
+        fx.post(1, 1, { chat_message: { blocks: [fx.block(fx.section(fx.text('Hi '), fx.user('U2')))] } }),
+        fx.post(2, 2, { title: 'Second' }),
+        fx.post(3, 1, { title: 'Third' }),
       ],
     });
     const second = await ctx().community('enterprise', 'Other');
     other = second.auth;
-    await importInto(ctx(), second.id, {
-      profiles: [profile(9)],
-      feeds: [feed(9)],
-      posts: [post(99, 9, { author_profile_id: profileId(9) })],
+    await fx.importInto(ctx(), second.id, {
+      profiles: [fx.profile(9)],
+      feeds: [fx.feed(9)],
+      posts: [fx.post(99, 9, { author_profile_id: fx.profileId(9) })],
     });
   });
 
   it('answers each post byte for byte as the lists show it', async () => {
-    const listed = await listPosts(ctx(), auth, 'home', 'per_page=50');
+    const listed = await fx.listPosts(ctx(), auth, 'home', 'per_page=50');
     assert.equal(listed.body.data.records.length, 3);
     for (const record of listed.body.data.records as unknown as { id: string }[]) {
       const res = await ctx().request({ method: 'GET', url: `/admin/v0/posts/${encodeURIComponent(record.id)}`, headers: auth });
@@ -60,8 +47,8 @@ describeEachEngine('GET /admin/v0/posts/{post_id}', (ctx) => {
 
   it("answers 404 for another community's post and for an unknown id", async () => {
     for (const [id, headers] of [
-      [postId(99), auth],
-      [postId(1), other],
+      [fx.postId(99), auth],
+      [fx.postId(1), other],
       ['no-such-post', auth],
     ] as const) {
       const res = await ctx().request({ method: 'GET', url: `/admin/v0/posts/${id}`, headers });
@@ -71,10 +58,10 @@ describeEachEngine('GET /admin/v0/posts/{post_id}', (ctx) => {
   });
 
   it('shows an import at once (the cached answer follows the posts version)', async () => {
-    const first = await ctx().request({ method: 'GET', url: `/admin/v0/posts/${postId(2)}`, headers: auth });
+    const first = await ctx().request({ method: 'GET', url: `/admin/v0/posts/${fx.postId(2)}`, headers: auth });
     assert.equal(first.json<{ data: { title: string } }>().data.title, 'Second');
-    await importInto(ctx(), communityId, { posts: [post(2, 2, { title: 'Second, edited' })] });
-    const again = await ctx().request({ method: 'GET', url: `/admin/v0/posts/${postId(2)}`, headers: auth });
+    await fx.importInto(ctx(), communityId, { posts: [fx.post(2, 2, { title: 'Second, edited' })] });
+    const again = await ctx().request({ method: 'GET', url: `/admin/v0/posts/${fx.postId(2)}`, headers: auth });
     assert.equal(again.json<{ data: { title: string } }>().data.title, 'Second, edited');
   });
 
@@ -84,7 +71,7 @@ describeEachEngine('GET /admin/v0/posts/{post_id}', (ctx) => {
     });
     const res = await ctx().request({
       method: 'GET',
-      url: `/admin/v0/posts/${postId(1)}`,
+      url: `/admin/v0/posts/${fx.postId(1)}`,
       headers: { authorization: `Bearer ${key.key}` },
     });
     assert.equal(res.statusCode, 403);

@@ -7,20 +7,7 @@ import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../../src/shared/permissions.js';
-import {
-  block,
-  emoji,
-  feed,
-  feedId,
-  importInto,
-  post,
-  postId,
-  profile,
-  profileId,
-  section,
-  text,
-  user,
-} from '../../support/feed-fixtures.js';
+import * as fx from '../../support/feed-fixtures.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { found, search } from './search-support.js';
 
@@ -31,11 +18,11 @@ const at = (minutes: number) => {
 
 /** A post with a title and a plain body, `minutes` after the corpus' start. */
 const p = (n: number, title: string, body: string, minutes = n, extra: Record<string, unknown> = {}) =>
-  post(n, 1, { title, body_plaintext: body, ...at(minutes), ...extra });
+  fx.post(n, 1, { title, body_plaintext: body, ...at(minutes), ...extra });
 
 const corpus = {
-  profiles: [profile(1, { preferred_name: 'Ada Lovelace' }), profile(2, { preferred_name: 'Zoë Ångström' })],
-  feeds: [feed(1), feed(2, { is_archived: true }), feed(3, { is_unlisted: true }), feed(4)],
+  profiles: [fx.profile(1, { preferred_name: 'Ada Lovelace' }), fx.profile(2, { preferred_name: 'Zoë Ångström' })],
+  feeds: [fx.feed(1), fx.feed(2, { is_archived: true }), fx.feed(3, { is_unlisted: true }), fx.feed(4)],
   posts: [
     p(1, 'Café opening', 'We open the new café on Monday.'),
     p(2, 'Weekly notes', 'A naïve question about the cafeteria menu.'),
@@ -45,14 +32,14 @@ const corpus = {
     p(6, 'Big cat', 'The big cat sat on the mat.'),
     p(7, 'Cat big', 'The cat is big, not a big cat story.', 7, { title: 'Reversed' }),
     p(8, 'Dogs', 'Dogs and cats are friends.'),
-    p(9, 'Launch', 'Launch party with pizza.', 9, { author_profile_id: profileId(2) }),
+    p(9, 'Launch', 'Launch party with pizza.', 9, { author_profile_id: fx.profileId(2) }),
     p(10, 'Garden', 'We plant tomatoes.', 10, {
-      chat_message: { blocks: [block(section(text('Thanks '), user('U1'), text(' for the seeds '), emoji('seedling')))] },
+      chat_message: { blocks: [fx.block(fx.section(fx.text('Thanks '), fx.user('U1'), fx.text(' for the seeds '), fx.emoji('seedling')))] },
       body_plaintext: undefined,
     }),
-    post(21, 2, { title: 'Archived pizza', body_plaintext: 'pizza in an archived feed', ...at(21) }),
-    post(31, 3, { title: 'Unlisted pizza', body_plaintext: 'pizza in an unlisted feed', ...at(31) }),
-    post(41, 4, { title: 'Pizza night', body_plaintext: 'more pizza', ...at(41), author_profile_id: profileId(2) }),
+    fx.post(21, 2, { title: 'Archived pizza', body_plaintext: 'pizza in an archived feed', ...at(21) }),
+    fx.post(31, 3, { title: 'Unlisted pizza', body_plaintext: 'pizza in an unlisted feed', ...at(31) }),
+    fx.post(41, 4, { title: 'Pizza night', body_plaintext: 'more pizza', ...at(41), author_profile_id: fx.profileId(2) }),
     p(50, 'Operators', 'cat OR dog, title:cat and NEAR(cat dog) are written here as text', 50),
   ],
 };
@@ -63,7 +50,7 @@ describeEachEngine('search: GET /admin/v0/search', (ctx) => {
   before(async () => {
     t = ctx();
     community = await t.community();
-    await importInto(t, community.id, corpus);
+    await fx.importInto(t, community.id, corpus);
   });
   const find = (q: string, extra: Record<string, string | number> = {}) => found(t, community.auth, q, extra);
 
@@ -76,67 +63,67 @@ describeEachEngine('search: GET /admin/v0/search', (ctx) => {
       const one = await t.request({ method: 'GET', url: `/admin/v0/posts/${String(record.id)}`, headers: community.auth });
       assert.deepEqual(record, one.json<{ data: unknown }>().data);
     }
-    const list = await t.request({ method: 'GET', url: `/admin/v0/feeds/${feedId(4)}/posts`, headers: community.auth });
+    const list = await t.request({ method: 'GET', url: `/admin/v0/feeds/${fx.feedId(4)}/posts`, headers: community.auth });
     assert.deepEqual(
-      body.data.records.find((record) => record.id === postId(41)),
+      body.data.records.find((record) => record.id === fx.postId(41)),
       list.json<{ data: { records: unknown[] } }>().data.records[0],
     );
   });
 
   it('searches titles, bodies and the author name, leaving out archived and unlisted feeds', async () => {
-    assert.deepEqual(await find('opening'), [postId(1)], 'a title word');
-    assert.deepEqual(await find('seeds'), [postId(10)], 'a body word');
+    assert.deepEqual(await find('opening'), [fx.postId(1)], 'a title word');
+    assert.deepEqual(await find('seeds'), [fx.postId(10)], 'a body word');
     assert.deepEqual(await find('lovelace'), await find('ada'), 'the author name');
     assert.equal((await find('lovelace')).length, 10, 'every post of the author in a listed feed');
-    assert.deepEqual(await find('pizza'), [postId(41), postId(9)], 'not the archived nor the unlisted feed');
+    assert.deepEqual(await find('pizza'), [fx.postId(41), fx.postId(9)], 'not the archived nor the unlisted feed');
   });
 
   it('finds mentions by display name and emoji by shortcode in body_plaintext', async () => {
-    assert.deepEqual(await find('"thanks ada lovelace"'), [postId(10)]);
-    assert.deepEqual(await find('seedling'), [postId(10)]);
+    assert.deepEqual(await find('"thanks ada lovelace"'), [fx.postId(10)]);
+    assert.deepEqual(await find('seedling'), [fx.postId(10)]);
   });
 
   it('ignores case and accents both ways', async () => {
-    assert.deepEqual(await find('cafe'), [postId(1)]);
-    assert.deepEqual(await find('CAFÉ'), [postId(1)]);
-    assert.deepEqual(await find('naive'), [postId(2)]);
-    assert.deepEqual(await find('naïve'), [postId(2)]);
-    assert.deepEqual(await find('zoe angstrom'), [postId(41), postId(9)]);
+    assert.deepEqual(await find('cafe'), [fx.postId(1)]);
+    assert.deepEqual(await find('CAFÉ'), [fx.postId(1)]);
+    assert.deepEqual(await find('naive'), [fx.postId(2)]);
+    assert.deepEqual(await find('naïve'), [fx.postId(2)]);
+    assert.deepEqual(await find('zoe angstrom'), [fx.postId(41), fx.postId(9)]);
   });
 
   it('finds words in Cyrillic and Greek, and CJK text as substrings', async () => {
-    assert.deepEqual(await find('привет'), [postId(3)]);
-    assert.deepEqual(await find('РУССКОМ'), [postId(3)]);
-    assert.deepEqual(await find('καλημερα'), [postId(4)], 'Greek without its accent');
-    assert.deepEqual(await find('συναντηση'), [postId(4)]);
-    assert.deepEqual(await find('タワー'), [postId(5)], 'inside a word');
-    assert.deepEqual(await find('東京'), [postId(5)]);
-    assert.deepEqual(await find('行きました'), [postId(5)]);
+    assert.deepEqual(await find('привет'), [fx.postId(3)]);
+    assert.deepEqual(await find('РУССКОМ'), [fx.postId(3)]);
+    assert.deepEqual(await find('καλημερα'), [fx.postId(4)], 'Greek without its accent');
+    assert.deepEqual(await find('συναντηση'), [fx.postId(4)]);
+    assert.deepEqual(await find('タワー'), [fx.postId(5)], 'inside a word');
+    assert.deepEqual(await find('東京'), [fx.postId(5)]);
+    assert.deepEqual(await find('行きました'), [fx.postId(5)]);
     assert.deepEqual(await find('京東'), [], 'characters in another order are not a match');
   });
 
   it('ANDs words, matches "phrases" in order, excludes -words, and word* is a prefix', async () => {
-    assert.deepEqual(await find('big cat'), [postId(6), postId(7)]);
-    assert.deepEqual(await find('"big cat"'), [postId(6), postId(7)]);
+    assert.deepEqual(await find('big cat'), [fx.postId(6), fx.postId(7)]);
+    assert.deepEqual(await find('"big cat"'), [fx.postId(6), fx.postId(7)]);
     assert.deepEqual(await find('"cat big"'), [], 'a phrase is in order');
-    assert.deepEqual(await find('"cat sat"'), [postId(6)]);
-    assert.deepEqual(await find('cat -mat'), [postId(50), postId(7)]);
-    assert.deepEqual(await find('cat -"big cat"'), [postId(50)]);
-    assert.deepEqual(await find('caf*'), [postId(1), postId(2)], 'café and cafeteria');
-    assert.deepEqual(await find('cafeteria'), [postId(2)]);
-    assert.deepEqual(await find('"the big ca"*'), [postId(6)], 'a phrase ending in a prefix');
-    assert.deepEqual(await find('"big ca"*'), [postId(6), postId(7)]);
-    assert.deepEqual(await find('cat'), [postId(6), postId(50), postId(7)], 'cats is another word');
+    assert.deepEqual(await find('"cat sat"'), [fx.postId(6)]);
+    assert.deepEqual(await find('cat -mat'), [fx.postId(50), fx.postId(7)]);
+    assert.deepEqual(await find('cat -"big cat"'), [fx.postId(50)]);
+    assert.deepEqual(await find('caf*'), [fx.postId(1), fx.postId(2)], 'café and cafeteria');
+    assert.deepEqual(await find('cafeteria'), [fx.postId(2)]);
+    assert.deepEqual(await find('"the big ca"*'), [fx.postId(6)], 'a phrase ending in a prefix');
+    assert.deepEqual(await find('"big ca"*'), [fx.postId(6), fx.postId(7)]);
+    assert.deepEqual(await find('cat'), [fx.postId(6), fx.postId(50), fx.postId(7)], 'cats is another word');
   });
 
   it('takes engine operators as plain text', async () => {
-    assert.deepEqual(await find('cat OR dog'), [postId(50)], 'OR is the word "or"');
-    assert.deepEqual(await find('title:cat'), [postId(50)], 'no column filter: the words "title cat"');
-    assert.deepEqual(await find('NEAR(cat dog)'), [postId(50)]);
-    assert.deepEqual(await find('cat & dog'), [postId(50)]);
-    assert.deepEqual(await find('!mat'), [postId(6)], '! is not a negation');
-    assert.deepEqual(await find('big <-> cat'), [postId(6), postId(7)]);
-    assert.deepEqual(await find('^big'), [postId(6), postId(7)]);
+    assert.deepEqual(await find('cat OR dog'), [fx.postId(50)], 'OR is the word "or"');
+    assert.deepEqual(await find('title:cat'), [fx.postId(50)], 'no column filter: the words "title cat"');
+    assert.deepEqual(await find('NEAR(cat dog)'), [fx.postId(50)]);
+    assert.deepEqual(await find('cat & dog'), [fx.postId(50)]);
+    assert.deepEqual(await find('!mat'), [fx.postId(6)], '! is not a negation');
+    assert.deepEqual(await find('big <-> cat'), [fx.postId(6), fx.postId(7)]);
+    assert.deepEqual(await find('^big'), [fx.postId(6), fx.postId(7)]);
   });
 
   it('never answers a 500 to hostile queries', async () => {
@@ -201,58 +188,58 @@ describeEachEngine('search: GET /admin/v0/search', (ctx) => {
 
   it('ranks title matches above body matches, more title matches above fewer, then newest activity, then id', async () => {
     // big: 6 (title "Big cat", body), 7 (title "Reversed", body). cat: 6, 7, 50, and "cats" in 8 is another word.
-    assert.deepEqual(await find('big'), [postId(6), postId(7)], 'title before body');
+    assert.deepEqual(await find('big'), [fx.postId(6), fx.postId(7)], 'title before body');
     // Post 6 has both words in its title, 7 none: 6 first although 7 is newer.
-    assert.deepEqual(await find('big cat'), [postId(6), postId(7)]);
+    assert.deepEqual(await find('big cat'), [fx.postId(6), fx.postId(7)]);
     // Every "lovelace" post matches in the author name alone: newest activity first.
     const lovelace = await find('lovelace');
-    assert.deepEqual(lovelace.slice(0, 3), [postId(50), postId(10), postId(8)]);
+    assert.deepEqual(lovelace.slice(0, 3), [fx.postId(50), fx.postId(10), fx.postId(8)]);
     // "pizza": 41 (title and body) above 9 (body only), although 9 is not newer.
-    assert.deepEqual(await find('pizza'), [postId(41), postId(9)]);
+    assert.deepEqual(await find('pizza'), [fx.postId(41), fx.postId(9)]);
   });
 
   it('ranks more query terms in the title first, then more in the body or author name', async () => {
     const c = await t.community();
-    await importInto(t, c.id, {
-      profiles: [profile(1), profile(2, { preferred_name: 'Party Person' })],
-      feeds: [feed(1)],
+    await fx.importInto(t, c.id, {
+      profiles: [fx.profile(1), fx.profile(2, { preferred_name: 'Party Person' })],
+      feeds: [fx.feed(1)],
       posts: [
-        post(1, 1, { title: 'garden party', body_plaintext: 'nothing else', ...at(1) }),
-        post(2, 1, { title: 'garden', body_plaintext: 'a party', ...at(2) }),
-        post(3, 1, { title: 'other', body_plaintext: 'garden party', ...at(3) }),
-        post(4, 1, { title: 'other', body_plaintext: 'garden', ...at(4), author_profile_id: profileId(2) }),
-        post(5, 1, { title: 'party', body_plaintext: 'garden party', ...at(5) }),
-        post(6, 1, { title: 'garden', body_plaintext: 'nothing', ...at(6), author_profile_id: profileId(2) }),
+        fx.post(1, 1, { title: 'garden party', body_plaintext: 'nothing else', ...at(1) }),
+        fx.post(2, 1, { title: 'garden', body_plaintext: 'a party', ...at(2) }),
+        fx.post(3, 1, { title: 'other', body_plaintext: 'garden party', ...at(3) }),
+        fx.post(4, 1, { title: 'other', body_plaintext: 'garden', ...at(4), author_profile_id: fx.profileId(2) }),
+        fx.post(5, 1, { title: 'party', body_plaintext: 'garden party', ...at(5) }),
+        fx.post(6, 1, { title: 'garden', body_plaintext: 'nothing', ...at(6), author_profile_id: fx.profileId(2) }),
       ],
     });
     // Titles with both words (1), then one word in the title: with both in the text (5), one (2, 6: newer first), then none.
-    assert.deepEqual(await found(t, c.auth, 'garden party'), [1, 5, 6, 2, 4, 3].map(postId));
-    assert.deepEqual(await found(t, c.auth, 'garden party -person'), [1, 5, 2, 3].map(postId));
+    assert.deepEqual(await found(t, c.auth, 'garden party'), [1, 5, 6, 2, 4, 3].map(fx.postId));
+    assert.deepEqual(await found(t, c.auth, 'garden party -person'), [1, 5, 2, 3].map(fx.postId));
   });
 
   it('breaks ties by latest_activity_at, newest first, then by id', async () => {
     const c = await t.community();
-    await importInto(t, c.id, {
-      profiles: [profile(1)],
-      feeds: [feed(1)],
+    await fx.importInto(t, c.id, {
+      profiles: [fx.profile(1)],
+      feeds: [fx.feed(1)],
       posts: [
-        post(1, 1, { title: 'same', ...at(5) }),
-        post(2, 1, { title: 'same', ...at(9) }),
-        post(3, 1, { title: 'same', ...at(5) }),
-        post(4, 1, { title: 'other', body_plaintext: 'same', ...at(99) }),
+        fx.post(1, 1, { title: 'same', ...at(5) }),
+        fx.post(2, 1, { title: 'same', ...at(9) }),
+        fx.post(3, 1, { title: 'same', ...at(5) }),
+        fx.post(4, 1, { title: 'other', body_plaintext: 'same', ...at(99) }),
       ],
     });
-    assert.deepEqual(await found(t, c.auth, 'same'), [postId(2), postId(3), postId(1), postId(4)]);
+    assert.deepEqual(await found(t, c.auth, 'same'), [fx.postId(2), fx.postId(3), fx.postId(1), fx.postId(4)]);
   });
 
   it('filters by feed and by author', async () => {
-    assert.deepEqual(await find('pizza', { feed_id: feedId(4) }), [postId(41)]);
-    assert.deepEqual(await find('pizza', { feed_id: feedId(4).toUpperCase() }), [postId(41)], 'UUIDs in any case');
-    assert.deepEqual(await find('pizza', { feed_id: feedId(2) }), [], 'an archived feed stays out');
-    assert.deepEqual(await find('pizza', { feed_id: feedId(99) }), [], 'an unknown feed: nothing');
-    assert.deepEqual(await find('pizza', { author_profile_id: profileId(2) }), [postId(41), postId(9)]);
-    assert.deepEqual(await find('pizza', { author_profile_id: profileId(1) }), []);
-    assert.deepEqual(await find('pizza', { author_profile_id: profileId(2), feed_id: feedId(1) }), [postId(9)]);
+    assert.deepEqual(await find('pizza', { feed_id: fx.feedId(4) }), [fx.postId(41)]);
+    assert.deepEqual(await find('pizza', { feed_id: fx.feedId(4).toUpperCase() }), [fx.postId(41)], 'UUIDs in any case');
+    assert.deepEqual(await find('pizza', { feed_id: fx.feedId(2) }), [], 'an archived feed stays out');
+    assert.deepEqual(await find('pizza', { feed_id: fx.feedId(99) }), [], 'an unknown feed: nothing');
+    assert.deepEqual(await find('pizza', { author_profile_id: fx.profileId(2) }), [fx.postId(41), fx.postId(9)]);
+    assert.deepEqual(await find('pizza', { author_profile_id: fx.profileId(1) }), []);
+    assert.deepEqual(await find('pizza', { author_profile_id: fx.profileId(2), feed_id: fx.feedId(1) }), [fx.postId(9)]);
   });
 
   it('pages as every list: exact totals, has_next, a page past the end with the real totals', async () => {
@@ -309,9 +296,13 @@ describeEachEngine('search: GET /admin/v0/search', (ctx) => {
     assert.equal((await t.request({ method: 'GET', url: '/admin/v0/search?q=pizza' })).statusCode, 401);
     const other = await t.community();
     assert.deepEqual(await found(t, other.auth, 'pizza'), []);
-    await importInto(t, other.id, { profiles: [profile(1)], feeds: [feed(1)], posts: [post(1, 1, { title: 'pizza elsewhere' })] });
-    assert.deepEqual(await found(t, other.auth, 'pizza'), [postId(1)]);
-    assert.deepEqual(await find('pizza'), [postId(41), postId(9)], 'the first community still finds only its own');
+    await fx.importInto(t, other.id, {
+      profiles: [fx.profile(1)],
+      feeds: [fx.feed(1)],
+      posts: [fx.post(1, 1, { title: 'pizza elsewhere' })],
+    });
+    assert.deepEqual(await found(t, other.auth, 'pizza'), [fx.postId(1)]);
+    assert.deepEqual(await find('pizza'), [fx.postId(41), fx.postId(9)], 'the first community still finds only its own');
   });
 
   it('is in the OpenAPI document with its plan and permission', async () => {

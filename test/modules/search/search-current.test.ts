@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../../support/chat-events-kit.js';
+import { adaRenamedEvent, chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../../support/chat-events-kit.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
 import { feed, importInto, post, postId, profile } from '../../support/feed-fixtures.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
@@ -88,16 +88,7 @@ describeEachEngine('search: current after every write', (ctx) => {
     });
     assert.deepEqual(await find('analytical'), []);
     assert.deepEqual(await find('difference'), [id]);
-    await deliver({
-      type: 'user_change',
-      user: {
-        id: 'U0ADA',
-        team_id: fake.teamId,
-        name: 'ada',
-        real_name: 'Ada King',
-        profile: { real_name: 'Ada King', display_name: 'Countess', email: 'ada@example.com' },
-      },
-    });
+    await deliver(adaRenamedEvent(fake.teamId));
     assert.deepEqual(await find('countess difference'), [id]);
     await deliver({
       type: 'message',

@@ -1,6 +1,6 @@
 // What the search tests share: GET /admin/v0/search through the app, and the ids it answers.
 import assert from 'node:assert/strict';
-import type { Auth, PostsPage } from '../../support/feed-fixtures.js';
+import type { Auth, ListPage } from '../../support/feed-fixtures.js';
 import type { TestApp } from '../../support/harness.js';
 
 /** GET /admin/v0/search with `q` and extra query parameters: status and parsed body. */
@@ -9,7 +9,7 @@ export async function search(
   auth: Auth,
   q: string | undefined,
   extra: Record<string, string | number> = {},
-): Promise<{ status: number; body: { success: boolean; data: PostsPage; error?: { code: string; message: string } } }> {
+): Promise<{ status: number; body: { success: boolean; data: ListPage; error?: { code: string; message: string } } }> {
   const params = new URLSearchParams();
   if (q !== undefined) params.set('q', q);
   for (const [key, value] of Object.entries(extra)) params.set(key, String(value));

@@ -54,27 +54,31 @@ export function applyEventFilter<O>(
   }
   if (filter.publishToSite !== undefined) q = q.where('calendar_events.publish_to_site', '=', filter.publishToSite);
   if (filter.isUnlisted !== undefined) q = q.where('calendar_events.is_unlisted', '=', filter.isUnlisted);
-  if (filter.feedId !== undefined) {
-    const feedId = filter.feedId;
-    q = q.where('calendar_events.id', 'in', (eb) =>
-      eb
-        .selectFrom('calendar_event_feeds')
-        .select('calendar_event_feeds.event_id')
-        .where('calendar_event_feeds.community_id', '=', communityId)
-        .where('calendar_event_feeds.feed_id', '=', feedId),
-    );
-  }
-  if (filter.tagIds !== undefined && filter.tagIds.length > 0) {
-    const tagIds = filter.tagIds;
-    q = q.where('calendar_events.id', 'in', (eb) =>
-      eb
-        .selectFrom('calendar_event_tags')
-        .select('calendar_event_tags.event_id')
-        .where('calendar_event_tags.community_id', '=', communityId)
-        .where('calendar_event_tags.tag_id', 'in', tagIds),
-    );
-  }
+  if (filter.feedId !== undefined) q = withChild(q, communityId, { table: 'calendar_event_feeds', column: 'feed_id' }, '=', filter.feedId);
+  if (filter.tagIds !== undefined && filter.tagIds.length > 0)
+    q = withChild(q, communityId, { table: 'calendar_event_tags', column: 'tag_id' }, 'in', filter.tagIds);
   return q;
+}
+
+/** The child tables a list filters on (an event's feeds, its tags), each with the column it matches. */
+type FilteredChild = 'calendar_event_feeds' | 'calendar_event_tags';
+
+/** Keeps the events with a child row whose column matches: an `in` subquery, so an event with two matching tags is listed once. */
+function withChild<O>(
+  q: EventQuery<O>,
+  communityId: string,
+  child: { table: 'calendar_event_feeds'; column: 'feed_id' } | { table: 'calendar_event_tags'; column: 'tag_id' },
+  op: '=' | 'in',
+  value: string | readonly string[],
+): EventQuery<O> {
+  const { table } = child;
+  return q.where('calendar_events.id', 'in', (eb) =>
+    eb
+      .selectFrom(table as FilteredChild)
+      .select(`${table}.event_id` as const)
+      .where(`${table}.community_id` as const, '=', communityId)
+      .where(`${child.table}.${child.column}` as 'calendar_event_feeds.feed_id' | 'calendar_event_tags.tag_id', op, value),
+  );
 }
 
 /** Sorts by start (descending for past events), ties broken by id in the same direction. */

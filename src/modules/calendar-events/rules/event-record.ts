@@ -3,7 +3,7 @@ import { blocksFailure, derivedFieldFailure, instantAt, orDefault as or, textOrN
 import { schemaCheck } from '../../../import/import-section.js';
 import { extractMentions } from '../../../rich-text/extract-mentions.js';
 import type { RichTextBlock } from '../../../rich-text/rich-text.schemas.js';
-import { type Failure, Refused, refuse } from '../../../shared/failures.js';
+import { type Failure, refuse, refuseIf } from '../../../shared/failures.js';
 import type { EpochMicros } from '../../../shared/time.js';
 import { formatJsonTimestamp } from '../../../shared/timestamps.js';
 import type { CalendarEventDoc, CalendarEventMentions } from '../calendar-events.records.js';
@@ -49,11 +49,6 @@ export interface ParsedEvent {
 const shapeFailure = schemaCheck(CalendarEventImportSchema);
 /** Epoch µs of a date-time the schema requires. */
 const instant = (value: string, field: string): EpochMicros => instantAt(value, [field]) as EpochMicros;
-
-/** Throws the failure, if there is one. */
-function refuseIf(failure: Failure | undefined): void {
-  if (failure) throw new Refused([failure]);
-}
 
 /** The ids in order, refusing one that appears twice; UUIDs are compared (and stored) lower case. */
 function distinctIds(ids: readonly string[] | null | undefined, pathOf: (j: number) => Failure['path'], lowerCase = true): string[] {
