@@ -1,6 +1,5 @@
 import type { ImportSection } from '../../import/import-section.js';
-import { assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
-import { formatPath, Refused } from '../../shared/failures.js';
+import { asImportError, assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { type AwardWithHolders, importAwards } from './awards.commands.js';
@@ -56,11 +55,8 @@ export const awardsImportSection: ImportSection<AwardImport> = {
     try {
       await importAwards(tx, communityId, awards);
     } catch (error) {
-      if (!(error instanceof Refused)) throw error;
       // Paths start at the record's index: `awards[<index>].<rest>: <message>`.
-      const [failure] = error.failures;
-      const [index, ...rest] = failure?.path ?? [];
-      throw new ImportError(section, typeof index === 'number' ? index : null, formatPath(rest) || null, failure?.message ?? error.message);
+      throw asImportError(section, error);
     }
     return records.length;
   },
