@@ -28,6 +28,9 @@ const unavailableStates = /^(08...|53...|57P0[1-5]|57014|58030)$/;
 const pgMessages = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
+  // node-postgres' own connect timeout (connectMs), which a connection accepted but never answered
+  // (a partition) ends by; it reaches pg-pool's caller as it is when the pool's wait is longer.
+  'timeout expired',
   'Query read timeout',
   'is not queryable',
   'Connection ended unexpectedly',

@@ -255,6 +255,31 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
     assert.equal(found.length, acknowledged.length, 'an acknowledged member is missing');
   });
 
+  it('a partition that lets new connections hang (accepted, never answered): reads answer 503 database_unavailable, not 500', async () => {
+    // A new connection then ends by the client's connect timeout (1.5 s), whose error names no code.
+    // With the operator defaults (statement timeout 5 s) it comes before the pool's own wait.
+    const silentProxy = await new FaultProxy(upstream()).start();
+    let silent: ServerProcess | undefined;
+    try {
+      const { DATABASE_STATEMENT_TIMEOUT_MS: _statement, REQUEST_DEADLINE_MS: _deadline, ...defaults } = env;
+      silent = await startServerProcess({ ...defaults, DATABASE_URL: throughProxy(testDb.url, silentProxy, `${applicationName}-silent`) });
+      const read = () => fetch(`${silent?.baseUrl}/admin/v0/calendar_events`, { headers: { authorization } });
+      // Served once: the key is known for a second, so the next reads go straight to the database.
+      assert.equal((await read()).status, 200);
+      silentProxy.cut();
+      silentProxy.blackHole();
+      const answers = await Promise.all([read(), read()]);
+      for (const answer of answers) {
+        const body = await answer.text();
+        assert.equal(answer.status, 503, `${body}\n${silent.output().slice(-2000)}`);
+        assert.equal((JSON.parse(body) as { error: { code: string } }).error.code, 'database_unavailable');
+      }
+    } finally {
+      await silentProxy.close();
+      await silent?.stop();
+    }
+  });
+
   it('starts while PostgreSQL is down: 503 until it is up, then serves without a restart; SIGTERM in a black hole exits 0 in time', async (t) => {
     const downProxy = await new FaultProxy(upstream()).start(true);
     let late: ServerProcess | undefined;
