@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serverNodeOptions } from '../src/cli/server-node-options.js';
@@ -59,6 +59,8 @@ async function startPinned(
 ): Promise<RunningServer> {
   const [program, ...args] = command;
   const started = performance.now();
+  // The working directory must exist: spawn reports a missing one as the program missing (ENOENT).
+  mkdirSync(dataDir, { recursive: true });
   const child: ChildProcess = spawn(program as string, args, { cwd: dataDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -36,6 +36,8 @@ const queries = [
   `${wordOfRank(0)} ${wordOfRank(10)}`,
   `${wordOfRank(11)} ${wordOfRank(14)} ${wordOfRank(3)}`,
   `"${wordOfRank(0)} ${wordOfRank(1)}"`,
+  `"${wordOfRank(0)} ${wordOfRank(2)} ${wordOfRank(0)}"`,
+  `"${wordOfRank(1)} ${wordOfRank(0).slice(0, 2)}"*`,
   `${wordOfRank(10)} -${wordOfRank(0)}`,
   `${wordOfRank(12)} -"${wordOfRank(0)} ${wordOfRank(2)}"`,
   `${wordOfRank(41).slice(0, 2)}*`,
