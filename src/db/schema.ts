@@ -357,6 +357,15 @@ export interface PostSearchTable {
   terms: string | null;
 }
 
+/**
+ * A community whose search index predates word pairs (migration 016): its searches do not use them
+ * until `community-admin search reindex` builds the index again and deletes the row. Only that
+ * migration adds rows, so a community once seen without one stays without (hits.ts caches that).
+ */
+export interface PostSearchUnpairedTable {
+  community_id: string;
+}
+
 /** An uploaded file (docs/files.md); its bytes are its `file_chunks` rows. */
 export interface FilesTable {
   community_id: string;
@@ -402,6 +411,7 @@ export interface DB {
   feeds: FeedsTable;
   posts: PostsTable;
   post_search: PostSearchTable;
+  post_search_unpaired: PostSearchUnpairedTable;
   calendar_events: CalendarEventsTable;
   calendar_event_tags: CalendarEventTagsTable;
   calendar_event_feeds: CalendarEventFeedsTable;

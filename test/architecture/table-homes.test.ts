@@ -42,6 +42,7 @@ export const tableHomes: Readonly<Record<string, string>> = {
   feeds: 'src/modules/feeds/',
   posts: 'src/modules/posts/',
   post_search: 'src/modules/search/',
+  post_search_unpaired: 'src/modules/search/',
   calendar_events: 'src/modules/calendar-events/',
   calendar_event_tags: 'src/modules/calendar-events/',
   calendar_event_feeds: 'src/modules/calendar-events/',

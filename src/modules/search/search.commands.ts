@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/database.js';
 import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectPostRows, selectPostRowsAfter } from '../posts/posts.queries.js';
-import { dropCommunityIndex, indexPosts, selectPostsWithStaleAuthorName } from './queries/entries.js';
+import { dropCommunityIndex, indexPosts, markCommunityPaired, selectPostsWithStaleAuthorName } from './queries/entries.js';
 
 /** Posts read per round when the whole index is built again. */
 const postsPerRound = 2000;
@@ -25,9 +25,12 @@ export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<n
     await indexPosts(tx, communityId, posts);
     indexed += posts.length;
     const last = posts.at(-1);
-    if (!last || posts.length < postsPerRound) return indexed;
+    if (!last || posts.length < postsPerRound) break;
     after = last.id;
   }
+  // Every post now has its word pairs: searches may use them (from the next one, in every instance).
+  await markCommunityPaired(tx, communityId);
+  return indexed;
 }
 
 /** Indexes again the posts of these profiles whose indexed author name is no longer the profile's (a rename: author names are searchable). */

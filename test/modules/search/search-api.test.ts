@@ -116,6 +116,34 @@ describeEachEngine('search: GET /admin/v0/search', (ctx) => {
     assert.deepEqual(await find('cat'), [fx.postId(6), fx.postId(50), fx.postId(7)], 'cats is another word');
   });
 
+  it('finds phrases with common words (read through word pairs) exactly: in order, within one field, title first', async () => {
+    const c = await t.community();
+    await fx.importInto(t, c.id, {
+      profiles: [fx.profile(1), fx.profile(2, { preferred_name: 'Friend of Mine' })],
+      feeds: [fx.feed(1)],
+      posts: [
+        fx.post(1, 1, { title: 'The state of the art', body_plaintext: 'nothing here', ...at(1) }),
+        // "of" ends the title and "the" starts the body: not the phrase "of the".
+        fx.post(2, 1, { title: 'Art of', body_plaintext: 'the state is fine', ...at(2) }),
+        fx.post(3, 1, { title: 'Notes', body_plaintext: 'on the state of the art today', ...at(3) }),
+        fx.post(4, 1, { title: 'Notes', body_plaintext: 'art the of state', ...at(4) }),
+        fx.post(5, 1, { title: 'Mine', body_plaintext: 'a friend', ...at(5), author_profile_id: fx.profileId(2) }),
+      ],
+    });
+    const ids = (...n: number[]) => n.map(fx.postId);
+    assert.deepEqual(await found(t, c.auth, '"of the"'), ids(1, 3), 'not across the title and the body');
+    assert.deepEqual(await found(t, c.auth, '"The State"'), ids(1, 3, 2), 'the title first, then newest');
+    assert.deepEqual(await found(t, c.auth, '"state of the art"'), ids(1, 3));
+    assert.deepEqual(await found(t, c.auth, '"art the"'), ids(4), 'in order');
+    assert.deepEqual(await found(t, c.auth, '"the of"'), ids(4));
+    assert.deepEqual(await found(t, c.auth, '"friend of"'), ids(5), "in the author's name");
+    assert.deepEqual(await found(t, c.auth, '"of mine" friend'), ids(5));
+    assert.deepEqual(await found(t, c.auth, '"of the ar"*'), ids(1, 3), 'a phrase ending in a prefix');
+    assert.deepEqual(await found(t, c.auth, 'art -"of the"'), ids(2, 4), 'an excluded phrase');
+    assert.deepEqual(await found(t, c.auth, '"of the" notes'), ids(3), 'a phrase among words');
+    assert.deepEqual(await found(t, c.auth, '"the end"'), []);
+  });
+
   it('takes engine operators as plain text', async () => {
     assert.deepEqual(await find('cat OR dog'), [fx.postId(50)], 'OR is the word "or"');
     assert.deepEqual(await find('title:cat'), [fx.postId(50)], 'no column filter: the words "title cat"');

@@ -188,3 +188,8 @@ export async function dropCommunityIndex(tx: Tx, communityId: string): Promise<v
   }
   await tx.deleteFrom('post_search').where('community_id', '=', communityId).execute();
 }
+
+/** Records that the community's whole index has word pairs (after a rebuild): its searches use them. */
+export async function markCommunityPaired(tx: Tx, communityId: string): Promise<void> {
+  await tx.deleteFrom('post_search_unpaired').where('community_id', '=', communityId).execute();
+}

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { preparedQuery } from '../../../db/prepared-query.js';
-import { communityTag } from '../../../shared/search-text.js';
+import { commonWords, communityTag, pairToken } from '../../../shared/search-text.js';
 import { type PostPageRow, postColumns } from '../../posts/posts.queries.js';
 import type { ParsedQuery, SearchTerm } from '../search.rules.js';
 
@@ -25,39 +25,70 @@ export interface SearchHits {
 /** Where a term must match: anywhere, only in the title, or only in the body or the author's name. */
 export type TermScope = 'any' | 'title' | 'text';
 
-/** A term as an FTS5 string, limited to a scope: its tagged tokens quoted as one phrase (the last one a prefix). */
-export function fts5Term(tag: string, term: SearchTerm, scope: TermScope): string {
+/**
+ * The word pairs of a phrase the index holds (search-text.ts): each two consecutive tokens one of
+ * which is a common word, the last token not a prefix. A phrase holds in a field only where its pairs
+ * do, so they narrow its candidates to a short list; a phrase of exactly one pair is that pair. Empty
+ * when the community's index predates pairs (`paired` false: see pairedCommunity).
+ */
+function pairsOf(tag: string, term: SearchTerm, paired: boolean): string[] {
+  if (!paired) return [];
+  const pairs: string[] = [];
+  const whole = term.prefix ? term.tokens.length - 1 : term.tokens.length;
+  for (let i = 0; i + 1 < whole; i++) {
+    const [first, second] = [term.tokens[i] as string, term.tokens[i + 1] as string];
+    if (commonWords.has(first) || commonWords.has(second)) pairs.push(pairToken(tag, first, second));
+  }
+  return pairs;
+}
+
+/** True when a term is exactly one word pair of the index: two tokens, no prefix, one a common word. */
+const isOnePair = (term: SearchTerm, pairs: readonly string[]) => pairs.length === 1 && term.tokens.length === 2 && !term.prefix;
+
+/** A term as an FTS5 string, limited to a scope: its tagged tokens quoted as one phrase (the last one a prefix), with its pairs. */
+export function fts5Term(tag: string, term: SearchTerm, scope: TermScope, paired: boolean): string {
+  const pairs = pairsOf(tag, term, paired);
   const phrase = `"${term.tokens.map((token) => tag + token).join(' ')}"${term.prefix ? '*' : ''}`;
-  if (scope === 'title') return `{title} : ${phrase}`;
-  if (scope === 'text') return `{author body} : ${phrase}`;
-  return phrase;
+  const expression = isOnePair(term, pairs)
+    ? `"${pairs[0]}"`
+    : pairs.length > 0
+      ? `(${[...pairs.map((pair) => `"${pair}"`), phrase].join(' AND ')})`
+      : phrase;
+  if (scope === 'title') return `{title} : ${expression}`;
+  if (scope === 'text') return `{author body} : ${expression}`;
+  return expression;
 }
 
 /** The whole query as an FTS5 MATCH expression (SQLite). */
-export function fts5Query(tag: string, query: ParsedQuery): string {
-  const include = query.include.map((term) => fts5Term(tag, term, 'any')).join(' AND ');
+export function fts5Query(tag: string, query: ParsedQuery, paired: boolean): string {
+  const include = query.include.map((term) => fts5Term(tag, term, 'any', paired)).join(' AND ');
   if (query.exclude.length === 0) return include;
-  return `(${include}) NOT (${query.exclude.map((term) => fts5Term(tag, term, 'any')).join(' OR ')})`;
+  return `(${include}) NOT (${query.exclude.map((term) => fts5Term(tag, term, 'any', paired)).join(' OR ')})`;
 }
 
 const weightsOf: Record<TermScope, string> = { any: '', title: 'A', text: 'CD' };
 
-/** A term as a tsquery literal: tokens joined by `<->`, each quoted, limited to the scope's weights. */
-export function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope): string {
+/** A tsquery operand: a lexeme quoted, with its labels (prefix, weights). */
+const operand = (lexeme: string, label: string) => {
+  const quoted = `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  return label === '' ? quoted : `${quoted}:${label}`;
+};
+
+/** A term as a tsquery literal: tokens joined by `<->`, each quoted, limited to the scope's weights, with its pairs. */
+export function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope, paired: boolean): string {
+  const pairs = pairsOf(tag, term, paired).map((pair) => operand(pair, weightsOf[scope]));
+  if (isOnePair(term, pairs)) return pairs[0] as string;
   const last = term.tokens.length - 1;
-  const parts = term.tokens.map((token, i) => {
-    const quoted = `'${(tag + token).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-    const label = `${i === last && term.prefix ? '*' : ''}${weightsOf[scope]}`;
-    return label === '' ? quoted : `${quoted}:${label}`;
-  });
-  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' <-> ')})`;
+  const parts = term.tokens.map((token, i) => operand(tag + token, `${i === last && term.prefix ? '*' : ''}${weightsOf[scope]}`));
+  const phrase = parts.length === 1 ? (parts[0] as string) : `(${parts.join(' <-> ')})`;
+  return pairs.length > 0 ? `(${[...pairs, phrase].join(' & ')})` : phrase;
 }
 
 /** The whole query as a tsquery literal (PostgreSQL). */
-export function tsqueryOf(tag: string, query: ParsedQuery): string {
+export function tsqueryOf(tag: string, query: ParsedQuery, paired: boolean): string {
   return [
-    ...query.include.map((term) => tsqueryTerm(tag, term, 'any')),
-    ...query.exclude.map((term) => `!${tsqueryTerm(tag, term, 'any')}`),
+    ...query.include.map((term) => tsqueryTerm(tag, term, 'any', paired)),
+    ...query.exclude.map((term) => `!${tsqueryTerm(tag, term, 'any', paired)}`),
   ].join(' & ');
 }
 
@@ -118,9 +149,10 @@ function sqliteHits(shape: Shape, p: HitParams): RawBuilder<HitRow> {
 /*
  * A query of one phrase, nothing excluded: its matches are the posts with the phrase in the title or
  * in the text, so the two lists the ranking needs anyway are the match too. FTS5 then evaluates the
- * phrase twice instead of three times: a phrase starting with a frequent word is the dearest term to
- * evaluate (`"the zivö"` at 200k posts: 12-14 -> 8 ms). For a single word the two lists and their union
- * cost more than the one match they replace, so words keep the statement above.
+ * phrase twice instead of three times: a phrase of frequent words is the dearest term to evaluate
+ * (`"the zivö"` read without its word pair at 200k posts: 11 -> 8.5 ms of CPU). For a single token (a
+ * word, or a phrase that is one word pair) the two lists and their union cost more than the one match
+ * they replace, so those keep the statement above.
  */
 function sqlitePhraseHits(shape: Shape, p: HitParams): RawBuilder<HitRow> {
   const [title, text] = [p.title[0] ?? '', p.text[0] ?? ''];
@@ -191,7 +223,15 @@ export async function selectSearchHits(
   if (query.include.length === 0) return { rows: [], total: 0 };
   const tag = communityTag(communityId);
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  const phrase = query.include.length === 1 && query.exclude.length === 0 && (query.include[0]?.tokens.length ?? 0) > 1;
+  const paired = await pairedCommunity(db, communityId);
+  const only = query.include[0];
+  // One phrase that its pairs do not reduce to a single token: the dear term to evaluate (sqlitePhraseHits).
+  const phrase =
+    query.include.length === 1 &&
+    query.exclude.length === 0 &&
+    only !== undefined &&
+    only.tokens.length > 1 &&
+    !isOnePair(only, pairsOf(tag, only, paired));
   const shape: Shape = {
     terms: query.include.length,
     byFeed: filters.feedId !== undefined,
@@ -204,7 +244,7 @@ export async function selectSearchHits(
     statement = hitsQueryOf(shape);
     hitsQueries.set(key, statement);
   }
-  const match = postgres ? tsqueryOf(tag, query) : fts5Query(tag, query);
+  const match = postgres ? tsqueryOf(tag, query, paired) : fts5Query(tag, query, paired);
   // SQLite reads each fact's whole column-filtered posting list. With one term that list is the match's
   // own; with several, the match (their AND) is smaller than each term's list, so each fact is asked
   // within it: `(match) AND {title} : term` (two common words at 200k posts: 10-15% less CPU per search).
@@ -212,12 +252,13 @@ export async function selectSearchHits(
     ? tsqueryTerm
     : query.include.length === 1
       ? fts5Term
-      : (prefix: string, term: SearchTerm, scope: TermScope) => `(${match}) AND ${fts5Term(prefix, term, scope)}`;
+      : (prefix: string, term: SearchTerm, scope: TermScope, withPairs: boolean) =>
+          `(${match}) AND ${fts5Term(prefix, term, scope, withPairs)}`;
   const rows = await statement.all(db, {
     communityId,
     match,
-    title: query.include.map((term) => termOf(tag, term, 'title')),
-    text: query.include.map((term) => termOf(tag, term, 'text')),
+    title: query.include.map((term) => termOf(tag, term, 'title', paired)),
+    text: query.include.map((term) => termOf(tag, term, 'text', paired)),
     feedId: filters.feedId ?? '',
     authorId: filters.authorProfileId ?? '',
     limit,
@@ -225,16 +266,41 @@ export async function selectSearchHits(
   });
   if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0]?.total) };
   // Past the end the page has no row to carry the total: count it alone (first page: there is none).
-  return { rows: [], total: offset === 0 ? 0 : await countMatches(db, tag, communityId, query, filters, postgres) };
+  return { rows: [], total: offset === 0 ? 0 : await countMatches(db, tag, communityId, query, filters, postgres, paired) };
 }
 
-async function countMatches(db: Db, tag: string, communityId: string, query: ParsedQuery, filters: SearchFilters, postgres: boolean) {
+/** Per database, the communities known to have word pairs in their whole index: a row of post_search_unpaired never comes back. */
+const pairedCommunities = new WeakMap<Db, Set<string>>();
+
+/** True when the community's index has word pairs throughout (no post_search_unpaired row); read once per community and process. */
+async function pairedCommunity(db: Db, communityId: string): Promise<boolean> {
+  let known = pairedCommunities.get(db);
+  if (known?.has(communityId)) return true;
+  const row = await db.selectFrom('post_search_unpaired').select('community_id').where('community_id', '=', communityId).executeTakeFirst();
+  if (row) return false;
+  if (!known) {
+    known = new Set();
+    pairedCommunities.set(db, known);
+  }
+  known.add(communityId);
+  return true;
+}
+
+async function countMatches(
+  db: Db,
+  tag: string,
+  communityId: string,
+  query: ParsedQuery,
+  filters: SearchFilters,
+  postgres: boolean,
+  paired: boolean,
+) {
   const shape: Shape = { terms: 0, byFeed: filters.feedId !== undefined, byAuthor: filters.authorProfileId !== undefined, union: false };
   const p = { communityId, feedId: filters.feedId ?? '', authorId: filters.authorProfileId ?? '' } as HitParams;
   const count = postgres
     ? sql<{ n: number | string }>`select count(*) as n from post_search s
-        where s.terms @@ ${tsqueryOf(tag, query)}::tsquery and ${filtersSql(shape, p, true)}`
+        where s.terms @@ ${tsqueryOf(tag, query, paired)}::tsquery and ${filtersSql(shape, p, true)}`
     : sql<{ n: number | string }>`select count(*) as n from post_search_fts join post_search s on s.doc_id = post_search_fts.rowid
-        where post_search_fts match ${fts5Query(tag, query)} and ${filtersSql(shape, p, false)}`;
+        where post_search_fts match ${fts5Query(tag, query, paired)} and ${filtersSql(shape, p, false)}`;
   return Number((await count.execute(db)).rows[0]?.n ?? 0);
 }
