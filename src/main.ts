@@ -5,6 +5,7 @@ import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.commands.js';
+import { selectUnpairedCommunities } from './modules/search/queries/entries.js';
 import { systemClock } from './shared/clock.js';
 import { nodeEndOfLifeWarning } from './shared/node-support.js';
 import { durationMs, type EpochMillis, epochMillis } from './shared/time.js';
@@ -83,6 +84,20 @@ async function prepareDatabase(config: Config, database: Database): Promise<Awai
   return bootstrapDefaultCommunity({ database, clock: systemClock });
 }
 
+/** Names the communities whose search index predates word pairs (docs/search.md): one reindex each makes their phrases fast. */
+async function warnOfUnpairedIndexes(database: Database, app: FastifyInstance): Promise<void> {
+  try {
+    const communities = await selectUnpairedCommunities(database.db, 20);
+    if (communities.length === 0) return;
+    app.log.warn(
+      { communities },
+      'search: these communities were indexed before word pairs; phrases with common words are slower there until `community-admin search reindex --community ID` (docs/search.md)',
+    );
+  } catch (error) {
+    app.log.warn({ err: error }, 'search: could not list the communities indexed before word pairs');
+  }
+}
+
 /** Runs the server until SIGTERM/SIGINT: migrate, bootstrap, listen, then stop gracefully. */
 export async function runServer(config: Config): Promise<void> {
   const database: Database = openDatabase(config.database, {
@@ -148,6 +163,7 @@ export async function runServer(config: Config): Promise<void> {
   const started = (created: typeof bootstrap) => {
     webhooks.start();
     if (created) process.stdout.write(firstStartBanner(created.key, created.community.id, config));
+    void warnOfUnpairedIndexes(database, app);
   };
   // Installed before listening, so a signal that arrives as soon as the port opens still stops gracefully.
   process.once('SIGTERM', () => void stop('SIGTERM'));

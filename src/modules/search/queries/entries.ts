@@ -193,3 +193,9 @@ export async function dropCommunityIndex(tx: Tx, communityId: string): Promise<v
 export async function markCommunityPaired(tx: Tx, communityId: string): Promise<void> {
   await tx.deleteFrom('post_search_unpaired').where('community_id', '=', communityId).execute();
 }
+
+/** The communities whose index predates word pairs (at most `limit`): the start-up names them to the operator. */
+export async function selectUnpairedCommunities(db: Db, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('post_search_unpaired').select('community_id').orderBy('community_id').limit(limit).execute();
+  return rows.map((row) => row.community_id);
+}
