@@ -108,6 +108,7 @@ async function upsertBatch(w: PostsWrite, posts: readonly ParsedPost[], inHome: 
   );
   // The searchable text of each post, as derived: the search index need not parse the doc again.
   const texts = new Map<string, SearchableText>();
+  const created = new Set<string>();
   const rows: PostRow[] = [];
   posts.forEach((post, i) => {
     const derived = derivePostDoc(post.record, renderOptionsFromReferences(references[i] ?? emptyReferences()));
@@ -117,10 +118,12 @@ async function upsertBatch(w: PostsWrite, posts: readonly ParsedPost[], inHome: 
     // Rows left exactly as they are are not written: a re-import costs reads only.
     if (before !== undefined && sameRow(row, before)) return;
     rows.push(row);
-    if (before === undefined) written.push({ id: row.id, change: 'created' });
-    else if (contentChanged(before, row)) written.push({ id: row.id, change: 'updated' });
+    if (before === undefined) {
+      written.push({ id: row.id, change: 'created' });
+      created.add(row.id);
+    } else if (contentChanged(before, row)) written.push({ id: row.id, change: 'updated' });
   });
-  await upsertPostRows(w.tx, w.communityId, rows, texts);
+  await upsertPostRows(w.tx, w.communityId, rows, { texts, created });
 }
 
 /**

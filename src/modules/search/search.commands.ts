@@ -22,7 +22,8 @@ export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<n
   let after = '';
   for (;;) {
     const posts = await selectPostRowsAfter(tx, communityId, after, postsPerRound);
-    await indexPosts(tx, communityId, posts);
+    // The community's entries were all dropped: none is looked up.
+    await indexPosts(tx, communityId, posts, { created: new Set(posts.map((post) => post.id)) });
     indexed += posts.length;
     const last = posts.at(-1);
     if (!last || posts.length < postsPerRound) return indexed;
