@@ -14,6 +14,7 @@ import * as eventTagOrder from './012-event-tag-order.js';
 import * as postSearch from './013-post-search.js';
 import * as files from './014-files.js';
 import * as awardsAndWebhookAttempts from './015-awards-and-webhook-attempts.js';
+import * as postSearchNoAuthorIndex from './016-post-search-no-author-index.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013-post-search': postSearch,
   '014-files': files,
   '015-awards-and-webhook-attempts': awardsAndWebhookAttempts,
+  '016-post-search-no-author-index': postSearchNoAuthorIndex,
 };

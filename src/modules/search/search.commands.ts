@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/database.js';
 import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectPostRows, selectPostRowsAfter } from '../posts/posts.queries.js';
-import { dropCommunityIndex, indexPosts, selectPostsWithStaleAuthorName } from './queries/entries.js';
+import { dropCommunityIndex, indexedAuthorName, indexPosts, selectPostsWithStaleAuthorName } from './queries/entries.js';
 
 /** Posts read per round when the whole index is built again. */
 const postsPerRound = 2000;
@@ -31,9 +31,24 @@ export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<n
   }
 }
 
-/** Indexes again the posts of these profiles whose indexed author name is no longer the profile's (a rename: author names are searchable). */
-export async function reindexAuthors(tx: Tx, communityId: string, profiles: readonly { id: string; name: string }[]): Promise<void> {
-  const stale = await selectPostsWithStaleAuthorName(tx, communityId, profiles);
+/**
+ * Indexes again the posts of renamed authors (author names are searchable); `before`, the profiles'
+ * stored JSON before the write. A profile that was not stored has no posts (a post's author must
+ * exist, and profiles are never deleted); one whose name is unchanged has entries that carry it.
+ */
+export async function reindexAuthors(
+  tx: Tx,
+  communityId: string,
+  profiles: readonly { id: string; name: string }[],
+  before: ReadonlyMap<string, string>,
+): Promise<void> {
+  const renames = profiles.flatMap(({ id, name }) => {
+    const doc = before.get(id);
+    const indexedName = doc === undefined ? name : indexedAuthorName(doc);
+    return indexedName === name ? [] : [{ id, name, indexedName }];
+  });
+  if (renames.length === 0) return;
+  const stale = await selectPostsWithStaleAuthorName(tx, communityId, renames);
   if (stale.length === 0) return;
   await indexPosts(tx, communityId, [...(await selectPostRows(tx, communityId, stale)).values()]);
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
-import { batchesOf, selectInBatches } from '../../../db/batches.js';
+import { batchesOf } from '../../../db/batches.js';
 import type { Db, Tx } from '../../../db/database.js';
 import type { Flag } from '../../../db/schema.js';
-import { communityTag, searchDocument } from '../../../shared/search-text.js';
+import { communityTag, fieldTokenLimits, searchDocument, tokensOf } from '../../../shared/search-text.js';
 import type { EpochMicros } from '../../../shared/time.js';
 import { selectProfileJsonByIds } from '../../profiles/profiles.queries.js';
 
@@ -35,10 +35,14 @@ const isPostgres = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof
 const hashOf = (title: string, body: string, author: string): string =>
   createHash('sha1').update(`${title}\u0000${body}\u0000${author}`).digest('base64').slice(0, 20);
 
+/** The author name indexed for a profile: its preferred name, from its stored JSON. */
+export const indexedAuthorName = (profileDoc: string): string =>
+  String((JSON.parse(profileDoc) as { preferred_name?: unknown }).preferred_name ?? '');
+
 /** The authors' preferred names by profile id (read through the profiles' home). */
 async function authorNames(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
   const docs = await selectProfileJsonByIds(db, communityId, ids);
-  return new Map([...docs].map(([id, doc]) => [id, String((JSON.parse(doc) as { preferred_name?: unknown }).preferred_name ?? '')]));
+  return new Map([...docs].map(([id, doc]) => [id, indexedAuthorName(doc)]));
 }
 
 /** What a writer already knows of the posts it indexes. */
@@ -175,22 +179,43 @@ export async function setIndexedInHome(tx: Tx, communityId: string, feedIds: rea
     .execute();
 }
 
-/** The posts of these profiles whose indexed author name is no longer the profile's (a rename): their ids. */
-export async function selectPostsWithStaleAuthorName(
-  tx: Tx,
-  communityId: string,
-  profiles: readonly { id: string; name: string }[],
-): Promise<string[]> {
-  const names = new Map(profiles.map((profile) => [profile.id, profile.name]));
-  const entries = await selectInBatches([...names.keys()], (batch) =>
-    tx
-      .selectFrom('post_search')
-      .select(['post_id', 'author_profile_id', 'author_name'])
-      .where('community_id', '=', communityId)
-      .where('author_profile_id', 'in', batch)
-      .execute(),
-  );
-  return entries.filter((entry) => names.get(entry.author_profile_id ?? '') !== entry.author_name).map((entry) => entry.post_id);
+/** A renamed author: the profile, its new name, and the name its posts' entries carry (its previous one). */
+export interface AuthorRename {
+  id: string;
+  name: string;
+  indexedName: string;
+}
+
+/**
+ * The posts of renamed authors whose entries do not carry the new name yet: their ids. No index of
+ * entries by author is kept (migration 016): the candidates are the posts whose author field holds
+ * the previous name's words, found by the text index, then kept if their author is the profile.
+ */
+export async function selectPostsWithStaleAuthorName(tx: Tx, communityId: string, renames: readonly AuthorRename[]): Promise<string[]> {
+  const postgres = isPostgres(tx);
+  const tag = communityTag(communityId);
+  const ids: string[] = [];
+  for (const rename of renames) {
+    const tokens = tokensOf(rename.indexedName, fieldTokenLimits.author).map((token) => tag + token);
+    const author = sql`s.author_profile_id = ${rename.id} and s.author_name <> ${rename.name}`;
+    // Tokens are letters and digits only: nothing to escape inside the quotes.
+    const rows =
+      tokens.length === 0
+        ? // A name without a word (none, or emoji only) is in no index: the community's entries are read.
+          await sql<{ post_id: string }>`select s.post_id from post_search s where s.community_id = ${communityId} and ${author}`.execute(
+            tx,
+          )
+        : postgres
+          ? await sql<{ post_id: string }>`select s.post_id from post_search s
+              where s.terms @@ ${tokens.map((token) => `'${token}':C`).join(' & ')}::tsquery
+              and (s.community_id || '') = ${communityId} and ${author}`.execute(tx)
+          : await sql<{ post_id: string }>`select s.post_id from post_search_fts join post_search s on s.doc_id = post_search_fts.rowid
+              where post_search_fts match ${`{author} : "${tokens.join(' ')}"`} and s.community_id = ${communityId} and ${author}`.execute(
+              tx,
+            );
+    ids.push(...rows.rows.map((row) => row.post_id));
+  }
+  return ids;
 }
 
 /** Drops the community's whole index (its entries and, on SQLite, their FTS5 rows). */
