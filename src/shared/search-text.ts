@@ -32,7 +32,6 @@ const foldable = new RegExp(`[${Object.keys(letterFolds).join('')}]`, 'gu');
 
 const nonAscii = /[\u0080-\uffff]/;
 const asciiWord = /[a-z0-9]+/g;
-const longAsciiWord = new RegExp(`[a-z0-9]{${maxTokenLength + 1}}`);
 
 /** Case and accents folded: `Café` and `CAFE` both give `cafe`, `naïve` gives `naive`, `Łódź` gives `lodz`. */
 export function foldText(text: string): string {
@@ -68,7 +67,9 @@ function pushRun(tokens: string[], run: string): void {
 /** The tokens of a text, in order (folded; unspaced-script characters one by one), at most `limit`. */
 export function tokensOf(text: string, limit = Number.POSITIVE_INFINITY): string[] {
   const folded = foldText(text);
-  if (!nonAscii.test(folded)) return asciiTokens(folded, limit);
+  if (!nonAscii.test(folded)) return firstTokens(folded.match(asciiWord) ?? [], limit);
+  // Without unspaced-script characters every run is a token: one native match, as for ASCII text.
+  if (!unspaced.test(folded)) return firstTokens(folded.match(wordRun) ?? [], limit);
   const tokens: string[] = [];
   for (const [run] of folded.matchAll(wordRun)) {
     pushRun(tokens, run);
@@ -78,13 +79,12 @@ export function tokensOf(text: string, limit = Number.POSITIVE_INFINITY): string
 }
 
 /**
- * The tokens of folded ASCII text (most text): one native match instead of a loop over match objects,
- * which made tokenising a third of the search index's cost on the import.
+ * The first `limit` runs, cut to the longest token: the common case (no unspaced script) in native
+ * matches, not a loop over match objects (tokenising was a third of the index's cost on the import).
  */
-function asciiTokens(folded: string, limit: number): string[] {
-  const tokens = folded.match(asciiWord) ?? [];
-  if (tokens.length > limit) tokens.length = limit;
-  return longAsciiWord.test(folded) ? tokens.map(cut) : tokens;
+function firstTokens(runs: string[], limit: number): string[] {
+  if (runs.length > limit) runs.length = limit;
+  return runs.some((run) => run.length > maxTokenLength) ? runs.map(cut) : runs;
 }
 
 /** True when a token is one character of an unspaced script (a prefix of it is the character itself). */
