@@ -39,10 +39,14 @@ const hashOf = (title: string, body: string, author: string): string =>
 export const indexedAuthorName = (profileDoc: string): string =>
   String((JSON.parse(profileDoc) as { preferred_name?: unknown }).preferred_name ?? '');
 
-/** The authors' preferred names by profile id (read through the profiles' home). */
-async function authorNames(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
-  const docs = await selectProfileJsonByIds(db, communityId, ids);
-  return new Map([...docs].map(([id, doc]) => [id, indexedAuthorName(doc)]));
+/** The authors' preferred names by profile id (read through the profiles' home), into `names` where missing. */
+async function readAuthorNames(db: Db | Tx, communityId: string, ids: readonly string[], names: Map<string, string>): Promise<void> {
+  const docs = await selectProfileJsonByIds(
+    db,
+    communityId,
+    ids.filter((id) => !names.has(id)),
+  );
+  for (const [id, doc] of docs) names.set(id, indexedAuthorName(doc));
 }
 
 /** What a writer already knows of the posts it indexes. */
@@ -51,15 +55,22 @@ export interface IndexHints {
   texts?: ReadonlyMap<string, SearchableText>;
   /** Posts the writer has just created: they have no entry, so none is looked up (a tenth of the index's cost on an import). */
   created?: ReadonlySet<string>;
+  /**
+   * Authors' names already read in this write, filled as more are: a writer of many batches (the
+   * import) reads each author once, not once per batch. Only for a write that changes no profile.
+   */
+  authorNames?: Map<string, string>;
 }
 
 /** Indexes posts as they are now stored (new ones, and changed ones again); an unchanged text is not indexed twice. */
 export async function indexPosts(tx: Tx, communityId: string, posts: readonly IndexablePost[], hints: IndexHints = {}): Promise<void> {
   if (posts.length === 0) return;
-  const names = await authorNames(
+  const names = hints.authorNames ?? new Map<string, string>();
+  await readAuthorNames(
     tx,
     communityId,
     posts.flatMap((post) => (post.author_profile_id ? [post.author_profile_id] : [])),
+    names,
   );
   for (const batch of batchesOf(posts)) await indexBatch(tx, communityId, batch, names, hints);
 }
