@@ -15,7 +15,8 @@
 export const fieldTokenLimits = { title: 1000, author: 50, body: 8000 } as const;
 /** Where each field's positions start in a PostgreSQL tsvector (gaps keep a phrase inside one field). */
 const fieldStarts = { title: 1, author: 1010, body: 1100 } as const;
-const fieldWeights = { title: 'A', author: 'C', body: 'D' } as const;
+/** A position's weight: title A, author C, body D (a field's positions never reach the next field's start). */
+const weightAt = (position: number): string => (position >= fieldStarts.body ? 'D' : position >= fieldStarts.author ? 'C' : 'A');
 /** PostgreSQL keeps at most 256 positions of a lexeme; later occurrences are left out on both engines. */
 const positionsPerToken = 256;
 /** Longer tokens are cut (a lexeme is at most 2 kB on PostgreSQL; nobody searches a 60-letter word). */
@@ -129,7 +130,7 @@ export function searchDocument(tag: string, source: SearchSource, postgres: bool
   const count = fieldTokens.reduce((sum, tokens) => sum + tokens.length, 0);
   // A token can pass its 256th occurrence only in a text of more than 256 tokens.
   const seen = count > positionsPerToken ? new Map<string, number>() : undefined;
-  const positions = new Map<string, string[]>();
+  const positions = new Map<string, number[]>();
   const texts: Record<Field, string> = { title: '', author: '', body: '' };
   fields.forEach((field, f) => {
     const tokens = fieldTokens[f] as string[];
@@ -153,7 +154,7 @@ export function searchDocument(tag: string, source: SearchSource, postgres: bool
         out.push(lexeme);
         return;
       }
-      const position = `${fieldStarts[field] + i}${fieldWeights[field]}`;
+      const position = fieldStarts[field] + i;
       const list = positions.get(lexeme);
       if (list) list.push(position);
       else positions.set(lexeme, [position]);
@@ -161,6 +162,16 @@ export function searchDocument(tag: string, source: SearchSource, postgres: bool
     texts[field] = out.join(' ');
   });
   if (!postgres) return { ...texts, tsvector: '' };
-  const tsvector = [...positions].map(([lexeme, list]) => `'${lexeme}':${list.join(',')}`).join(' ');
+  // Numbers until here, each position's weight told by its field's range: a string per position
+  // built once, not twice (the tsvector was 2.5x the cost of SQLite's texts).
+  let tsvector = '';
+  for (const [lexeme, list] of positions) {
+    let entry = `${tsvector === '' ? '' : ' '}'${lexeme}':`;
+    for (let k = 0; k < list.length; k++) {
+      const position = list[k] as number;
+      entry += `${k === 0 ? '' : ','}${position}${weightAt(position)}`;
+    }
+    tsvector += entry;
+  }
   return { title: '', author: '', body: '', tsvector };
 }
