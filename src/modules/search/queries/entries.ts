@@ -200,7 +200,7 @@ export interface AuthorRename {
 
 /**
  * The posts of renamed authors whose entries do not carry the new name yet: their ids. No index of
- * entries by author is kept (migration 016): the candidates are the posts whose author field holds
+ * entries by author is kept (migration 017): the candidates are the posts whose author field holds
  * the previous name's words, found by the text index, then kept if their author is the profile.
  */
 export async function selectPostsWithStaleAuthorName(tx: Tx, communityId: string, renames: readonly AuthorRename[]): Promise<string[]> {
