@@ -15,6 +15,8 @@ import * as postSearch from './013-post-search.js';
 import * as files from './014-files.js';
 import * as awardsAndWebhookAttempts from './015-awards-and-webhook-attempts.js';
 import * as searchWordPairs from './016-search-word-pairs.js';
+import * as postSearchNoAuthorIndex from './017-post-search-no-author-index.js';
+import * as postSearchFtsAutomerge from './018-post-search-fts-automerge.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +36,6 @@ export const migrations: Record<string, Migration> = {
   '014-files': files,
   '015-awards-and-webhook-attempts': awardsAndWebhookAttempts,
   '016-search-word-pairs': searchWordPairs,
+  '017-post-search-no-author-index': postSearchNoAuthorIndex,
+  '018-post-search-fts-automerge': postSearchFtsAutomerge,
 };

@@ -98,7 +98,13 @@ const contentChanged = (a: PostRow, b: PostRow): boolean =>
   a.author_profile_id !== b.author_profile_id;
 
 /** Derives and upserts one batch: names for mentions are resolved once for the whole batch. */
-async function upsertBatch(w: PostsWrite, posts: readonly ParsedPost[], inHome: Map<string, 0 | 1>, written: WrittenPost[]): Promise<void> {
+async function upsertBatch(
+  w: PostsWrite,
+  posts: readonly ParsedPost[],
+  inHome: Map<string, 0 | 1>,
+  authorNames: Map<string, string>,
+  written: WrittenPost[],
+): Promise<void> {
   const mentions = posts.map((post) => extractMentions(post.record.chat_message?.blocks ?? []));
   const references = await resolveReferences(w.tx, w.communityId, mentions);
   const stored = await selectPostRows(
@@ -108,6 +114,7 @@ async function upsertBatch(w: PostsWrite, posts: readonly ParsedPost[], inHome: 
   );
   // The searchable text of each post, as derived: the search index need not parse the doc again.
   const texts = new Map<string, SearchableText>();
+  const created = new Set<string>();
   const rows: PostRow[] = [];
   posts.forEach((post, i) => {
     const derived = derivePostDoc(post.record, renderOptionsFromReferences(references[i] ?? emptyReferences()));
@@ -117,10 +124,12 @@ async function upsertBatch(w: PostsWrite, posts: readonly ParsedPost[], inHome: 
     // Rows left exactly as they are are not written: a re-import costs reads only.
     if (before !== undefined && sameRow(row, before)) return;
     rows.push(row);
-    if (before === undefined) written.push({ id: row.id, change: 'created' });
-    else if (contentChanged(before, row)) written.push({ id: row.id, change: 'updated' });
+    if (before === undefined) {
+      written.push({ id: row.id, change: 'created' });
+      created.add(row.id);
+    } else if (contentChanged(before, row)) written.push({ id: row.id, change: 'updated' });
   });
-  await upsertPostRows(w.tx, w.communityId, rows, texts);
+  await upsertPostRows(w.tx, w.communityId, rows, { texts, created, authorNames });
 }
 
 /**
@@ -133,7 +142,9 @@ export async function upsertPosts(w: PostsWrite, posts: readonly ParsedPost[]): 
   if (duplicate) throw new Refused([duplicate]);
   const inHome = await checkReferences(w.tx, w.communityId, posts);
   const written: WrittenPost[] = [];
-  for (const batch of batchesOf(posts)) await upsertBatch(w, batch, inHome, written);
+  // The search index reads each author's name once for all the batches (no profile changes here).
+  const authorNames = new Map<string, string>();
+  for (const batch of batchesOf(posts)) await upsertBatch(w, batch, inHome, authorNames, written);
   return written;
 }
 

@@ -5,7 +5,7 @@ import { lockRow } from '../../db/lock-row.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { isDeepPage, preparedQuery } from '../../db/prepared-query.js';
 import type { Flag, PostsTable } from '../../db/schema.js';
-import { indexPosts, type SearchableText, setIndexedInHome, unindexPosts } from '../search/queries/entries.js';
+import { type IndexHints, indexPosts, setIndexedInHome, unindexPosts } from '../search/queries/entries.js';
 import type { PostSort } from './posts.schemas.js';
 
 /** A post row as stored (community_id aside). */
@@ -117,14 +117,9 @@ export async function selectPostRows(db: Db | Tx, communityId: string, ids: read
 
 /**
  * Inserts or replaces posts by id, and their search entries (callers batch: every row is one
- * statement's parameters); `texts`, the posts' title and body by id when the caller has them parsed.
+ * statement's parameters); `hints`, what the caller knows of them (their parsed texts, which are new).
  */
-export async function upsertPostRows(
-  tx: Tx,
-  communityId: string,
-  rows: readonly PostRow[],
-  texts?: ReadonlyMap<string, SearchableText>,
-): Promise<void> {
+export async function upsertPostRows(tx: Tx, communityId: string, rows: readonly PostRow[], hints?: IndexHints): Promise<void> {
   if (rows.length === 0) return;
   await tx
     .insertInto('posts')
@@ -143,7 +138,7 @@ export async function upsertPostRows(
       })),
     )
     .execute();
-  await indexPosts(tx, communityId, rows, texts);
+  await indexPosts(tx, communityId, rows, hints);
 }
 
 /** Deletes a post and its search entry; false when there was none. */

@@ -29,12 +29,18 @@ export async function upsertProfiles(tx: Tx, communityId: string, records: reado
     const existing = known.get(record.profile_id.toLowerCase());
     return profileFromImport(record, existing === undefined ? nowIso : formatJsonTimestamp(existing));
   });
+  const before = await selectProfileJsonByIds(
+    tx,
+    communityId,
+    profiles.map((profile) => profile.profile_id),
+  );
   await upsertProfileRows(tx, communityId, profiles, now);
   // An author's name is searchable: the posts of a renamed author are indexed again, in the same transaction.
   await reindexAuthors(
     tx,
     communityId,
     profiles.map((profile) => ({ id: profile.profile_id, name: profile.preferred_name })),
+    before,
   );
 }
 

@@ -1,7 +1,13 @@
 import type { Tx } from '../../db/database.js';
 import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectPostRows, selectPostRowsAfter } from '../posts/posts.queries.js';
-import { dropCommunityIndex, indexPosts, markCommunityPaired, selectPostsWithStaleAuthorName } from './queries/entries.js';
+import {
+  dropCommunityIndex,
+  indexedAuthorName,
+  indexPosts,
+  markCommunityPaired,
+  selectPostsWithStaleAuthorName,
+} from './queries/entries.js';
 
 /** Posts read per round when the whole index is built again. */
 const postsPerRound = 2000;
@@ -22,7 +28,8 @@ export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<n
   let after = '';
   for (;;) {
     const posts = await selectPostRowsAfter(tx, communityId, after, postsPerRound);
-    await indexPosts(tx, communityId, posts);
+    // The community's entries were all dropped: none is looked up.
+    await indexPosts(tx, communityId, posts, { created: new Set(posts.map((post) => post.id)) });
     indexed += posts.length;
     const last = posts.at(-1);
     if (!last || posts.length < postsPerRound) break;
@@ -33,9 +40,24 @@ export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<n
   return indexed;
 }
 
-/** Indexes again the posts of these profiles whose indexed author name is no longer the profile's (a rename: author names are searchable). */
-export async function reindexAuthors(tx: Tx, communityId: string, profiles: readonly { id: string; name: string }[]): Promise<void> {
-  const stale = await selectPostsWithStaleAuthorName(tx, communityId, profiles);
+/**
+ * Indexes again the posts of renamed authors (author names are searchable); `before`, the profiles'
+ * stored JSON before the write. A profile that was not stored has no posts (a post's author must
+ * exist, and profiles are never deleted); one whose name is unchanged has entries that carry it.
+ */
+export async function reindexAuthors(
+  tx: Tx,
+  communityId: string,
+  profiles: readonly { id: string; name: string }[],
+  before: ReadonlyMap<string, string>,
+): Promise<void> {
+  const renames = profiles.flatMap(({ id, name }) => {
+    const doc = before.get(id);
+    const indexedName = doc === undefined ? name : indexedAuthorName(doc);
+    return indexedName === name ? [] : [{ id, name, indexedName }];
+  });
+  if (renames.length === 0) return;
+  const stale = await selectPostsWithStaleAuthorName(tx, communityId, renames);
   if (stale.length === 0) return;
   await indexPosts(tx, communityId, [...(await selectPostRows(tx, communityId, stale)).values()]);
 }

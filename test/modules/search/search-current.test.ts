@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { adaRenamedEvent, chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../../support/chat-events-kit.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
-import { feed, importInto, post, postId, profile } from '../../support/feed-fixtures.js';
+import { feed, importInto, post, postId, profile, profileId } from '../../support/feed-fixtures.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { found } from './search-support.js';
 
@@ -48,6 +48,34 @@ describeEachEngine('search: current after every write', (ctx) => {
     assert.deepEqual(await find('amazing'), [postId(2)]);
     await importInto(t, c.id, { feeds: [feed(1)] });
     assert.deepEqual(await find('amazing'), [postId(2), postId(1)]);
+  });
+
+  it("a rename reaches the renamed author's posts only, also from a name without a word, and not a namesake's", async () => {
+    const t = ctx();
+    const c = await t.community();
+    const find = (q: string) => found(t, c.auth, q);
+    await importInto(t, c.id, {
+      profiles: [
+        profile(1, { preferred_name: 'Grace Hopper' }),
+        profile(2, { preferred_name: 'Grace Hopper' }),
+        profile(3, { preferred_name: '🙂' }),
+      ],
+      feeds: [feed(1)],
+      posts: [
+        post(1, 1, { title: 'Compilers' }),
+        post(2, 1, { title: 'Cobol', author_profile_id: profileId(2) }),
+        post(3, 1, { title: 'Nanoseconds', author_profile_id: profileId(3) }),
+      ],
+    });
+    await importInto(t, c.id, {
+      profiles: [profile(1, { preferred_name: 'Amazing Grace' }), profile(3, { preferred_name: 'Ada Lovelace' })],
+    });
+    assert.deepEqual(await find('hopper'), [postId(2)]);
+    assert.deepEqual(await find('amazing'), [postId(1)]);
+    assert.deepEqual(await find('lovelace'), [postId(3)]);
+    await importInto(t, c.id, { profiles: [profile(3, { preferred_name: '' })] });
+    assert.deepEqual(await find('lovelace'), []);
+    assert.deepEqual(await find('nanoseconds'), [postId(3)]);
   });
 
   it('the chat sync: a message is found, its edit finds the new words, its deletion removes it, a user rename reaches it', async () => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
-import { batchesOf, selectInBatches } from '../../../db/batches.js';
+import { batchesOf } from '../../../db/batches.js';
 import type { Db, Tx } from '../../../db/database.js';
 import type { Flag } from '../../../db/schema.js';
-import { communityTag, searchDocument } from '../../../shared/search-text.js';
+import { communityTag, fieldTokenLimits, searchDocument, tokensOf } from '../../../shared/search-text.js';
 import type { EpochMicros } from '../../../shared/time.js';
 import { selectProfileJsonByIds } from '../../profiles/profiles.queries.js';
 
@@ -32,32 +32,61 @@ export interface SearchableText {
 
 const isPostgres = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
+// The fields given one by one: the same bytes as their joined text, without copying it.
 const hashOf = (title: string, body: string, author: string): string =>
-  createHash('sha1').update(`${title}\u0000${body}\u0000${author}`).digest('base64').slice(0, 20);
+  createHash('sha1').update(title).update('\u0000').update(body).update('\u0000').update(author).digest('base64').slice(0, 20);
 
-/** The authors' preferred names by profile id (read through the profiles' home). */
-async function authorNames(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, string>> {
-  const docs = await selectProfileJsonByIds(db, communityId, ids);
-  return new Map([...docs].map(([id, doc]) => [id, String((JSON.parse(doc) as { preferred_name?: unknown }).preferred_name ?? '')]));
+/** The author name indexed for a profile: its preferred name, from its stored JSON. */
+export const indexedAuthorName = (profileDoc: string): string =>
+  String((JSON.parse(profileDoc) as { preferred_name?: unknown }).preferred_name ?? '');
+
+/** The authors' preferred names by profile id (read through the profiles' home), into `names` where missing. */
+async function readAuthorNames(db: Db | Tx, communityId: string, ids: readonly string[], names: Map<string, string>): Promise<void> {
+  const docs = await selectProfileJsonByIds(
+    db,
+    communityId,
+    ids.filter((id) => !names.has(id)),
+  );
+  for (const [id, doc] of docs) names.set(id, indexedAuthorName(doc));
 }
 
-/**
- * Indexes posts as they are now stored (new ones, and changed ones again); an unchanged text is not
- * indexed twice. `texts`: their title and body by id, when the caller has them (else read from `doc`).
- */
-export async function indexPosts(
-  tx: Tx,
-  communityId: string,
-  posts: readonly IndexablePost[],
-  texts?: ReadonlyMap<string, SearchableText>,
-): Promise<void> {
+/** What a writer already knows of the posts it indexes. */
+export interface IndexHints {
+  /** Their title and body by id, when the caller has them parsed (else read from `doc`). */
+  texts?: ReadonlyMap<string, SearchableText>;
+  /** Posts the writer has just created: they have no entry, so none is looked up (a tenth of the index's cost on an import). */
+  created?: ReadonlySet<string>;
+  /**
+   * Authors' names already read in this write, filled as more are: a writer of many batches (the
+   * import) reads each author once, not once per batch. Only for a write that changes no profile.
+   */
+  authorNames?: Map<string, string>;
+}
+
+/** Indexes posts as they are now stored (new ones, and changed ones again); an unchanged text is not indexed twice. */
+export async function indexPosts(tx: Tx, communityId: string, posts: readonly IndexablePost[], hints: IndexHints = {}): Promise<void> {
   if (posts.length === 0) return;
-  const names = await authorNames(
+  const names = hints.authorNames ?? new Map<string, string>();
+  await readAuthorNames(
     tx,
     communityId,
     posts.flatMap((post) => (post.author_profile_id ? [post.author_profile_id] : [])),
+    names,
   );
-  for (const batch of batchesOf(posts)) await indexBatch(tx, communityId, batch, names, texts);
+  for (const batch of batchesOf(posts)) await indexBatch(tx, communityId, batch, names, hints);
+}
+
+/** The stored text hashes of the batch's posts that may have an entry. */
+async function storedHashes(tx: Tx, communityId: string, posts: readonly IndexablePost[], created?: ReadonlySet<string>) {
+  const ids = posts.flatMap((post) => (created?.has(post.id) ? [] : [post.id]));
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await tx
+    .selectFrom('post_search')
+    .select(['post_id', 'source_hash'])
+    .where('community_id', '=', communityId)
+    .where('post_id', 'in', ids)
+    .execute();
+  return new Map(rows.map((row) => [row.post_id, row.source_hash]));
 }
 
 async function indexBatch(
@@ -65,23 +94,13 @@ async function indexBatch(
   communityId: string,
   posts: readonly IndexablePost[],
   names: Map<string, string>,
-  texts: ReadonlyMap<string, SearchableText> | undefined,
+  { texts, created }: IndexHints,
 ): Promise<void> {
   const postgres = isPostgres(tx);
-  const stored = new Map(
-    (
-      await tx
-        .selectFrom('post_search')
-        .select(['post_id', 'source_hash'])
-        .where('community_id', '=', communityId)
-        .where(
-          'post_id',
-          'in',
-          posts.map((post) => post.id),
-        )
-        .execute()
-    ).map((row) => [row.post_id, row.source_hash]),
-  );
+  const stored = await storedHashes(tx, communityId, posts, created);
+  // An entry written by this batch's upsert gets a doc_id above every existing one (SQLite's rowid
+  // is the largest plus one); one at or below it was there before, whatever the caller said.
+  const lastDocId = postgres ? 0 : await lastDocIdOf(tx);
   const tag = communityTag(communityId);
   const changed = new Map<string, ReturnType<typeof searchDocument>>();
   const rows = posts.map((post) => {
@@ -131,7 +150,7 @@ async function indexBatch(
   for (const row of written as { post_id: string; doc_id: number }[]) {
     const document = changed.get(row.post_id);
     if (!document) continue;
-    (stored.has(row.post_id) ? replaced : fresh).push(sql`(${row.doc_id}, ${document.title}, ${document.author}, ${document.body})`);
+    (row.doc_id > lastDocId ? fresh : replaced).push(sql`(${row.doc_id}, ${document.title}, ${document.author}, ${document.body})`);
   }
   for (const part of batchesOf(fresh, 200)) {
     await sql`insert into post_search_fts (rowid, title, author, body) values ${sql.join(part)}`.execute(tx);
@@ -139,6 +158,15 @@ async function indexBatch(
   for (const part of batchesOf(replaced, 200)) {
     await sql`insert or replace into post_search_fts (rowid, title, author, body) values ${sql.join(part)}`.execute(tx);
   }
+}
+
+/** SQLite: the largest doc_id, 0 when there is none (the end of the INTEGER PRIMARY KEY's b-tree). */
+async function lastDocIdOf(tx: Tx): Promise<number> {
+  const row = await tx
+    .selectFrom('post_search')
+    .select((eb) => eb.fn.max('doc_id').as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
 }
 
 /** Removes posts from the index (a post deleted). */
@@ -163,22 +191,43 @@ export async function setIndexedInHome(tx: Tx, communityId: string, feedIds: rea
     .execute();
 }
 
-/** The posts of these profiles whose indexed author name is no longer the profile's (a rename): their ids. */
-export async function selectPostsWithStaleAuthorName(
-  tx: Tx,
-  communityId: string,
-  profiles: readonly { id: string; name: string }[],
-): Promise<string[]> {
-  const names = new Map(profiles.map((profile) => [profile.id, profile.name]));
-  const entries = await selectInBatches([...names.keys()], (batch) =>
-    tx
-      .selectFrom('post_search')
-      .select(['post_id', 'author_profile_id', 'author_name'])
-      .where('community_id', '=', communityId)
-      .where('author_profile_id', 'in', batch)
-      .execute(),
-  );
-  return entries.filter((entry) => names.get(entry.author_profile_id ?? '') !== entry.author_name).map((entry) => entry.post_id);
+/** A renamed author: the profile, its new name, and the name its posts' entries carry (its previous one). */
+export interface AuthorRename {
+  id: string;
+  name: string;
+  indexedName: string;
+}
+
+/**
+ * The posts of renamed authors whose entries do not carry the new name yet: their ids. No index of
+ * entries by author is kept (migration 017): the candidates are the posts whose author field holds
+ * the previous name's words, found by the text index, then kept if their author is the profile.
+ */
+export async function selectPostsWithStaleAuthorName(tx: Tx, communityId: string, renames: readonly AuthorRename[]): Promise<string[]> {
+  const postgres = isPostgres(tx);
+  const tag = communityTag(communityId);
+  const ids: string[] = [];
+  for (const rename of renames) {
+    const tokens = tokensOf(rename.indexedName, fieldTokenLimits.author).map((token) => tag + token);
+    const author = sql`s.author_profile_id = ${rename.id} and s.author_name <> ${rename.name}`;
+    // Tokens are letters and digits only: nothing to escape inside the quotes.
+    const rows =
+      tokens.length === 0
+        ? // A name without a word (none, or emoji only) is in no index: the community's entries are read.
+          await sql<{ post_id: string }>`select s.post_id from post_search s where s.community_id = ${communityId} and ${author}`.execute(
+            tx,
+          )
+        : postgres
+          ? await sql<{ post_id: string }>`select s.post_id from post_search s
+              where s.terms @@ ${tokens.map((token) => `'${token}':C`).join(' & ')}::tsquery
+              and (s.community_id || '') = ${communityId} and ${author}`.execute(tx)
+          : await sql<{ post_id: string }>`select s.post_id from post_search_fts join post_search s on s.doc_id = post_search_fts.rowid
+              where post_search_fts match ${`{author} : "${tokens.join(' ')}"`} and s.community_id = ${communityId} and ${author}`.execute(
+              tx,
+            );
+    ids.push(...rows.rows.map((row) => row.post_id));
+  }
+  return ids;
 }
 
 /** Drops the community's whole index (its entries and, on SQLite, their FTS5 rows). */
