@@ -104,9 +104,11 @@ export function communityTag(communityId: string): string {
 /*
  * Word pairs. A phrase with a very frequent word (`"the zivö"`) costs either engine a check of every
  * post holding both words: at 200k posts, 12,668 candidates for 958 matches. So each field is also
- * indexed with its pairs of consecutive tokens of which one is a common word, as one token each (a
+ * indexed with its pairs of consecutive tokens whose first is a common word, as one token each (a
  * "common gram"); a phrase then reads the short list of its pair, and a phrase of exactly such a pair
- * is that token alone. The pairs follow a field's tokens (SQLite: after them in the column, so no
+ * is that token alone. Only the pairs a common word starts: half the tokens of pairs on both sides,
+ * for the phrases people type (`"the launch"`, `"state of the art"`); one ending in a common word
+ * (`"state of"`) is read as a phrase alone. The pairs follow a field's tokens (SQLite: after them in the column, so no
  * token's position moves; PostgreSQL: one position per field, for its weight), and start with `p`
  * where every word token starts with its tag's `q`: no query token can match a pair.
  */
@@ -132,7 +134,7 @@ function pairsOfTokens(tag: string, tokens: readonly (string | undefined)[]): st
   for (let i = 0; i + 1 < tokens.length; i++) {
     const [first, second] = [tokens[i], tokens[i + 1]];
     if (first === undefined || second === undefined) continue;
-    if (commonWords.has(first) || commonWords.has(second)) pairs.add(pairToken(tag, first, second));
+    if (commonWords.has(first)) pairs.add(pairToken(tag, first, second));
   }
   return [...pairs];
 }

@@ -26,8 +26,8 @@ export interface SearchHits {
 export type TermScope = 'any' | 'title' | 'text';
 
 /**
- * The word pairs of a phrase the index holds (search-text.ts): each two consecutive tokens one of
- * which is a common word, the last token not a prefix. A phrase holds in a field only where its pairs
+ * The word pairs of a phrase the index holds (search-text.ts): each two consecutive tokens the first
+ * of which is a common word, the last token not a prefix. A phrase holds in a field only where its pairs
  * do, so they narrow its candidates to a short list; a phrase of exactly one pair is that pair. Empty
  * when the community's index predates pairs (`paired` false: see pairedCommunity).
  */
@@ -37,12 +37,12 @@ function pairsOf(tag: string, term: SearchTerm, paired: boolean): string[] {
   const whole = term.prefix ? term.tokens.length - 1 : term.tokens.length;
   for (let i = 0; i + 1 < whole; i++) {
     const [first, second] = [term.tokens[i] as string, term.tokens[i + 1] as string];
-    if (commonWords.has(first) || commonWords.has(second)) pairs.push(pairToken(tag, first, second));
+    if (commonWords.has(first)) pairs.push(pairToken(tag, first, second));
   }
   return pairs;
 }
 
-/** True when a term is exactly one word pair of the index: two tokens, no prefix, one a common word. */
+/** True when a term is exactly one word pair of the index: two tokens, no prefix, the first a common word. */
 const isOnePair = (term: SearchTerm, pairs: readonly string[]) => pairs.length === 1 && term.tokens.length === 2 && !term.prefix;
 
 /** A term as an FTS5 string, limited to a scope: its tagged tokens quoted as one phrase (the last one a prefix), with its pairs. */
