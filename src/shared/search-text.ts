@@ -108,13 +108,14 @@ export function communityTag(communityId: string): string {
  * "common gram"); a phrase then reads the short list of its pair, and a phrase of exactly such a pair
  * is that token alone. Only the pairs a common word starts: half the tokens of pairs on both sides,
  * for the phrases people type (`"the launch"`, `"state of the art"`); one ending in a common word
- * (`"state of"`) is read as a phrase alone. The pairs follow a field's tokens (SQLite: after them in the column, so no
- * token's position moves; PostgreSQL: one position per field, for its weight), and start with `p`
- * where every word token starts with its tag's `q`: no query token can match a pair.
+ * (`"state of"`) is read as a phrase alone. The pairs follow a field's tokens (SQLite: after them in
+ * the column, so no token's position moves; PostgreSQL: one position per field, for its weight), and
+ * start with `p` where every word token starts with its tag's `q`: no query token can match a pair.
+ * The index and the query take their pairs from the same function (wordPairs), so they cannot differ.
  */
 
 /** The common words of pairs: the most frequent words of English, French, Spanish and German text. A change is a migration that reindexes. */
-export const commonWords: ReadonlySet<string> = new Set(
+const commonWords: ReadonlySet<string> = new Set(
   [
     'the of and to a in is it you that for on with as at by this be are was from or an we our not but have has i my your will can',
     'de la le les et des du un une en el los las y que der die das und ein eine zu den',
@@ -124,12 +125,12 @@ export const commonWords: ReadonlySet<string> = new Set(
 );
 
 /** The index token of two consecutive tokens: `p`, the tag's digits, the first token's length (two base-36 digits), both tokens. */
-export function pairToken(tag: string, first: string, second: string): string {
+function pairToken(tag: string, first: string, second: string): string {
   return `p${tag.slice(1)}${first.length.toString(36).padStart(2, '0')}${first}${second}`;
 }
 
-/** The distinct pair tokens of a field's tokens (a left-out occurrence, `undefined`, pairs with nothing). */
-function pairsOfTokens(tag: string, tokens: readonly (string | undefined)[]): string[] {
+/** The distinct pair tokens of consecutive tokens (a left-out occurrence, `undefined`, pairs with nothing): a field's, or a phrase's. */
+export function wordPairs(tag: string, tokens: readonly (string | undefined)[]): string[] {
   const pairs = new Set<string>();
   for (let i = 0; i + 1 < tokens.length; i++) {
     const [first, second] = [tokens[i], tokens[i + 1]];
@@ -179,7 +180,7 @@ export function searchDocument(tag: string, source: SearchSource, postgres: bool
     const tokens = fieldTokens[f] as string[];
     if (!postgres && !seen) {
       // No occurrence to leave out: the tagged text in one join, not a string per token; its pairs after it.
-      const pairs = pairsOfTokens(tag, tokens);
+      const pairs = wordPairs(tag, tokens);
       const words = tokens.length === 0 ? '' : tag + tokens.join(` ${tag}`);
       texts[field] = pairs.length === 0 ? words : `${words} ${pairs.join(' ')}`;
       return;
@@ -200,7 +201,7 @@ export function searchDocument(tag: string, source: SearchSource, postgres: bool
       else out.push(lexeme);
       return token;
     });
-    const pairs = pairsOfTokens(tag, kept);
+    const pairs = wordPairs(tag, kept);
     // One position per field: the pair's weight is its field's.
     if (postgres) for (const pair of pairs) place(pair, fieldStarts[field]);
     else out.push(...pairs);

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { preparedQuery } from '../../../db/prepared-query.js';
-import { commonWords, communityTag, pairToken } from '../../../shared/search-text.js';
+import { communityTag, wordPairs } from '../../../shared/search-text.js';
 import { type PostPageRow, postColumns } from '../../posts/posts.queries.js';
 import type { ParsedQuery, SearchTerm } from '../search.rules.js';
 
@@ -33,13 +33,7 @@ export type TermScope = 'any' | 'title' | 'text';
  */
 function pairsOf(tag: string, term: SearchTerm, paired: boolean): string[] {
   if (!paired) return [];
-  const pairs: string[] = [];
-  const whole = term.prefix ? term.tokens.length - 1 : term.tokens.length;
-  for (let i = 0; i + 1 < whole; i++) {
-    const [first, second] = [term.tokens[i] as string, term.tokens[i + 1] as string];
-    if (commonWords.has(first)) pairs.push(pairToken(tag, first, second));
-  }
-  return pairs;
+  return wordPairs(tag, term.prefix ? term.tokens.slice(0, -1) : term.tokens);
 }
 
 /** True when a term is exactly one word pair of the index: two tokens, no prefix, the first a common word. */
