@@ -1,4 +1,4 @@
-import { type Failure, formatPath, Refused } from './shared/failures.js';
+import { type Failure, formatPath, type Refused } from './shared/failures.js';
 
 /**
  * The one catalogue of error codes. Each code has exactly one HTTP status, so a body can never
@@ -128,11 +128,13 @@ export const validationFailed = (field: string, rule: string): ApiError => new A
 
 /**
  * A command's refusal as the API's 400: `validation_failed` naming `body.<path>` of its first
- * failure (`bodyPath`: the body's name of a path in the command's input); any other error as it is.
+ * failure (`bodyPath`: the body's name of a path in the command's input). The error handler is its
+ * one caller: routes let a `Refused` through (src/http/error-handler.ts).
  */
-export function refusalAsValidationFailed(error: unknown, bodyPath = (path: Failure['path']): Failure['path'] => path): unknown {
-  const [failure] = error instanceof Refused ? error.failures : [];
-  return failure === undefined ? error : validationFailed(formatPath(['body', ...bodyPath(failure.path)]), failure.message);
+export function refusalAsValidationFailed(refused: Refused, bodyPath = (path: Failure['path']): Failure['path'] => path): ApiError {
+  const [failure] = refused.failures;
+  if (failure === undefined) return new ApiError('validation_failed');
+  return validationFailed(formatPath(['body', ...bodyPath(failure.path)]), failure.message);
 }
 
 /** Error thrown by domain services for user-fixable problems in CLI/import contexts too. */

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { ApiError, type ErrorCode } from '../errors.js';
+import { ApiError, type ErrorCode, refusalAsValidationFailed } from '../errors.js';
+import { type Failure, Refused } from '../shared/failures.js';
 import { DeadlinePassedError } from '../shared/request-deadline.js';
 import { lingerBeforeClose } from './lingering-close.js';
 import { describeValidationError } from './validation.js';
@@ -27,9 +28,13 @@ export const databaseUnavailable = (): ApiError =>
 /** 503 request_timeout, with Retry-After. */
 export const deadlinePassed = (): ApiError => new ApiError('request_timeout', undefined, { headers: { 'retry-after': '1' } });
 
-/** Turns anything thrown into the ApiError that describes it to the client. */
-export function toApiError(error: FastifyError | Error): ApiError {
+/**
+ * Turns anything thrown into the ApiError that describes it to the client. `refusalPath` is the
+ * route's name of a refused command input's path in its body (the route's `config.refusalPath`).
+ */
+export function toApiError(error: FastifyError | Error, refusalPath?: (path: Failure['path']) => Failure['path']): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof Refused) return refusalAsValidationFailed(error, refusalPath);
   // An outage, a failover, a silent connection or a full disk: the client may retry, it is not a bug.
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
   if (error instanceof DeadlinePassedError) return deadlinePassed();
@@ -85,7 +90,7 @@ const outageLog = {
 /** The single place where errors become responses. Internals are logged, never sent. */
 export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request.routeOptions.config.refusalPath);
     if (apiError.code === 'database_unavailable') outageLog.note(request, error);
     // A 503 made on purpose (a stopping server, a deadline) is an answer, not a fault.
     else if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');

@@ -1,3 +1,4 @@
+import type { Failure } from '../shared/failures.js';
 import type { Principal } from '../shared/principal.js';
 
 /** Body encodings a route accepts. */
@@ -30,6 +31,12 @@ declare module 'fastify' {
     idempotencyInHandler?: boolean;
     /** The parts of a multipart/form-data body the route reads itself (documentation only: the OpenAPI requestBody). */
     documentedMultipartBody?: object;
+    /**
+     * The body's name of a path in the input of the command the route calls, for a command whose
+     * input is not the body as it came (renamed or nested fields): the error handler renders a
+     * `Refused` as `validation_failed` naming `body.<path>` (src/http/error-handler.ts).
+     */
+    refusalPath?: (path: Failure['path']) => Failure['path'];
   }
 }
 

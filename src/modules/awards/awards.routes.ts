@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../dependencies.js';
-import { refusalAsValidationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { SecretBox } from '../../shared/secret-box.js';
@@ -40,9 +39,7 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const awardId = awardIdFromPath(request.params.award_id);
-      await assignAward(services, principalOf(request).communityId, awardId, request.body).catch((error: unknown) => {
-        throw refusalAsValidationFailed(error);
-      });
+      await assignAward(services, principalOf(request).communityId, awardId, request.body);
       worker.wake();
       return { success: true as const };
     },

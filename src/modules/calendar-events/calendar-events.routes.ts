@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
-import { refusalAsValidationFailed } from '../../errors.js';
 import { sendJsonBytes, sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
@@ -108,7 +107,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
   app.patch(
     '/admin/v0/calendar_events/:calendar_event_id/attendees',
     {
-      config: { operation: 'calendarEvents.upsertAttendee', bodyTypes: ['json'] },
+      config: { operation: 'calendarEvents.upsertAttendee', bodyTypes: ['json'], refusalPath: bodyPath },
       schema: {
         tags,
         summary: 'Add an attendee to a calendar event or update their personal join link',
@@ -120,9 +119,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request) => {
       const { communityId } = principalOf(request);
-      await setAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch((error) => {
-        throw refusalAsValidationFailed(error, bodyPath);
-      });
+      await setAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body);
       return { success: true as const };
     },
   );
@@ -132,7 +129,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
   app.post(
     '/admin/v0/calendar_events',
     {
-      config: { operation: 'calendarEvents.create', bodyTypes: ['json'] },
+      config: { operation: 'calendarEvents.create', bodyTypes: ['json'], refusalPath: bodyPath },
       schema: {
         tags,
         summary: 'Create a calendar event',
@@ -143,9 +140,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request, reply) => {
-      const written = await createEvent(withDeadline(request, services), principalOf(request).communityId, request.body).catch((error) => {
-        throw refusalAsValidationFailed(error, bodyPath);
-      });
+      const written = await createEvent(withDeadline(request, services), principalOf(request).communityId, request.body);
       reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
       return sendWritten(reply, written);
     },
@@ -154,7 +149,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
   app.patch(
     '/admin/v0/calendar_events/:calendar_event_id',
     {
-      config: { operation: 'calendarEvents.update', bodyTypes: ['json'] },
+      config: { operation: 'calendarEvents.update', bodyTypes: ['json'], refusalPath: bodyPath },
       schema: {
         tags,
         summary: 'Update a calendar event',
@@ -167,11 +162,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request, reply) => {
       const { communityId } = principalOf(request);
-      const written = await updateEvent(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch(
-        (error) => {
-          throw refusalAsValidationFailed(error, bodyPath);
-        },
-      );
+      const written = await updateEvent(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body);
       return sendWritten(reply, written);
     },
   );

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../dependencies.js';
-import { refusalAsValidationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
@@ -32,9 +31,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
         principalOf(request).communityId,
         request.params.group_id,
         request.body.user,
-      ).catch((error: unknown) => {
-        throw refusalAsValidationFailed(error);
-      });
+      );
       return alreadyMember
         ? { success: true as const, message: 'The user is already a member of this group.' }
         : { success: true as const };

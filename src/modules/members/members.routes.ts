@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
-import { refusalAsValidationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
@@ -65,11 +64,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const result = await addMember(withDeadline(request, deps), principalOf(request).communityId, request.body).catch(
-        (error: unknown) => {
-          throw refusalAsValidationFailed(error);
-        },
-      );
+      const result = await addMember(withDeadline(request, deps), principalOf(request).communityId, request.body);
       if (result.chatInvite)
         request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
       const data = result.chatInvite ? { member: result.member, chat_invite: result.chatInvite } : { member: result.member };
