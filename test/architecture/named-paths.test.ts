@@ -64,6 +64,61 @@ export function missingPaths(at: string = root): string[] {
   return missing;
 }
 
+/**
+ * Code names a page or a comment sends the reader to: an identifier in backticks that reads as code
+ * (`writeCommunityData`, `RouteRuleTable`: a lower-case start with a capital inside, or two capitalised
+ * words run together) and a bare module file name (`files.reads.ts`). Names that are not ours (a
+ * library's API, a port proposed in prose) are listed in `notOurs` with why.
+ */
+const codeName = /`([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)`/g;
+const bareFileName = /(?<![\w./-])([\w-]+(?:\.[\w-]+)+\.ts)\b/g;
+const notOurs = new Set([
+  'stringifySetCookie', // the cookie package's API (docs/dependencies.md)
+  'arrayBuffers', // a field of process.memoryUsage() (docs/files.md)
+  'FileStore', // the port docs/files.md proposes for object storage, not built
+]);
+
+/** Every code name of docs/*.md, README.md and src's comments that no source file of the project holds, as "where: name". */
+export function missingCodeNames(at: string = root): string[] {
+  const sources = ['src', 'test', 'bench', 'clients', 'console'].flatMap((dir) =>
+    // This file names missing names on purpose (its own examples).
+    filesUnder(join(at, dir)).filter((path) => !/\/(node_modules|dist)\//.test(path) && !path.endsWith('named-paths.test.ts')),
+  );
+  const words = new Set<string>();
+  for (const path of sources) for (const word of readFileSync(path, 'utf8').matchAll(/[A-Za-z_$][\w$]*/g)) words.add(word[0]);
+  const fileNames = new Set(sources.map((path) => path.split('/').pop()));
+  const missing: string[] = [];
+  const check = (where: string, text: string) => {
+    for (const match of text.matchAll(codeName)) if (!words.has(match[1]) && !notOurs.has(match[1])) missing.push(`${where}: ${match[1]}`);
+    for (const match of text.matchAll(bareFileName)) if (!fileNames.has(match[1])) missing.push(`${where}: ${match[1]}`);
+  };
+  const pages = filesUnder(join(at, 'docs'), ['.md']).filter((path) => !path.slice(join(at, 'docs').length + 1).includes('/'));
+  if (existsSync(join(at, 'README.md'))) pages.push(join(at, 'README.md'));
+  for (const page of pages)
+    for (const [index, line] of readFileSync(page, 'utf8').split('\n').entries()) check(`${repoPath(page)}:${index + 1}`, line);
+  for (const path of filesUnder(join(at, 'src')))
+    for (const comment of commentsOf(readFileSync(path, 'utf8'))) check(`${repoPath(path)}:${comment.line}`, comment.text);
+  return missing;
+}
+
+describe('code names in comments and docs exist (rule above missingCodeNames)', () => {
+  it('holds for src comments, docs/*.md and README.md', () => {
+    const missing = missingCodeNames();
+    if (missing.length > 0) console.log(`${missing.length} named names that no source holds:\n${missing.join('\n')}`);
+    assert.deepEqual(missing, []);
+  });
+
+  it('takes code-like names in backticks and bare module file names, not prose', () => {
+    const names = (text: string) => [...text.matchAll(codeName)].map((m) => m[1]).concat([...text.matchAll(bareFileName)].map((m) => m[1]));
+    assert.deepEqual(names('`PlanTable` and `planRequirements`, see files.upload.ts'), [
+      'PlanTable',
+      'planRequirements',
+      'files.upload.ts',
+    ]);
+    assert.deepEqual(names('`Retry-After`, `WIRE_NAMES`, `all`, `Refused`, src/app.ts and Mr. Smith'), []);
+  });
+});
+
 describe('paths named in comments and docs exist (rule at the top of this file)', () => {
   it('holds for src, test, docs/*.md and README.md', () => {
     const missing = missingPaths();

@@ -19,7 +19,7 @@ export const DownloadParamsSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 1024 }),
 });
 
-/** The parts of an upload, for the OpenAPI document (the route reads and checks them itself: files.upload.ts). */
+/** The parts of an upload, for the OpenAPI document (the route reads and checks them itself: files.routes.ts). */
 export const UploadFormSchema = Type.Object({
   file: Type.String({ format: 'binary', description: 'The bytes; at most FILES_MAX_MB MiB.' }),
   filename: Type.String({ minLength: 1, maxLength: 255, description: 'With its extension, e.g. photo.png.' }),
