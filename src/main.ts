@@ -30,7 +30,7 @@ const firstStartLinkMs = durationMs(15 * 60_000);
 function consoleLines(token: string | null, communityId: string, consoleBase: string): string[] {
   if (token === null) return [];
   return [
-    'Or sign in to the console in a browser with this link (it works once, within 15 minutes):',
+    'The console, in a browser: this link signs you in (it works once, within 15 minutes):',
     '',
     `  ${consoleLinkUrl(consoleBase, token)}`,
     '',

@@ -40,7 +40,12 @@ for (const { engine, skip } of engines) {
     });
 
     const signIn = (token: string) =>
-      app.inject({ method: 'POST', url: '/admin/v0/console/sessions', payload: { token }, headers: { 'content-type': 'application/json' } });
+      app.inject({
+        method: 'POST',
+        url: '/admin/v0/console/sessions',
+        payload: { token },
+        headers: { 'content-type': 'application/json' },
+      });
 
     it('--json prints exactly {url, expires_at}: the server address, the token in the fragment, 15 minutes; the link works once', async () => {
       const started = Date.now();
