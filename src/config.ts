@@ -21,6 +21,7 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 1 }),
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_DOWNLOADS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   REQUEST_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 15000 }),
@@ -39,6 +40,8 @@ const EnvironmentSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$', maxLength: 512 })),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 256, pattern: '^[\\x21-\\x7e]+$' })),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  CONSOLE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
+  CONSOLE_SESSION_HOURS: Type.Integer({ minimum: 1, maximum: 168, default: 12 }),
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
@@ -63,7 +66,14 @@ export interface Config {
   logFormat: 'auto' | 'json' | 'pretty';
   chatApiUrl: string;
   chatTimeoutMs: DurationMs;
-  rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number; downloadsPerSecond: number };
+  rateLimit: {
+    perSecond: number;
+    windowSeconds: number;
+    unauthenticatedPerSecond: number;
+    downloadsPerSecond: number;
+    /** Console sign-ins (token exchanges) per address per minute: each one is a guess at a token. */
+    signInPerMinute: number;
+  };
   corsOrigins: string[];
   requestTimeoutMs: DurationMs;
   /** How long a request may run once received before it answers 503 request_timeout and its write is rolled back. */
@@ -88,6 +98,10 @@ export interface Config {
    * needs `Authorization: Bearer <token>`; with a port it is served on that port only (bound like HOST).
    */
   metrics: { token: string | null; port: number | null };
+  /** The operator's console at /console and its sign-in (docs/console.md); CONSOLE=false turns both off. */
+  console: boolean;
+  /** How long a console session's key lives (CONSOLE_SESSION_HOURS). */
+  consoleSessionMs: DurationMs;
 }
 
 export class ConfigError extends Error {}
@@ -159,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
       downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
+      signInPerMinute: parsed.RATE_LIMIT_SIGN_IN_PER_MINUTE,
     },
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: durationMs(parsed.REQUEST_TIMEOUT_MS),
@@ -188,5 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicBaseUrl: parsed.PUBLIC_BASE_URL === undefined ? null : parsed.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     },
     metrics: { token: parsed.METRICS_TOKEN ?? null, port: parsed.METRICS_PORT ?? null },
+    console: parsed.CONSOLE === 'true',
+    consoleSessionMs: durationMs(parsed.CONSOLE_SESSION_HOURS * 3_600_000),
   };
 }

@@ -15,6 +15,11 @@ export const errorCatalogue = {
     message: 'This API key has expired.',
     hint: 'Create a new key (community-admin key create) and use it instead.',
   },
+  console_link_refused: {
+    status: 401,
+    message: 'This console link was already used, has expired or is unknown.',
+    hint: 'Make a new link: community-admin console link --community <id> (each link works once).',
+  },
   insufficient_scope: {
     status: 403,
     message: 'This API key does not hold the permission this endpoint needs.',

@@ -5,6 +5,8 @@ import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.commands.js';
+import { createConsoleLink } from './modules/console-sessions/console-sessions.commands.js';
+import { consoleBaseUrl, consoleLinkUrl } from './modules/console-sessions/console-sessions.rules.js';
 import { selectUnpairedCommunities } from './modules/search/queries/entries.js';
 import { systemClock } from './shared/clock.js';
 import { nodeEndOfLifeWarning } from './shared/node-support.js';
@@ -18,8 +20,29 @@ const stopReserveMs = 4500;
 /** How often a stopping server closes the keep-alive connections that have become idle. */
 const idleCloseEveryMs = 50;
 
+/** What the first start made: the default community, its key's secret, and a console link's token (null when CONSOLE=false). */
+type FirstStart = NonNullable<Awaited<ReturnType<typeof bootstrapDefaultCommunity>>> & { consoleToken: string | null };
+
+/** How long the first start's console link works (the default of `console link`). */
+const firstStartLinkMs = durationMs(15 * 60_000);
+
+/** The console link of the banner, with how to get another, or nothing when the console is off. */
+function consoleLines(token: string | null, communityId: string, consoleBase: string): string[] {
+  if (token === null) return [];
+  return [
+    'The console, in a browser: this link signs you in (it works once, within 15 minutes):',
+    '',
+    `  ${consoleLinkUrl(consoleBase, token)}`,
+    '',
+    `A new link at any time: npx community-admin console link --community ${communityId}`,
+    '',
+  ];
+}
+
 /** The banner of the first start: the only time a default key is ever shown. */
-function firstStartBanner(key: string, communityId: string, config: Config): string {
+function firstStartBanner(created: FirstStart, config: Config, consoleBase: string): string {
+  const { key, community } = created;
+  const communityId = community.id;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   return [
@@ -29,6 +52,7 @@ function firstStartBanner(key: string, communityId: string, config: Config): str
     '',
     `  ${key}`,
     '',
+    ...consoleLines(created.consoleToken, communityId, consoleBase),
     'Try it:',
     `  curl -H "Authorization: Bearer ${key}" ${base}/admin/v0/calendar_events`,
     '',
@@ -69,7 +93,7 @@ const startRetryMs = 1000;
  * Migrations, on a handle of their own without statement_timeout (a migration may rightly run long),
  * then the default community: what the server needs before it can serve a request.
  */
-async function prepareDatabase(config: Config, database: Database): Promise<Awaited<ReturnType<typeof bootstrapDefaultCommunity>>> {
+async function prepareDatabase(config: Config, database: Database): Promise<FirstStart | null> {
   if (database.engine === 'postgres') {
     const migrations = openDatabase(config.database, {
       poolSize: 2,
@@ -81,7 +105,12 @@ async function prepareDatabase(config: Config, database: Database): Promise<Awai
       await migrations.close();
     }
   } else await migrateToLatest(database);
-  return bootstrapDefaultCommunity({ database, clock: systemClock });
+  const created = await bootstrapDefaultCommunity({ database, clock: systemClock });
+  if (!created) return null;
+  const consoleToken = config.console
+    ? (await createConsoleLink({ database, clock: systemClock }, created.community.id, firstStartLinkMs)).token
+    : null;
+  return { ...created, consoleToken };
 }
 
 /** Names the communities whose search index predates word pairs (docs/search.md): one reindex each makes their phrases fast. */
@@ -162,7 +191,10 @@ export async function runServer(config: Config): Promise<void> {
   };
   const started = (created: typeof bootstrap) => {
     webhooks.start();
-    if (created) process.stdout.write(firstStartBanner(created.key, created.community.id, config));
+    if (created) {
+      const consoleBase = consoleBaseUrl(config.files.publicBaseUrl, config, app.server.address());
+      process.stdout.write(firstStartBanner(created, config, consoleBase));
+    }
     void warnOfUnpairedIndexes(database, app);
   };
   // Installed before listening, so a signal that arrives as soon as the port opens still stops gracefully.

@@ -54,7 +54,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (options: { community: string; json?: boolean }) => {
       const keys = await asOperatorErrors(() => withDatabase((database) => listApiKeys({ database }, options.community)));
       // --json keeps the documented fields; the table also shows when each key was last used.
-      const documented = keys.map(({ id, label, created_at, revoked_at, permissions: held, all_permissions, expires_at }) => ({
+      const documented = keys.map(({ id, label, created_at, revoked_at, permissions: held, all_permissions, expires_at, kind }) => ({
         id,
         label,
         created_at,
@@ -62,6 +62,7 @@ export function registerKeyCommands(program: Command): void {
         permissions: held,
         all_permissions,
         expires_at,
+        kind,
       }));
       const rows = keys.map((k) => ({ ...k, permissions: k.all_permissions ? 'all' : k.permissions.join(',') }));
       printResult(
@@ -70,6 +71,7 @@ export function registerKeyCommands(program: Command): void {
         formatTable(rows as unknown as Record<string, unknown>[], [
           'id',
           'label',
+          'kind',
           'permissions',
           'expires_at',
           'created_at',

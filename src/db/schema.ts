@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Plan } from '../shared/plans.js';
+import type { KeyKind } from '../shared/principal.js';
 import type { DurationMs, EpochMicros, EpochMillis } from '../shared/time.js';
 
 /*
@@ -38,6 +39,18 @@ export interface ApiKeysTable {
   /** The hash a rotation replaced, valid until previous_valid_until. */
   previous_key_hash: string | null;
   previous_valid_until: EpochMillis | null;
+  /** `key` (made by `key create`) or `console` (a console session's, made by signing in: docs/console.md). */
+  kind: Generated<KeyKind>;
+}
+
+/** One-time console sign-in links (docs/console.md): the token's SHA-256 only. */
+export interface ConsoleLinksTable {
+  token_hash: string;
+  community_id: string;
+  created_at: EpochMillis;
+  expires_at: EpochMillis;
+  /** Set once, by the exchange that used the link. */
+  used_at: EpochMillis | null;
 }
 
 export interface ChatConnectionsTable {
@@ -402,6 +415,7 @@ export interface FileUploadChunksTable {
 export interface DB {
   communities: CommunitiesTable;
   api_keys: ApiKeysTable;
+  console_links: ConsoleLinksTable;
   chat_connections: ChatConnectionsTable;
   profiles: ProfilesTable;
   members: MembersTable;

@@ -54,6 +54,8 @@ export function permissionSteps(required: Permission | null | undefined): GuardS
 
 /** How the OpenAPI document states a rule: `x-plan`, `x-permission` and a sentence for the description. */
 export function documentedRule(rule: RouteRule): { plan: Plan; permission: Permission | 'none'; sentence: string } {
+  if (rule.public)
+    return { plan: rule.plan, permission: 'none', sentence: 'Needs no API key (public), on every plan; rate limited per address.' };
   const needs = rule.permission ? `the key permission \`${rule.permission}\`` : 'no key permission (any valid key)';
   return {
     plan: rule.plan,

@@ -122,3 +122,10 @@ export function downloadBudgetStep(limiter: RateLimiter): GuardStep {
   const refusal = `Too many downloads from this address: at most ${policy.limit} per ${policy.windowSeconds} s.`;
   return (request, reply) => andThen(limiter.consume(policy, addressBucket(request.ip)), (decision) => enforce(reply, decision, refusal));
 }
+
+/** Counts a console sign-in against its address's sign-in budget (per minute: each one is a guess at a token). */
+export function signInBudgetStep(limiter: RateLimiter): GuardStep {
+  const policy = limiter.perSignInAddress;
+  const refusal = `Too many console sign-ins from this address: at most ${policy.limit} per ${policy.windowSeconds} s.`;
+  return (request, reply) => andThen(limiter.consume(policy, addressBucket(request.ip)), (decision) => enforce(reply, decision, refusal));
+}

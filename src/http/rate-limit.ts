@@ -11,7 +11,7 @@ import type { GuardStep } from './request-guard.js';
 
 /** One budget: `limit` requests per fixed window of `windowSeconds`, counted per bucket id. */
 export interface RateLimitPolicy {
-  name: 'key' | 'address' | 'download';
+  name: 'key' | 'address' | 'download' | 'sign_in';
   limit: number;
   windowSeconds: number;
 }
@@ -34,6 +34,8 @@ export class RateLimiter {
   readonly perAddress: RateLimitPolicy;
   /** Public file downloads, per address: a page with twenty images is not a key-guessing attack. */
   readonly perDownloadAddress: RateLimitPolicy;
+  /** Console sign-ins, per address: each presents a token that may be a guess (docs/console.md). */
+  readonly perSignInAddress: RateLimitPolicy;
 
   constructor(
     readonly store: RateLimitStore,
@@ -43,6 +45,7 @@ export class RateLimiter {
     this.perKey = { name: 'key', limit: settings.perSecond, windowSeconds: settings.windowSeconds };
     this.perAddress = { name: 'address', limit: settings.unauthenticatedPerSecond, windowSeconds: settings.windowSeconds };
     this.perDownloadAddress = { name: 'download', limit: settings.downloadsPerSecond, windowSeconds: settings.windowSeconds };
+    this.perSignInAddress = { name: 'sign_in', limit: settings.signInPerMinute, windowSeconds: 60 };
   }
 
   /**

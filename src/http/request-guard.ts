@@ -65,8 +65,17 @@ export function guardProtectedRoutes(app: FastifyInstance, stepsOf: (route: Rout
 
 /** The steps of public routes that ask for a budget of their own (`config.downloadBudget`: file downloads). */
 export function guardDownloadRoutes(app: FastifyInstance, steps: readonly GuardStep[]): void {
+  guardPublicRoutes(app, (route) => Boolean(route.config?.downloadBudget), steps);
+}
+
+/** The steps of public routes that take guesses (`config.signInBudget`: the console's sign-in). */
+export function guardSignInRoutes(app: FastifyInstance, steps: readonly GuardStep[]): void {
+  guardPublicRoutes(app, (route) => Boolean(route.config?.signInBudget), steps);
+}
+
+function guardPublicRoutes(app: FastifyInstance, applies: (route: RouteOptions) => boolean, steps: readonly GuardStep[]): void {
   app.addHook('onRoute', (route) => {
-    if (!route.config?.downloadBudget) return;
+    if (!applies(route)) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [asHook(steps), ...existing];
   });

@@ -24,6 +24,8 @@ declare module 'fastify' {
     operation?: string;
     /** Public downloads: counted against their own per-address budget (RATE_LIMIT_DOWNLOADS_PER_SECOND), not the key-guessing one. */
     downloadBudget?: boolean;
+    /** Console sign-in: counted against its own per-address budget (RATE_LIMIT_SIGN_IN_PER_MINUTE), as each one may be a guess. */
+    signInBudget?: boolean;
     /**
      * The route claims its Idempotency-Key itself, with `request.claimIdempotencyKey(body)`, once it
      * knows what makes the request the same operation (a streamed upload: after reading it).

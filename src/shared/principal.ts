@@ -1,12 +1,17 @@
 import type { KeyPermissions } from './permissions.js';
 import type { Plan } from './plans.js';
 
+/** What made a key: `key create` (or the API), or signing in to the console (a console session, docs/console.md). */
+export type KeyKind = 'key' | 'console';
+
 /** Who is calling: the key, the community it belongs to, and what the key may do. */
 export interface Principal {
   keyId: string;
   communityId: string;
   plan: Plan;
   permissions: KeyPermissions;
+  /** `console`: the caller is a person signed in to the console; `key`: an API key. */
+  kind: KeyKind;
 }
 
 /**

@@ -5,6 +5,8 @@ import type { Plan } from './plans.js';
 export interface RouteRule {
   plan: Plan;
   permission: Permission | null;
+  /** True for a documented route that takes no key at all (its `config.public`): the console's sign-in. */
+  public?: boolean;
 }
 
 /** The rule of routes by `METHOD url` (as registered); HEAD follows GET; a route not listed needs only a valid key. */

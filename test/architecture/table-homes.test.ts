@@ -33,6 +33,7 @@ import { chainTop, filesUnder, repoPath, root, tableNamesOf } from './source-tre
 export const tableHomes: Readonly<Record<string, string>> = {
   communities: 'src/modules/communities/',
   api_keys: 'src/modules/api-keys/',
+  console_links: 'src/modules/console-sessions/',
   chat_connections: 'src/modules/chat-connections/',
   profiles: 'src/modules/profiles/',
   members: 'src/modules/members/',

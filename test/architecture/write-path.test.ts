@@ -29,6 +29,7 @@ const srcDir = join(root, 'src');
 export const notCommunityData: Readonly<Record<string, string>> = {
   communities: 'the tenant itself (name, plan); its version columns are bumped by the write path only (rule 4)',
   api_keys: 'credentials, not data any answer shows',
+  console_links: 'one-time console sign-in tokens (hashed): credentials, like api_keys',
   chat_connections: "the operator's chat configuration",
   idempotency_keys: 'stored responses of the idempotency layer',
   webhook_endpoints: "an integrator's webhook configuration (like api_keys): no cached answer shows it",

@@ -120,7 +120,13 @@ export interface HarnessOptions {
 
 /** Test config: the operator defaults, with a rate limit high enough not to interfere. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
 }
 
 /** Builds the app on a fresh database of the engine; everything is torn down when the suite ends. */

@@ -1,10 +1,11 @@
+import type { Tx } from '../../db/handles.js';
 import { type ApiError, notFound } from '../../errors.js';
 import { toIso } from '../../shared/clock.js';
 import { refuseSentence } from '../../shared/failures.js';
 import { newUuid } from '../../shared/ids.js';
-import { type KeyPermissions, type Permission, permissionNames, storedPermissions } from '../../shared/permissions.js';
+import { type KeyPermissions, type Permission, permissionNames, permissions, storedPermissions } from '../../shared/permissions.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
-import { addMillis, type DurationMs } from '../../shared/time.js';
+import { addMillis, type DurationMs, type EpochMillis } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { communityNotFound } from '../communities/communities.reads.js';
 import { insertApiKey, revokeApiKeyRow, rotateApiKeyRow, selectApiKey, updateApiKeyPermissions } from './api-keys.queries.js';
@@ -98,4 +99,38 @@ export async function setApiKeyPermissions(
 ): Promise<{ id: string; permissions: Permission[]; all_permissions: boolean }> {
   if (!(await updateApiKeyPermissions(database.db, keyId, storedPermissions(held)))) throw keyNotFound(keyId);
   return { id: keyId, permissions: permissionNames(held), all_permissions: held === 'all' };
+}
+
+/** The label of every console session's key, as `key list` shows it. */
+export const consoleSessionLabel = 'Console session';
+
+/**
+ * A console session's key (docs/console.md), inserted in the sign-in's transaction: kind `console`,
+ * every permission of the catalogue listed by name (not `all`: a permission added later is not
+ * held by sessions already open, and `api_keys:write`, never implied, is held because it is
+ * listed), expiring `lifetimeMs` after `now`. The community is the caller's to have checked.
+ */
+export async function createConsoleSessionKey(
+  tx: Tx,
+  communityId: string,
+  now: EpochMillis,
+  lifetimeMs: DurationMs,
+): Promise<CreatedApiKey & { expires_at: string }> {
+  const held: KeyPermissions = new Set(permissions);
+  const key = newSecret();
+  const id = newUuid();
+  const expiresAt = addMillis(now, lifetimeMs);
+  await insertApiKey(tx, {
+    id,
+    community_id: communityId,
+    label: consoleSessionLabel,
+    key_hash: hashApiKey(key),
+    created_at: now,
+    last_used_at: null,
+    revoked_at: null,
+    permissions: storedPermissions(held),
+    expires_at: expiresAt,
+    kind: 'console',
+  });
+  return { id, key, community_id: communityId, permissions: permissionNames(held), expires_at: toIso(expiresAt) };
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ApiKeysTable } from '../../db/schema.js';
+import type { KeyKind } from '../../shared/principal.js';
 import type { EpochMillis } from '../../shared/time.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -14,14 +15,15 @@ export interface KeyPrincipalRow {
   permissions: string;
   expires_at: EpochMillis | null;
   previous_valid_until: EpochMillis | null;
+  kind: KeyKind;
   /** Truthy when the hash is the one a rotation replaced (valid until previous_valid_until), not the current one. */
   by_previous: unknown;
 }
 
-/** Inserts a key (its hash only). */
+/** Inserts a key (its hash only); `db` may be a transaction (a console session's key is made in its sign-in's). */
 export async function insertApiKey(
   db: Db,
-  row: Omit<ApiKeyRow, 'previous_key_hash' | 'previous_valid_until' | 'permissions'> & { permissions: string },
+  row: Omit<ApiKeyRow, 'previous_key_hash' | 'previous_valid_until' | 'permissions' | 'kind'> & { permissions: string; kind?: KeyKind },
 ): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
 }
@@ -82,6 +84,7 @@ export async function selectPrincipalByHash(db: Db, keyHash: string): Promise<Ke
       'api_keys.permissions',
       'api_keys.expires_at',
       'api_keys.previous_valid_until',
+      'api_keys.kind',
       (eb) => eb('api_keys.previous_key_hash', '=', keyHash).as('by_previous'),
     ])
     .where((eb) => eb.or([eb('api_keys.key_hash', '=', keyHash), eb('api_keys.previous_key_hash', '=', keyHash)]))

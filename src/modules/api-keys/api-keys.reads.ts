@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { toIso } from '../../shared/clock.js';
 import { type Permission, parseStoredPermissions, permissionNames } from '../../shared/permissions.js';
 import { isPlan, type Plan } from '../../shared/plans.js';
-import type { KeyCheck, KeyRefusal, Principal, PrincipalLookup } from '../../shared/principal.js';
+import type { KeyCheck, KeyKind, KeyRefusal, Principal, PrincipalLookup } from '../../shared/principal.js';
 import { addMillis, durationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { communityNotFound } from '../communities/communities.reads.js';
@@ -24,6 +24,8 @@ export interface ApiKeySummary {
   /** True when the key holds `all` (every permission, including future ones). */
   all_permissions: boolean;
   expires_at: string | null;
+  /** `console`: a console session's key (docs/console.md); `key`: any other. */
+  kind: KeyKind;
 }
 
 /** Lists a community's keys without their secrets. */
@@ -40,6 +42,7 @@ export async function listApiKeys({ database }: Pick<ApiKeyDeps, 'database'>, co
       permissions: permissionNames(held),
       all_permissions: held === 'all',
       expires_at: isoOrNull(row.expires_at),
+      kind: row.kind,
     };
   });
 }
@@ -129,6 +132,7 @@ export class Authenticator implements PrincipalLookup {
             communityId: live.community_id,
             plan: live.plan as Plan,
             permissions: parseStoredPermissions(live.permissions),
+            kind: live.kind,
           }
         : null,
       ...validity(live, previous),

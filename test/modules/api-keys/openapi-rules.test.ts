@@ -34,7 +34,9 @@ describeEachEngine('OpenAPI: plan and permission per operation', (ctx) => {
       assert.ok(rule, `${key} is not in routeRules (src/http/plans.ts)`);
       assert.equal(op['x-plan'], rule.plan, key);
       assert.equal(op['x-permission'], rule.permission ?? 'none', key);
-      assert.match(op.description ?? '', rule.permission ? new RegExp(`\`${rule.permission}\``) : /any valid key/, key);
+      const words = rule.permission ? new RegExp(`\`${rule.permission}\``) : rule.public ? /no API key \(public\)/ : /any valid key/;
+      assert.match(op.description ?? '', words, key);
+      if (rule.public) assert.deepEqual((op as { security?: unknown }).security, [], `${key} is public: no security`);
       if (rule.permission) assert.ok(op.responses['403'], `${key} documents 403`);
     }
     const byKey = new Map(operations.map(({ key, op }) => [key, op]));

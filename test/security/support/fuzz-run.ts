@@ -5,6 +5,8 @@ import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { createAward } from '../../../src/modules/awards/awards.commands.js';
+import { createConsoleLink } from '../../../src/modules/console-sessions/console-sessions.commands.js';
+import { durationMs } from '../../../src/shared/time.js';
 import { drainWebhookOutbox } from '../../../src/webhooks/fan-out.js';
 import type { Resolver } from '../../../src/webhooks/target-address.js';
 import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';
@@ -127,6 +129,12 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         await drainWebhookOutbox(t.database);
         const deliveryIds = (await t.database.db.selectFrom('webhook_deliveries').select('id').execute()).map((r) => r.id);
         const award = await createAward({ database: t.database, clock: t.clock }, world.communityId, { name: 'Fuzz award' });
+        // Console links (POST /console/sessions): each works once, so enough of them for some sign-ins to succeed.
+        const consoleTokens: string[] = [];
+        for (let i = 0; i < 40; i++) {
+          const link = await createConsoleLink({ database: t.database, clock: t.clock }, world.communityId, durationMs(3_600_000));
+          consoleTokens.push(link.token);
+        }
         const document = await fetchDocument(t);
         operations = operationsOf(document).sort(byWriteImpact);
         validator = new ResponseValidator(document);
@@ -147,6 +155,7 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
             // The webhook endpoint id (DELETE /webhook_endpoints/{id}) and a target the fuzz app accepts.
             id: [...webhookEndpointIds, ...deliveryIds],
             award_id: [award.id],
+            token: consoleTokens,
             url: [webhookTarget],
             // Search queries that find something, in the query language (hostile ones come from the arbitraries).
             q: ['post', 'the community', '"weekly update"', 'launch*', 'team -draft', 'café', '東京'],
@@ -158,12 +167,12 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         };
       });
 
-      it('fuzzes all twenty-four operations of the document', () => {
+      it('fuzzes all twenty-five operations of the document', () => {
         assert.deepEqual(
           operations.map((o) => o.name),
           names,
         );
-        assert.equal(names.length, 24);
+        assert.equal(names.length, 25);
       });
 
       names.forEach((name, index) => {

@@ -3601,6 +3601,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v0/console/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the console with a one-time link
+         * @description Signs the operator's console in (docs/console.md): exchanges the one-time token of a console link (`community-admin console link --community ID`, the part of its URL after `#token=`) for a console session: a new API key of the community holding every permission, labelled `Console session`, expiring after CONSOLE_SESSION_HOURS (12 by default), listed by `community-admin key list`. A link works once: of two concurrent uses exactly one gets a session. A used, expired or unknown token answers 401 `console_link_refused`, the same for all three. Sign out by revoking the session key. Absent (404) when CONSOLE=false.
+         *
+         *     Needs no API key (public), on every plan; rate limited per address.
+         */
+        post: operations["signInToConsole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5146,6 +5168,121 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signInToConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of a console link (`community-admin console link`): what follows `#token=` in its URL. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ConsoleSession */
+                        data: {
+                            /** @description The session's API key secret: shown once. Send it as `Authorization: Bearer <key>`; revoke it to sign out. */
+                            key: string;
+                            /**
+                             * Format: uuid
+                             * @description The session key's id (what `DELETE /admin/v0/api_keys/{id}` takes to sign out).
+                             */
+                            key_id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends (CONSOLE_SESSION_HOURS after the sign-in).
+                             */
+                            expires_at: string;
+                            community: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                plan: "free" | "growth" | "momentum" | "enterprise";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link was already used, has expired or is unknown (console_link_refused): make a new one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
