@@ -125,7 +125,12 @@ async function heldByCaller(database: ApiKeyDeps['database'], caller: KeyCaller)
 }
 
 /** 403 unless the caller holds everything `target` holds. */
-async function requireHeldByCaller(database: ApiKeyDeps['database'], caller: KeyCaller, target: KeyPermissions, action: string): Promise<void> {
+async function requireHeldByCaller(
+  database: ApiKeyDeps['database'],
+  caller: KeyCaller,
+  target: KeyPermissions,
+  action: string,
+): Promise<void> {
   const missing = firstNotHeld(await heldByCaller(database, caller), target);
   if (missing === null) return;
   const what = missing === 'all' ? '`all` (every permission, including future ones)' : `the permission ${missing}`;

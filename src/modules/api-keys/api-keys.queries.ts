@@ -32,7 +32,12 @@ export async function selectApiKeys(db: Db, communityId: string): Promise<ApiKey
 }
 
 /** A page of a community's live (unrevoked) keys, oldest first (ties by id), with their total (the API's list). */
-export async function selectLiveApiKeysPage(db: Db, communityId: string, limit: number, offset: number): Promise<{ rows: ApiKeyRow[]; total: number }> {
+export async function selectLiveApiKeysPage(
+  db: Db,
+  communityId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
   const live = db.selectFrom('api_keys').where('community_id', '=', communityId).where('revoked_at', 'is', null);
   const [rows, count] = await Promise.all([
     live.selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute(),

@@ -101,9 +101,11 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       if (typeof held === 'object' && 'unknown' in held) throw validationFailed('body.permissions', `unknown permission "${held.unknown}"`);
       const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
       if (expiresInMs === null) throw validationFailed('body.expires_in', durationRule);
-      const created = await createApiKeyAs(deps, principalOf(request), { label, permissions: held, expiresInMs }).catch((error: unknown) => {
-        throw refusalAsValidationFailed(error);
-      });
+      const created = await createApiKeyAs(deps, principalOf(request), { label, permissions: held, expiresInMs }).catch(
+        (error: unknown) => {
+          throw refusalAsValidationFailed(error);
+        },
+      );
       const data = {
         id: created.id,
         key: created.key,
@@ -158,7 +160,10 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
           'Extension, as `community-admin key revoke`. A key may revoke itself (signing out); it is refused from its next request on. A key of another community, or one already revoked, is 404; a key holding a permission the calling key lacks is 403.',
         headers: IdempotencyHeaders,
         params: ApiKeyIdParamsSchema,
-        response: { 200: Type.Object({ success: Type.Literal(true), data: RevokedApiKeySchema }), ...errorResponses(400, 403, 404, 409, 422) },
+        response: {
+          200: Type.Object({ success: Type.Literal(true), data: RevokedApiKeySchema }),
+          ...errorResponses(400, 403, 404, 409, 422),
+        },
       },
     },
     async (request) => {

@@ -60,7 +60,9 @@ export const CreateApiKeyBodySchema = Type.Object(
   {
     label: Type.String({ maxLength: 200, description: 'What the key is for (may be empty).' }),
     permissions: Type.Array(StringEnum([...permissions, 'all'] as const), { minItems: 1, maxItems: 64, description: permissionsText }),
-    expires_in: Type.Optional(Duration('Lifetime from now: `30s`, `15m`, `24h`, `90d` (at most 100 years), as `key create --expires-in`. Absent: never expires.')),
+    expires_in: Type.Optional(
+      Duration('Lifetime from now: `30s`, `15m`, `24h`, `90d` (at most 100 years), as `key create --expires-in`. Absent: never expires.'),
+    ),
   },
   { additionalProperties: false },
 );

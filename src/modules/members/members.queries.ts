@@ -11,7 +11,10 @@ import type { Member, MemberState } from './members.schemas.js';
 export type MemberRow = Omit<Selectable<MembersTable>, 'community_id' | 'name_sort' | 'search_text'>;
 
 /** The list's sort and search columns of a member's names and email (written with every change of them). */
-export function listColumnsOf(row: Pick<MemberRow, 'full_name' | 'preferred_name' | 'email_norm'>): { name_sort: string; search_text: string } {
+export function listColumnsOf(row: Pick<MemberRow, 'full_name' | 'preferred_name' | 'email_norm'>): {
+  name_sort: string;
+  search_text: string;
+} {
   return memberListColumns(row.full_name, row.preferred_name, row.email_norm);
 }
 
@@ -76,12 +79,18 @@ export async function updateMember(
   tx: Tx,
   communityId: string,
   id: string,
-  changes: Pick<MemberRow, 'email_norm' | 'full_name' | 'preferred_name' | 'avatar_url_original' | 'chat_profile_id' | 'state' | 'updated_at'>,
+  changes: Pick<
+    MemberRow,
+    'email_norm' | 'full_name' | 'preferred_name' | 'avatar_url_original' | 'chat_profile_id' | 'state' | 'updated_at'
+  >,
 ): Promise<void> {
   const { email_norm: _emailNorm, ...columns } = changes;
   await tx
     .updateTable('members')
-    .set({ ...columns, ...listColumnsOf(changes) }).where('community_id', '=', communityId).where('id', '=', id).execute();
+    .set({ ...columns, ...listColumnsOf(changes) })
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deactivates an active member; false when it was not active any more (a concurrent call won). */
@@ -268,7 +277,6 @@ export interface MemberListFilter {
 export type MemberListSort = 'name' | '-name' | 'joined_at' | '-joined_at';
 
 const isPostgresDb = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
-
 
 type PageParams = { communityId: string; state: string; pattern: string; limit: number; offset: number };
 type CountParams = { communityId: string; state: string; pattern: string };

@@ -115,7 +115,8 @@ export const ListMembersQuerySchema = Type.Object(
     sort: Type.Optional(
       StringEnum(memberListSorts, {
         default: 'name',
-        description: '`name`: by full name (case and accents ignored); `joined_at`: by when the member was created; `-` reverses. Ties by id.',
+        description:
+          '`name`: by full name (case and accents ignored); `joined_at`: by when the member was created; `-` reverses. Ties by id.',
       }),
     ),
     page: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: '0-based page number.' }),
