@@ -63,15 +63,16 @@ export async function selectMemberById(db: Db | Tx, communityId: string, id: str
  * won the race), which the caller turns into the update path.
  */
 export async function insertMemberIfEmailFree(tx: Tx, communityId: string, row: MemberRow): Promise<boolean> {
-  return (await insertMemberUnlessEmailTaken.execute(tx, { community_id: communityId, ...row })) > 0;
+  return (await insertMemberUnlessEmailTaken.execute(tx, { community_id: communityId, ...row, ...listColumnsOf(row) })) > 0;
 }
 
 // Compiled once: a member add runs it on every request, and building it costs more than SQLite's insert.
-const insertMemberUnlessEmailTaken = preparedWrite((tx: Tx, p: MemberRow & { community_id: string }) =>
-  tx
-    .insertInto('members')
-    .values({ ...p, ...listColumnsOf(p) })
-    .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing()),
+const insertMemberUnlessEmailTaken = preparedWrite(
+  (tx: Tx, p: MemberRow & { community_id: string; name_sort: string; search_text: string }) =>
+    tx
+      .insertInto('members')
+      .values(p)
+      .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing()),
 );
 
 /** Rewrites the changeable fields of a member. */
