@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { refusalAsValidationFailed, validationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
@@ -19,7 +18,7 @@ import {
   CreatedApiKeySchema,
   ListApiKeysQuerySchema,
   RevokedApiKeySchema,
-  RotateApiKeyBodySchema,
+  RotateApiKeyQuerySchema,
   RotatedApiKeySchema,
 } from './api-keys.schemas.js';
 
@@ -27,11 +26,6 @@ const tags = ['API keys', 'extension'];
 const durationRule = 'must be a duration such as 30s, 15m, 24h or 90d (at most 100 years)';
 const secretOnce =
   'The answer holds the secret, once: it is never stored in clear, so this route keeps no Idempotency-Key answer (a retry makes another key; the header is ignored).';
-
-/** A rotation's POST may come without a body: the default grace then. */
-async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
 
 /**
  * `GET /api_key/me`, and the key management of the console (issue 39, extensions): list, create,
@@ -121,24 +115,23 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
   app.post(
     '/admin/v0/api_keys/:id/rotate',
     {
-      config: { operation: 'apiKeys.rotate', bodyTypes: ['json'], answersSecret: true },
-      preValidation: emptyBodyAsObject,
+      config: { operation: 'apiKeys.rotate', answersSecret: true },
       schema: {
         tags,
         operationId: 'rotateApiKey',
         summary: 'Give an API key a new secret (answered once); the old one works until the grace ends',
         description: `Extension, as \`community-admin key rotate\`: same id, label, permissions and expiry. A key of another community, or a revoked one, is 404; a key holding a permission the calling key lacks is 403. ${secretOnce}`,
         params: ApiKeyIdParamsSchema,
-        body: RotateApiKeyBodySchema,
+        querystring: RotateApiKeyQuerySchema,
         response: {
           200: Type.Object({ success: Type.Literal(true), data: RotatedApiKeySchema }),
-          ...errorResponses(400, 403, 404, 413, 415),
+          ...errorResponses(400, 403, 404),
         },
       },
     },
     async (request) => {
-      const grace = request.body.grace === undefined ? durationMs(24 * 3_600_000) : parseDurationOrZero(request.body.grace);
-      if (grace === null) throw validationFailed('body.grace', `${durationRule}, or 0`);
+      const grace = request.query.grace === undefined ? durationMs(24 * 3_600_000) : parseDurationOrZero(request.query.grace);
+      if (grace === null) throw validationFailed('querystring.grace', `${durationRule}, or 0`);
       const data = await rotateApiKeyAs(deps, principalOf(request), request.params.id, grace).catch((error: unknown) => {
         // An expired key, or a rotation that lost a race: the operator command's sentence, naming the path's id.
         if (error instanceof Refused) throw validationFailed('path.id', error.failures[0]?.message ?? 'cannot be rotated');

@@ -83,7 +83,7 @@ export const CreatedApiKeySchema = Type.Object(
 
 export const ApiKeyIdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The key id.' }) });
 
-export const RotateApiKeyBodySchema = Type.Object(
+export const RotateApiKeyQuerySchema = Type.Object(
   {
     grace: Type.Optional(
       Type.String({
@@ -95,7 +95,7 @@ export const RotateApiKeyBodySchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type RotateApiKeyBody = Static<typeof RotateApiKeyBodySchema>;
+export type RotateApiKeyQuery = Static<typeof RotateApiKeyQuerySchema>;
 
 export const RotatedApiKeySchema = Type.Object(
   {
