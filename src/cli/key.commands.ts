@@ -3,9 +3,9 @@ import { UserInputError } from '../errors.js';
 import { createApiKey, revokeApiKey, rotateApiKey, setApiKeyPermissions } from '../modules/api-keys/api-keys.commands.js';
 import { listApiKeys } from '../modules/api-keys/api-keys.reads.js';
 import { systemClock } from '../shared/clock.js';
-import { parseDuration } from '../shared/duration.js';
+import { parseDuration, parseDurationOrZero } from '../shared/duration.js';
 import { parsePermissionList, permissions } from '../shared/permissions.js';
-import { type DurationMs, durationMs } from '../shared/time.js';
+import type { DurationMs } from '../shared/time.js';
 import { withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 
@@ -13,8 +13,7 @@ const defaultGrace = '24h';
 
 /** Milliseconds of a duration option; names the option when the text is not a duration. */
 function durationOption(option: string, text: string, allowZero = false): DurationMs {
-  if (allowZero && /^0[smhd]?$/.test(text.trim())) return durationMs(0);
-  const ms = parseDuration(text);
+  const ms = allowZero ? parseDurationOrZero(text) : parseDuration(text);
   if (ms === null)
     throw new UserInputError(`${option} must be a duration such as 30s, 15m, 24h or 90d (at most 100 years), not "${text}".`);
   return ms;
@@ -28,7 +27,10 @@ export function registerKeyCommands(program: Command): void {
     .description('create an API key (printed once)')
     .requiredOption('--community <id>', 'community id')
     .option('--label <text>', 'label', '')
-    .option('--permissions <list>', `comma-separated permissions (default: all, including future ones): ${permissions.join(', ')}`)
+    .option(
+      '--permissions <list>',
+      `comma-separated permissions (default: all, including future ones, except api_keys:write, which a key holds only when named: "all,api_keys:write"): ${permissions.join(', ')}`,
+    )
     .option('--expires-in <duration>', 'lifetime: 30s, 15m, 24h, 90d (default: never expires)')
     .option('--json', 'print JSON')
     .action(async (options: { community: string; label: string; permissions?: string; expiresIn?: string; json?: boolean }) => {

@@ -85,6 +85,10 @@ export interface MembersTable {
   state: 'active' | 'deactivated' | 'forgotten';
   created_at: EpochMicros;
   updated_at: EpochMicros;
+  /** full_name folded (case, accents): the list's sort by name (written by members.queries.ts with every name). */
+  name_sort: Generated<string>;
+  /** full name, preferred name and email folded, one a line: where the list's `q` is found. */
+  search_text: Generated<string>;
 }
 
 export interface ChatInvitationsTable {

@@ -209,6 +209,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySt
 
   app.addHook('onRoute', (route) => {
     if (route.config?.public || ![route.method].flat().some((method) => mutatingMethods.has(method))) return;
+    if (route.config?.answersSecret) return;
     route.onRequest = withHook(route.onRequest, checkHeader);
     if (route.config?.idempotencyInHandler) route.preHandler = withHook(route.preHandler, offerClaim);
     else route.preHandler = withHook(route.preHandler, claim);

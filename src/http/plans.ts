@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import { ApiError } from '../errors.js';
-import { type Permission, permissionNames } from '../shared/permissions.js';
+import { holds, type Permission, permissionNames } from '../shared/permissions.js';
 import { type Plan, planAtLeast } from '../shared/plans.js';
 import type { RouteRule, RouteRuleTable } from '../shared/route-rules.js';
 import type { GuardStep } from './request-guard.js';
@@ -43,7 +43,7 @@ export function permissionSteps(required: Permission | null | undefined): GuardS
   return [
     (request) => {
       const held = request.principal?.permissions;
-      if (held === undefined || held === 'all' || held.has(required)) return;
+      if (held === undefined || holds(held, required)) return;
       const names = permissionNames(held);
       throw new ApiError('insufficient_scope', `This endpoint needs the permission ${required}.`, {
         hint: `This key holds ${names.length === 0 ? 'no permission' : names.join(', ')}; use a key that holds ${required} (community-admin key create --permissions ${required}) or give this key it (community-admin key set-permissions KEY_ID).`,

@@ -42,4 +42,19 @@ export const routeRules: RouteRuleTable = {
   'POST /admin/v0/console/sessions': { plan: 'free', permission: null, public: true },
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
+
+  // --- console-api (issue 39): the console's lists and key management (docs/members.md, docs/api-keys.md) ---
+  // The member list on every plan, like `POST /members/check` (members:read): reading the community's
+  // own members reaches nothing outside the product; the Enterprise gate is on the writes that invite.
+  'GET /admin/v0/members': onEveryPlan('members:read'),
+  'GET /admin/v0/groups': onEveryPlan('groups:read'),
+  // Keys exist on every plan; managing them needs api_keys:write, which `all` never implies.
+  'GET /admin/v0/api_keys': onEveryPlan('api_keys:write'),
+  'POST /admin/v0/api_keys': onEveryPlan('api_keys:write'),
+  'POST /admin/v0/api_keys/:id/rotate': onEveryPlan('api_keys:write'),
+  'DELETE /admin/v0/api_keys/:id': onEveryPlan('api_keys:write'),
+  'GET /admin/v0/awards': onEveryPlan('awards:read'),
+  'POST /admin/v0/awards': onEveryPlan('awards:write'),
+  'GET /admin/v0/files': onEveryPlan('files:read'),
+  // --- end console-api ---
 };

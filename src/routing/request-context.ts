@@ -31,6 +31,11 @@ declare module 'fastify' {
      * knows what makes the request the same operation (a streamed upload: after reading it).
      */
     idempotencyInHandler?: boolean;
+    /**
+     * The answer carries a secret (a new API key's): no Idempotency-Key is claimed and no answer
+     * stored, since a stored answer would keep the secret at rest for an hour; the header is ignored.
+     */
+    answersSecret?: boolean;
     /** The parts of a multipart/form-data body the route reads itself (documentation only: the OpenAPI requestBody). */
     documentedMultipartBody?: object;
     /**

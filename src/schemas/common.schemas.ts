@@ -72,3 +72,14 @@ export function PagedListSchema<T extends TSchema>(record: T) {
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'UUID v4, opt-in: a repeat within 1 hour replays the stored response.' })),
 });
+
+/** The query of a plain paged list (`page`, `per_page`), nothing else: `what` names its records in the description. */
+export function PageQuerySchema(what: string) {
+  return Type.Object(
+    {
+      page: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: '0-based page number.' }),
+      per_page: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: `${what} per page, 1 to 50.` }),
+    },
+    { additionalProperties: false },
+  );
+}

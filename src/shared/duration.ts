@@ -15,3 +15,8 @@ export function parseDuration(text: string): DurationMs | null {
   const ms = Number(match[1]) * unitMs[match[2] as keyof typeof unitMs];
   return ms <= maxMs ? durationMs(ms) : null;
 }
+
+/** A duration as parseDuration reads it, or zero (`0`, `0s`, `0m`, `0h`, `0d`): a rotation's grace (`--grace`, the API's `grace`). */
+export function parseDurationOrZero(text: string): DurationMs | null {
+  return /^0[smhd]?$/.test(text.trim()) ? durationMs(0) : parseDuration(text);
+}

@@ -17,6 +17,7 @@ import * as awardsAndWebhookAttempts from './015-awards-and-webhook-attempts.js'
 import * as searchWordPairs from './016-search-word-pairs.js';
 import * as postSearchNoAuthorIndex from './017-post-search-no-author-index.js';
 import * as postSearchFtsAutomerge from './018-post-search-fts-automerge.js';
+import * as memberList from './019-member-list.js';
 import * as consoleLinks from './020-console-links.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '016-search-word-pairs': searchWordPairs,
   '017-post-search-no-author-index': postSearchNoAuthorIndex,
   '018-post-search-fts-automerge': postSearchFtsAutomerge,
+  '019-member-list': memberList,
   '020-console-links': consoleLinks,
 };

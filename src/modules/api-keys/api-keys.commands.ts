@@ -1,9 +1,18 @@
 import type { Tx } from '../../db/handles.js';
-import { type ApiError, notFound } from '../../errors.js';
+import { ApiError, notFound } from '../../errors.js';
 import { toIso } from '../../shared/clock.js';
 import { refuseSentence } from '../../shared/failures.js';
-import { newUuid } from '../../shared/ids.js';
-import { type KeyPermissions, type Permission, permissionNames, permissions, storedPermissions } from '../../shared/permissions.js';
+import { isUuid, newUuid } from '../../shared/ids.js';
+import {
+  firstNotHeld,
+  holdsAll,
+  type KeyPermissions,
+  type Permission,
+  parseStoredPermissions,
+  permissionNames,
+  permissions,
+  storedPermissions,
+} from '../../shared/permissions.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
@@ -23,7 +32,7 @@ export interface CreatedApiKey {
 }
 
 export interface CreateApiKeyOptions {
-  /** Default `all`: every permission, now and later. */
+  /** Default `all`: every permission, now and later, but those never implied (api_keys:write: src/shared/permissions.ts). */
   permissions?: KeyPermissions;
   /** Lifetime from now; absent: the key never expires. */
   expiresInMs?: DurationMs;
@@ -98,7 +107,74 @@ export async function setApiKeyPermissions(
   held: KeyPermissions,
 ): Promise<{ id: string; permissions: Permission[]; all_permissions: boolean }> {
   if (!(await updateApiKeyPermissions(database.db, keyId, storedPermissions(held)))) throw keyNotFound(keyId);
-  return { id: keyId, permissions: permissionNames(held), all_permissions: held === 'all' };
+  return { id: keyId, permissions: permissionNames(held), all_permissions: holdsAll(held) };
+}
+
+// --- The API's key management (issue 39; docs/api-keys.md, "Managing keys over the API") ---
+// Each is the operator command above, for a key of the caller's community, refused when the key
+// would hold (or holds) a permission the calling key does not hold itself.
+
+/** The calling key as the API's key management sees it: its id, community, and what it holds now. */
+export interface KeyCaller {
+  keyId: string;
+  communityId: string;
+}
+
+/** What the calling key holds now, read afresh (a narrowing by `key set-permissions` applies at once). */
+async function heldByCaller(database: ApiKeyDeps['database'], caller: KeyCaller): Promise<KeyPermissions> {
+  const row = await selectApiKey(database.db, caller.keyId);
+  return row === undefined || row.revoked_at !== null ? new Set() : parseStoredPermissions(row.permissions);
+}
+
+/** 403 unless the caller holds everything `target` holds. */
+async function requireHeldByCaller(
+  database: ApiKeyDeps['database'],
+  caller: KeyCaller,
+  target: KeyPermissions,
+  action: string,
+): Promise<void> {
+  const missing = firstNotHeld(await heldByCaller(database, caller), target);
+  if (missing === null) return;
+  const what = missing === 'all' ? '`all` (every permission, including future ones)' : `the permission ${missing}`;
+  throw new ApiError('insufficient_scope', `This key cannot ${action} a key holding ${what}, which it does not hold itself.`, {
+    hint: 'Use a key that holds every permission of the key in question, or name fewer permissions.',
+  });
+}
+
+/** A live key of the caller's community, or the 404 of a missing one (another community's and revoked keys alike). */
+async function liveKeyOfCommunity(database: ApiKeyDeps['database'], communityId: string, keyId: string) {
+  const row = isUuid(keyId) ? await selectApiKey(database.db, keyId.toLowerCase()) : undefined;
+  if (!row || row.community_id !== communityId || row.revoked_at !== null) throw notFound('API key');
+  return row;
+}
+
+/** `POST /api_keys`: a key of the caller's community holding at most what the caller holds; the secret once. */
+export async function createApiKeyAs(
+  deps: ApiKeyDeps,
+  caller: KeyCaller,
+  input: { label: string; permissions: KeyPermissions; expiresInMs?: DurationMs },
+): Promise<CreatedApiKey> {
+  await requireHeldByCaller(deps.database, caller, input.permissions, 'create');
+  return createApiKey(deps, caller.communityId, input.label, { permissions: input.permissions, expiresInMs: input.expiresInMs });
+}
+
+/** `POST /api_keys/{id}/rotate`: a new secret for a key of the caller's community that holds nothing the caller lacks. */
+export async function rotateApiKeyAs(
+  deps: ApiKeyDeps,
+  caller: KeyCaller,
+  keyId: string,
+  graceMs: DurationMs,
+): Promise<{ id: string; key: string; previous_valid_until: string }> {
+  const row = await liveKeyOfCommunity(deps.database, caller.communityId, keyId);
+  await requireHeldByCaller(deps.database, caller, parseStoredPermissions(row.permissions), 'rotate');
+  return rotateApiKey(deps, row.id, graceMs);
+}
+
+/** `DELETE /api_keys/{id}`: revokes a key of the caller's community that holds nothing the caller lacks (itself included). */
+export async function revokeApiKeyAs(deps: ApiKeyDeps, caller: KeyCaller, keyId: string): Promise<{ id: string; revoked_at: string }> {
+  const row = await liveKeyOfCommunity(deps.database, caller.communityId, keyId);
+  if (row.id !== caller.keyId) await requireHeldByCaller(deps.database, caller, parseStoredPermissions(row.permissions), 'revoke');
+  return revokeApiKey(deps, row.id);
 }
 
 /** The label of every console session's key, as `key list` shows it. */

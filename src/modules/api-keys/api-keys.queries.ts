@@ -33,6 +33,21 @@ export async function selectApiKeys(db: Db, communityId: string): Promise<ApiKey
   return db.selectFrom('api_keys').selectAll().where('community_id', '=', communityId).orderBy('created_at').orderBy('id').execute();
 }
 
+/** A page of a community's live (unrevoked) keys, oldest first (ties by id), with their total (the API's list). */
+export async function selectLiveApiKeysPage(
+  db: Db,
+  communityId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const live = db.selectFrom('api_keys').where('community_id', '=', communityId).where('revoked_at', 'is', null);
+  const [rows, count] = await Promise.all([
+    live.selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute(),
+    live.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
 /** One key by id. */
 export async function selectApiKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,15 +1,16 @@
 import type { Database } from '../../db/database.js';
 import { ApiError } from '../../errors.js';
+import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import type { Clock } from '../../shared/clock.js';
 import { toIso } from '../../shared/clock.js';
-import { type Permission, parseStoredPermissions, permissionNames } from '../../shared/permissions.js';
+import { holdsAll, type Permission, parseStoredPermissions, permissionNames } from '../../shared/permissions.js';
 import { isPlan, type Plan } from '../../shared/plans.js';
 import type { KeyCheck, KeyKind, KeyRefusal, Principal, PrincipalLookup } from '../../shared/principal.js';
 import { addMillis, durationMs, type EpochMillis, epochMillis } from '../../shared/time.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { communityNotFound } from '../communities/communities.reads.js';
 import type { ApiKeyDeps } from './api-keys.commands.js';
-import { selectApiKeys, selectKeyWithCommunity, selectPrincipalByHash, touchApiKey } from './api-keys.queries.js';
+import { selectApiKeys, selectKeyWithCommunity, selectLiveApiKeysPage, selectPrincipalByHash, touchApiKey } from './api-keys.queries.js';
 import { hashApiKey, isoOrNull } from './api-keys.rules.js';
 
 export type { KeyCheck, KeyRefusal, Principal };
@@ -21,7 +22,7 @@ export interface ApiKeySummary {
   last_used_at: string | null;
   revoked_at: string | null;
   permissions: Permission[];
-  /** True when the key holds `all` (every permission, including future ones). */
+  /** True when the key holds `all` (every permission, including future ones, but api_keys:write unless named besides). */
   all_permissions: boolean;
   expires_at: string | null;
   /** `console`: a console session's key (docs/console.md); `key`: any other. */
@@ -40,11 +41,45 @@ export async function listApiKeys({ database }: Pick<ApiKeyDeps, 'database'>, co
       last_used_at: isoOrNull(row.last_used_at),
       revoked_at: isoOrNull(row.revoked_at),
       permissions: permissionNames(held),
-      all_permissions: held === 'all',
+      all_permissions: holdsAll(held),
       expires_at: isoOrNull(row.expires_at),
       kind: row.kind,
     };
   });
+}
+
+/** A key as the API's list shows it (`GET /api_keys`): never its secret. */
+export interface ApiKeyRecord {
+  id: string;
+  label: string;
+  permissions: Permission[];
+  all_permissions: boolean;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+/** `GET /api_keys`: a page of the community's live keys (revoked ones are left out), oldest first. */
+export async function listLiveApiKeys(
+  { database }: Pick<ApiKeyDeps, 'database'>,
+  communityId: string,
+  page: number,
+  perPage: number,
+): Promise<PageMeta & { records: ApiKeyRecord[] }> {
+  const { rows, total } = await selectLiveApiKeysPage(database.db, communityId, perPage, page * perPage);
+  const records = rows.map((row) => {
+    const held = parseStoredPermissions(row.permissions);
+    return {
+      id: row.id,
+      label: row.label,
+      permissions: permissionNames(held),
+      all_permissions: holdsAll(held),
+      created_at: toIso(row.created_at),
+      expires_at: isoOrNull(row.expires_at),
+      last_used_at: isoOrNull(row.last_used_at),
+    };
+  });
+  return pageOf(page, perPage, total, records);
 }
 
 /** The key as `GET /api_key/me` shows it (read afresh: permissions and plan as they are now). */
@@ -93,6 +128,14 @@ export class Authenticator implements PrincipalLookup {
     private readonly database: Database,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Forgets what is cached of a key (by id), so that a revocation made through this instance bites
+   * on its very next request; other instances see it within their cache's second.
+   */
+  forget(keyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.principal?.keyId === keyId) this.cache.delete(hash);
+  }
 
   /** The principal of a presented secret, or why it is refused. */
   async authenticate(secret: string): Promise<KeyCheck> {

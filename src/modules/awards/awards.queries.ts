@@ -28,6 +28,35 @@ export function selectAwardsWithCounts(db: Db, communityId: string) {
     .execute();
 }
 
+/** A page of the community's awards, oldest first (ties by id), with how many members hold each, and their total. */
+export async function selectAwardsPageWithCounts(db: Db, communityId: string, limit: number, offset: number) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('awards as a')
+      .select(['a.id', 'a.name', 'a.description', 'a.emoji', 'a.created_at'])
+      .select((eb) =>
+        eb
+          .selectFrom('award_assignments as s')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('s.community_id', '=', 'a.community_id')
+          .whereRef('s.award_id', '=', 'a.id')
+          .as('assigned_count'),
+      )
+      .where('a.community_id', '=', communityId)
+      .orderBy('a.created_at')
+      .orderBy('a.id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('awards')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('community_id', '=', communityId)
+      .executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
 /** Inserts or replaces awards by id, in batches. */
 export async function upsertAwards(tx: Tx, rows: readonly AwardRow[]): Promise<void> {
   for (const batch of batchesOf(rows)) {

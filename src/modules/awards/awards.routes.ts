@@ -1,11 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
-import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
+import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
+import { withDeadline } from '../../shared/request-deadline.js';
 import { SecretBox } from '../../shared/secret-box.js';
-import { assignAward } from './awards.commands.js';
+import { assignAward, createAward } from './awards.commands.js';
+import { listAwardsPage } from './awards.reads.js';
 import { awardIdFromPath } from './awards.rules.js';
-import { AssignAwardBodySchema, AssignAwardResponseSchema, AwardIdParamsSchema } from './awards.schemas.js';
+import {
+  AssignAwardBodySchema,
+  AssignAwardResponseSchema,
+  AwardIdParamsSchema,
+  AwardRecordSchema,
+  CreateAwardBodySchema,
+} from './awards.schemas.js';
 import { AwardNotificationWorker } from './awards.worker.js';
 
 /**
@@ -44,4 +53,54 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       return { success: true as const };
     },
   );
+
+  // --- console-api (issue 39): the awards list and create, as `award list` and `award create` ---
+  app.get(
+    '/admin/v0/awards',
+    {
+      config: { operation: 'awards.list' },
+      schema: {
+        tags: ['Awards', 'extension'],
+        operationId: 'listAwards',
+        summary: "List the community's awards with how many members hold each",
+        description: 'Extension, as `community-admin award list`: oldest first (ties by id), paged, with exact totals.',
+        querystring: PageQuerySchema('Awards'),
+        response: { 200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(AwardRecordSchema) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listAwardsPage(services, principalOf(request).communityId, request.query.page, request.query.per_page),
+    }),
+  );
+
+  app.post(
+    '/admin/v0/awards',
+    {
+      config: { operation: 'awards.create', bodyTypes: ['json'] },
+      schema: {
+        tags: ['Awards', 'extension'],
+        operationId: 'createAward',
+        summary: 'Define an award of the community',
+        description:
+          'Extension, as `community-admin award create`: name (unique in the community), description and emoji (a Slack shortcode). 201 with the award; a name the community already uses is 400 validation_failed.',
+        headers: IdempotencyHeaders,
+        body: CreateAwardBodySchema,
+        response: {
+          201: Type.Object({ success: Type.Literal(true), data: AwardRecordSchema }),
+          ...errorResponses(400, 403, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { name, description, emoji } = request.body;
+      const award = await createAward(withDeadline(request, { database, clock }), principalOf(request).communityId, {
+        name,
+        description: description ?? undefined,
+        emoji: emoji ?? undefined,
+      });
+      return reply.code(201).send({ success: true as const, data: award });
+    },
+  );
+  // --- end console-api ---
 };

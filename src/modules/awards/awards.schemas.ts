@@ -59,3 +59,31 @@ export interface AwardView {
   assigned_count: number;
   created_at: string;
 }
+
+// --- console-api (issue 39): the awards list and create over the API ---
+
+/** An award as `GET /awards` lists it and `POST /awards` answers it (the fields of `award list --json`). */
+export const AwardRecordSchema = Type.Object(
+  {
+    id: Uuid({ description: 'The award id (what `POST /awards/{award_id}/assign` takes).' }),
+    name: Type.String(),
+    description: Type.Union([Type.String(), Type.Null()]),
+    emoji: Type.Union([Type.String(), Type.Null()], { description: 'A Slack shortcode such as `:trophy:`.' }),
+    assigned_count: Type.Integer({ minimum: 0, description: 'How many members hold the award.' }),
+    created_at: Timestamp(),
+  },
+  { title: 'Award' },
+);
+
+/** Body of `POST /awards`: the fields of `award create`. */
+export const CreateAwardBodySchema = Type.Object(
+  {
+    name: Type.String({ ...awardNameRule, description: 'Unique in the community; trimmed.' }),
+    description: Type.Optional(Type.Union([Type.String(awardDescriptionRule), Type.Null()], { description: 'Blank or null: none.' })),
+    emoji: Type.Optional(
+      Type.Union([Type.String({ maxLength: 66 }), Type.Null()], { description: 'A shortcode such as `:trophy:`; blank or null: none.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateAwardBody = Static<typeof CreateAwardBodySchema>;

@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, PostgresAdapter, sql } from 'kysely';
 import { selectInBatches } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
@@ -149,4 +149,32 @@ export function fileRowsInIdOrder(tx: Db, engine: Engine, communityId: string) {
   return orderedRows(tx, engine, 'files', communityId, (q) =>
     q.select(['community_id', 'id', 'name', 'title', 'size', 'sha256', 'chunk_size', 'created_at']),
   );
+}
+
+/** A page of the community's files (without their bytes), newest first (ties by id, byte order on both engines), and their total. */
+export async function selectFilesPage(
+  db: Db,
+  communityId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: Omit<FileRow, 'community_id' | 'sha256' | 'chunk_size'>[]; total: number }> {
+  // PostgreSQL: the id in byte order, as the index (migration 019) and SQLite have it.
+  const id = db.getExecutor().adapter instanceof PostgresAdapter ? sql`id collate "C"` : sql`id`;
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('files')
+      .select(['id', 'name', 'title', 'mimetype', 'size', 'created_at'])
+      .where('community_id', '=', communityId)
+      .orderBy('created_at', 'desc')
+      .orderBy(id, 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('community_id', '=', communityId)
+      .executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
 }

@@ -1,7 +1,9 @@
 import type { Db, Engine } from '../../db/database.js';
+import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { passedThrough } from '../../shared/young-garbage.js';
-import { selectChunkPieces, selectFileById } from './files.queries.js';
-import type { FileRow } from './files.records.js';
+import { selectChunkPieces, selectFileById, selectFilesPage } from './files.queries.js';
+import { type FileRow, fileObject } from './files.records.js';
+import type { FileObject } from './files.schemas.js';
 
 /** The file a public URL names: its id, and the name it was uploaded with (any other name is a 404, as for a missing file). */
 export async function findDownload(db: Db, id: string, name: string): Promise<FileRow | undefined> {
@@ -28,4 +30,21 @@ export async function* fileBytes(db: Db, engine: Engine, file: FileRow, start: n
     // Written to the socket by now: the chunk read before it is garbage (src/shared/young-garbage.ts).
     passedThrough(offset - seq * chunkSize);
   }
+}
+
+/** `GET /files`: a page of the community's uploaded files, newest first, as the upload answered each (with its public URL). */
+export async function listFiles(
+  db: Db,
+  communityId: string,
+  page: number,
+  perPage: number,
+  baseUrl: string,
+): Promise<PageMeta & { records: FileObject[] }> {
+  const { rows, total } = await selectFilesPage(db, communityId, perPage, page * perPage);
+  return pageOf(
+    page,
+    perPage,
+    total,
+    rows.map((row) => fileObject(row, baseUrl)),
+  );
 }

@@ -1,18 +1,25 @@
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import contentDisposition from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import type { ModuleOptions } from '../../dependencies.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { principalOf } from '../../routing/request-context.js';
-import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
+import {
+  errorResponses,
+  IdempotencyHeaders,
+  idempotentErrorStatuses,
+  PagedListSchema,
+  PageQuerySchema,
+} from '../../schemas/common.schemas.js';
 import { createFile, discardStagedUpload, fileTooLarge, malformedBody, type StagedUpload, stageUpload } from './files.commands.js';
-import { fileBytes, findDownload } from './files.reads.js';
+import { fileBytes, findDownload, listFiles } from './files.reads.js';
 import type { FileRow } from './files.records.js';
 import { servedInline, type UploadFields } from './files.rules.js';
-import { DownloadParamsSchema, UploadFormSchema, UploadResponseSchema } from './files.schemas.js';
+import { DownloadParamsSchema, FileSchema, UploadFormSchema, UploadResponseSchema } from './files.schemas.js';
 
 /** Room for the multipart framing and the text fields around the file, in the early Content-Length check. */
 const framingBytes = 64 * 1024;
@@ -73,6 +80,34 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   await app.register(multipart, {
     limits: { fileSize: maxBytes, files: 1, fields: 3, parts: 4, fieldSize: 16 * 1024, headerPairs: 20 },
   });
+
+  // --- console-api (issue 39): the files list ---
+  app.get(
+    '/admin/v0/files',
+    {
+      config: { operation: 'files.list' },
+      schema: {
+        tags: ['Files', 'extension'],
+        operationId: 'listFiles',
+        summary: "List the community's uploaded files",
+        description:
+          'Extension. Newest first (ties by id), paged, with exact totals; each file as the upload answered it, with its public URL (never its bytes).',
+        querystring: PageQuerySchema('Files'),
+        response: { 200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(FileSchema) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listFiles(
+        services.database.db,
+        principalOf(request).communityId,
+        request.query.page,
+        request.query.per_page,
+        services.publicBaseUrl(),
+      ),
+    }),
+  );
+  // --- end console-api ---
 
   app.post(
     '/admin/v0/files',

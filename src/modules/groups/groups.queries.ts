@@ -1,3 +1,4 @@
+import { PostgresAdapter, sql } from 'kysely';
 import { batchesOf } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
@@ -140,4 +141,39 @@ export async function selectGroupMemberProfileIds(
     }
   }
   return members;
+}
+
+/** A page of the community's groups by name (ties by id, byte order on both engines), each with its member count, and their total. */
+export async function selectGroupsPage(
+  db: Db,
+  communityId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: { id: string; name: string; created_at: number | string; member_count: number | string }[]; total: number }> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('groups as g')
+      .select(['g.id', 'g.name', 'g.created_at'])
+      .select((eb) =>
+        eb
+          .selectFrom('group_members as m')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('m.community_id', '=', 'g.community_id')
+          .whereRef('m.group_id', '=', 'g.id')
+          .as('member_count'),
+      )
+      .where('g.community_id', '=', communityId)
+      .orderBy(postgres ? sql`g.name collate "C"` : sql`g.name`)
+      .orderBy(postgres ? sql`g.id collate "C"` : sql`g.id`)
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('groups')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('community_id', '=', communityId)
+      .executeTakeFirst(),
+  ]);
+  return { rows: rows.map((row) => ({ ...row, member_count: row.member_count ?? 0 })), total: Number(count?.n ?? 0) };
 }

@@ -1,14 +1,36 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
-import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
+import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
 import { addGroupMember } from './groups.commands.js';
-import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema } from './groups.schemas.js';
+import { listGroups } from './groups.reads.js';
+import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema, GroupRecordSchema } from './groups.schemas.js';
 
-/** POST /groups/{group_id}/members. */
+/** GET /groups (extension) and POST /groups/{group_id}/members. */
 export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
   const deps = { database: services.database, clock: services.clock };
+
+  // The console's "add to a group" (issue 39): a documented extension.
+  app.get(
+    '/admin/v0/groups',
+    {
+      config: { operation: 'groups.list' },
+      schema: {
+        tags: ['Groups', 'extension'],
+        operationId: 'listGroups',
+        summary: "List the community's groups with their member counts",
+        description: 'Extension. By name (byte order), ties by id; paged, with exact totals.',
+        querystring: PageQuerySchema('Groups'),
+        response: { 200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(GroupRecordSchema) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listGroups(deps, principalOf(request).communityId, request.query.page, request.query.per_page),
+    }),
+  );
 
   app.post(
     '/admin/v0/groups/:group_id/members',

@@ -33,3 +33,15 @@ export const GroupImportSchema = Type.Object(
   { additionalProperties: false },
 );
 export type GroupImport = Static<typeof GroupImportSchema>;
+
+/** A group as `GET /groups` lists it. */
+export const GroupRecordSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The group id (what `POST /groups/{group_id}/members` takes).' }),
+    name: Type.String(),
+    member_count: Type.Integer({ minimum: 0, description: 'How many profiles the group holds.' }),
+    created_at: Timestamp(),
+  },
+  { title: 'GroupRecord' },
+);
+export type GroupRecord = Static<typeof GroupRecordSchema>;

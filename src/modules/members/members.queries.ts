@@ -1,13 +1,22 @@
-import type { Selectable } from 'kysely';
+import { PostgresAdapter, type Selectable, sql } from 'kysely';
 import { batchesOf, selectInBatches } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
-import { preparedQuery, preparedWrite } from '../../db/prepared-query.js';
+import { type PreparedQuery, preparedQuery, preparedWrite } from '../../db/prepared-query.js';
 import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
 import { type EpochMicros, epochMicros } from '../../shared/time.js';
+import { memberListColumns } from './members.rules.js';
 import type { Member, MemberState } from './members.schemas.js';
 
-export type MemberRow = Omit<Selectable<MembersTable>, 'community_id'>;
+export type MemberRow = Omit<Selectable<MembersTable>, 'community_id' | 'name_sort' | 'search_text'>;
+
+/** The list's sort and search columns of a member's names and email (written with every change of them). */
+export function listColumnsOf(row: Pick<MemberRow, 'full_name' | 'preferred_name' | 'email_norm'>): {
+  name_sort: string;
+  search_text: string;
+} {
+  return memberListColumns(row.full_name, row.preferred_name, row.email_norm);
+}
 
 const memberColumns = [
   'id',
@@ -54,15 +63,16 @@ export async function selectMemberById(db: Db | Tx, communityId: string, id: str
  * won the race), which the caller turns into the update path.
  */
 export async function insertMemberIfEmailFree(tx: Tx, communityId: string, row: MemberRow): Promise<boolean> {
-  return (await insertMemberUnlessEmailTaken.execute(tx, { community_id: communityId, ...row })) > 0;
+  return (await insertMemberUnlessEmailTaken.execute(tx, { community_id: communityId, ...row, ...listColumnsOf(row) })) > 0;
 }
 
 // Compiled once: a member add runs it on every request, and building it costs more than SQLite's insert.
-const insertMemberUnlessEmailTaken = preparedWrite((tx: Tx, p: MemberRow & { community_id: string }) =>
-  tx
-    .insertInto('members')
-    .values(p)
-    .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing()),
+const insertMemberUnlessEmailTaken = preparedWrite(
+  (tx: Tx, p: MemberRow & { community_id: string; name_sort: string; search_text: string }) =>
+    tx
+      .insertInto('members')
+      .values(p)
+      .onConflict((oc) => oc.columns(['community_id', 'email_norm']).doNothing()),
 );
 
 /** Rewrites the changeable fields of a member. */
@@ -70,9 +80,18 @@ export async function updateMember(
   tx: Tx,
   communityId: string,
   id: string,
-  changes: Pick<MemberRow, 'full_name' | 'preferred_name' | 'avatar_url_original' | 'chat_profile_id' | 'state' | 'updated_at'>,
+  changes: Pick<
+    MemberRow,
+    'email_norm' | 'full_name' | 'preferred_name' | 'avatar_url_original' | 'chat_profile_id' | 'state' | 'updated_at'
+  >,
 ): Promise<void> {
-  await tx.updateTable('members').set(changes).where('community_id', '=', communityId).where('id', '=', id).execute();
+  const { email_norm: _emailNorm, ...columns } = changes;
+  await tx
+    .updateTable('members')
+    .set({ ...columns, ...listColumnsOf(changes) })
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deactivates an active member; false when it was not active any more (a concurrent call won). */
@@ -101,9 +120,11 @@ export async function upsertMembersById(tx: Tx, communityId: string, rows: Membe
   for (const batch of batchesOf(rows)) {
     await tx
       .insertInto('members')
-      .values(batch.map((row) => ({ community_id: communityId, ...row })))
+      .values(batch.map((row) => ({ community_id: communityId, ...row, ...listColumnsOf(row) })))
       .onConflict((oc) =>
         oc.columns(['community_id', 'id']).doUpdateSet((eb) => ({
+          name_sort: eb.ref('excluded.name_sort'),
+          search_text: eb.ref('excluded.search_text'),
           email: eb.ref('excluded.email'),
           email_norm: eb.ref('excluded.email_norm'),
           full_name: eb.ref('excluded.full_name'),
@@ -245,4 +266,99 @@ export async function closePendingInvitations(
     })
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** What the member list filters on: a state (null: active and deactivated) and a LIKE pattern of the folded query (null: none). */
+export interface MemberListFilter {
+  state: 'active' | 'deactivated' | null;
+  pattern: string | null;
+}
+
+/** The member list's orders: by folded full name or by creation, each way; ties by id the same way. */
+export type MemberListSort = 'name' | '-name' | 'joined_at' | '-joined_at';
+
+const isPostgresDb = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+type PageParams = { communityId: string; state: string; pattern: string; limit: number; offset: number };
+type CountParams = { communityId: string; state: string; pattern: string };
+
+const pageQueries = new Map<string, PreparedQuery<PageParams, never>>();
+const countQueries = new Map<string, PreparedQuery<CountParams, never>>();
+
+function pageQuery(sort: MemberListSort, filter: MemberListFilter) {
+  const shape = `${sort} ${filter.state !== null} ${filter.pattern !== null}`;
+  let query = pageQueries.get(shape) as ReturnType<typeof buildPageQuery> | undefined;
+  if (!query) {
+    query = buildPageQuery(sort, filter.state !== null, filter.pattern !== null);
+    pageQueries.set(shape, query as never);
+  }
+  return query;
+}
+
+function buildPageQuery(sort: MemberListSort, byState: boolean, byText: boolean) {
+  const direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const key = sort.endsWith('name') ? 'name_sort' : 'created_at';
+  return preparedQuery((db, p: PageParams) => {
+    // PostgreSQL: the id in byte order, as the index (migration 019) and SQLite have it.
+    const id = isPostgresDb(db) ? sql`id collate "C"` : sql`id`;
+    return db
+      .selectFrom('members')
+      .select(memberColumns)
+      .where('community_id', '=', p.communityId)
+      .$if(byState, (qb) => qb.where('state', '=', p.state as MemberState))
+      .$if(!byState, (qb) => qb.where('state', 'in', ['active', 'deactivated']))
+      .$if(byText, (qb) => qb.where(sql<boolean>`search_text like ${p.pattern} escape '\\'`))
+      .orderBy(key, direction)
+      .orderBy(id, direction)
+      .limit(p.limit)
+      .offset(p.offset);
+  });
+}
+
+function countQuery(filter: MemberListFilter) {
+  const shape = `${filter.state !== null} ${filter.pattern !== null}`;
+  let query = countQueries.get(shape) as ReturnType<typeof buildCountQuery> | undefined;
+  if (!query) {
+    query = buildCountQuery(filter.state !== null, filter.pattern !== null);
+    countQueries.set(shape, query as never);
+  }
+  return query;
+}
+
+function buildCountQuery(byState: boolean, byText: boolean) {
+  return preparedQuery((db, p: CountParams) =>
+    db
+      .selectFrom('members')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('community_id', '=', p.communityId)
+      .$if(byState, (qb) => qb.where('state', '=', p.state as MemberState))
+      .$if(!byState, (qb) => qb.where('state', 'in', ['active', 'deactivated']))
+      .$if(byText, (qb) => qb.where(sql<boolean>`search_text like ${p.pattern} escape '\\'`)),
+  );
+}
+
+/** One page of the community's members (`GET /members`), in the sort's order, ties by id. */
+export async function selectMembersPage(
+  db: Db,
+  communityId: string,
+  filter: MemberListFilter,
+  sort: MemberListSort,
+  limit: number,
+  offset: number,
+): Promise<(MemberRow & { state: MemberState })[]> {
+  return pageQuery(sort, filter).all(db, {
+    communityId,
+    state: filter.state ?? '',
+    pattern: filter.pattern ?? '',
+    limit,
+    offset,
+  }) as Promise<(MemberRow & { state: MemberState })[]>;
+}
+
+/** How many members the list's filter holds (the exact total of its envelope). */
+export async function countMembers(db: Db, communityId: string, filter: MemberListFilter): Promise<number> {
+  const row = (await countQuery(filter).first(db, { communityId, state: filter.state ?? '', pattern: filter.pattern ?? '' })) as
+    | { n: number | string }
+    | undefined;
+  return Number(row?.n ?? 0);
 }

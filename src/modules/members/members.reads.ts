@@ -1,6 +1,11 @@
+import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { normaliseEmail } from '../../shared/ids.js';
+import { epochMicros } from '../../shared/time.js';
+import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { MemberDeps } from './members.commands.js';
-import { selectMemberStateByEmail } from './members.queries.js';
+import { countMembers, type MemberListFilter, selectMemberStateByEmail, selectMembersPage, toMember } from './members.queries.js';
+import { memberQueryText } from './members.rules.js';
+import type { ListMembersQuery, MemberListRecord } from './members.schemas.js';
 
 /** The membership flags of an email; all false when no member holds it. */
 export async function checkMembership(
@@ -10,4 +15,33 @@ export async function checkMembership(
 ): Promise<{ is_member: boolean; is_deactivated: boolean; is_forgotten: boolean }> {
   const state = await selectMemberStateByEmail(deps.database.db, communityId, normaliseEmail(email));
   return { is_member: state !== undefined, is_deactivated: state === 'deactivated', is_forgotten: state === 'forgotten' };
+}
+
+/** The member list's filter of a validated query: the state, and `q` as a LIKE pattern of its folded text (empty: none). */
+function listFilterOf(query: ListMembersQuery): MemberListFilter {
+  const text = query.q === undefined ? '' : memberQueryText(query.q);
+  return {
+    state: query.status ?? null,
+    pattern: text === '' ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+  };
+}
+
+/** `GET /members`: a page of the community's members (never the forgotten ones), with the exact total. */
+export async function listMembers(
+  deps: Pick<MemberDeps, 'database'>,
+  communityId: string,
+  query: ListMembersQuery,
+): Promise<PageMeta & { records: MemberListRecord[] }> {
+  const filter = listFilterOf(query);
+  const db = deps.database.db;
+  const [total, rows] = await Promise.all([
+    countMembers(db, communityId, filter),
+    selectMembersPage(db, communityId, filter, query.sort ?? 'name', query.per_page, query.page * query.per_page),
+  ]);
+  const records = rows.map((row) => ({
+    ...toMember(row),
+    is_deactivated: row.state === 'deactivated',
+    joined_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
+  }));
+  return pageOf(query.page, query.per_page, total, records);
 }

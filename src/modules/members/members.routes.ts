@@ -1,18 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { principalOf } from '../../routing/request-context.js';
-import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
+import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
 import { type AddMemberResult, addMember, deactivateMember } from './members.commands.js';
-import { checkMembership } from './members.reads.js';
+import { checkMembership, listMembers } from './members.reads.js';
 import {
   AddMemberBodySchema,
   addMemberResponse,
   CheckMemberBodySchema,
   CheckMemberResponseSchema,
   DeactivateMemberResponseSchema,
+  ListMembersQuerySchema,
   MemberIdParamsSchema,
+  MemberListRecordSchema,
 } from './members.schemas.js';
 
 /**
@@ -39,9 +42,33 @@ function addMessage(result: AddMemberResult): string {
   return result.reactivated ? 'Member already existed; it was updated and reactivated.' : 'Member already existed; it was updated.';
 }
 
-/** POST /members, POST /members/check and POST /members/{member_id}/deactivate. */
+/** GET /members (extension), POST /members, POST /members/check and POST /members/{member_id}/deactivate. */
 export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
   const deps = services;
+
+  // The console's member list (issue 39): a documented extension of the spec.
+  app.get(
+    '/admin/v0/members',
+    {
+      config: { operation: 'members.list' },
+      schema: {
+        tags: ['Members', 'extension'],
+        operationId: 'listMembers',
+        summary: 'List members, searched by name or email, filtered by status, sorted by name or join date',
+        description:
+          'Extension. Paged, with exact totals. Records are the member object of `POST /members` plus `is_deactivated` and `joined_at`; forgotten members are never listed. Ties of a sort are broken by id, so pages are stable. See docs/members.md ("The member list").',
+        querystring: ListMembersQuerySchema,
+        response: {
+          200: Type.Object({ success: Type.Literal(true), data: PagedListSchema(MemberListRecordSchema) }),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listMembers(deps, principalOf(request).communityId, request.query),
+    }),
+  );
 
   app.post(
     '/admin/v0/members',

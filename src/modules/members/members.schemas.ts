@@ -95,3 +95,44 @@ export const MemberImportSchema = Type.Object(
   { additionalProperties: false },
 );
 export type MemberImport = Static<typeof MemberImportSchema>;
+
+/** The member list's orders (`-` for descending); ties are broken by id in the same direction. */
+export const memberListSorts = ['name', '-name', 'joined_at', '-joined_at'] as const;
+
+/** Query of `GET /members` (the console's member list; docs/members.md, "The member list"). */
+export const ListMembersQuerySchema = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          'Finds members whose full name, preferred name or email contains this text, case and accents ignored (`ada`, `LOVELACE`, `zoe` for Zoë, `@example.org`). At most 200 characters; empty: no filter.',
+      }),
+    ),
+    status: Type.Optional(
+      StringEnum(['active', 'deactivated'] as const, { description: 'Only active or only deactivated members (default: both).' }),
+    ),
+    sort: Type.Optional(
+      StringEnum(memberListSorts, {
+        default: 'name',
+        description:
+          '`name`: by full name (case and accents ignored); `joined_at`: by when the member was created; `-` reverses. Ties by id.',
+      }),
+    ),
+    page: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: '0-based page number.' }),
+    per_page: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Members per page, 1 to 50.' }),
+  },
+  { additionalProperties: false },
+);
+export type ListMembersQuery = Static<typeof ListMembersQuerySchema>;
+
+/** A member of the list: the member object of `POST /members`, its state and when it joined. */
+export const MemberListRecordSchema = Type.Object(
+  {
+    ...MemberSchema.properties,
+    is_deactivated: Type.Boolean({ description: 'True for a deactivated member (POST /members/{member_id}/deactivate).' }),
+    joined_at: Timestamp({ description: 'When the member was created (added, imported or synced).' }),
+  },
+  { title: 'MemberListRecord' },
+);
+export type MemberListRecord = Static<typeof MemberListRecordSchema>;
