@@ -44,7 +44,7 @@ export const errorCatalogue = {
   webhook_endpoint_disabled: {
     status: 409,
     message: 'This webhook endpoint is disabled.',
-    hint: 'Add the endpoint again once its receiver works.',
+    hint: 'Enable the endpoint again (PATCH /webhook_endpoints/{id} with {"enabled": true}) once its receiver works.',
   },
   idempotency_key_in_use: {
     status: 409,

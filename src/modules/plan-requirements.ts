@@ -38,6 +38,12 @@ export const routeRules: RouteRuleTable = {
   'POST /admin/v0/webhook_deliveries/:id/redeliver': { plan: 'enterprise', permission: 'webhooks:write' },
   // Awards (issue 32): on every plan, like group adds: recognition is part of running any community.
   'POST /admin/v0/awards/:award_id/assign': onEveryPlan('awards:write'),
+  // ---- console-ops-api (issue 39): the console's Webhooks and Slack pages ----
+  // Webhook extensions: the same plan and permission as the other webhook routes.
+  'GET /admin/v0/webhook_event_types': { plan: 'enterprise', permission: 'webhooks:write' },
+  'PATCH /admin/v0/webhook_endpoints/:id': { plan: 'enterprise', permission: 'webhooks:write' },
+  'POST /admin/v0/webhook_endpoints/:id/redeliver_failed': { plan: 'enterprise', permission: 'webhooks:write' },
+  // ---- end console-ops-api ----
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 };

@@ -3343,6 +3343,32 @@ export interface paths {
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
+        /**
+         * Change an endpoint's URL or event types, or disable or enable it
+         * @description Absent fields are kept. A disabled endpoint receives nothing (its pending deliveries are marked failed unsent) and is listed with `disabled: true` and its reason; enabling it clears the reason and the failing run. The URL is checked by the same rules as at creation. The secret does not change. Answers the endpoint as listed.
+         *
+         *     Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/admin/v0/webhook_event_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The closed list of webhook event types, each with one line saying when it is sent
+         * @description Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -3573,6 +3599,28 @@ export interface paths {
          *     Needs the Enterprise plan or higher and the key permission `webhooks:write`.
          */
         post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/webhook_endpoints/{id}/redeliver_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue every failed delivery of the endpoint since a time again (at most 1000 per call)
+         * @description Failed deliveries created at or after `since` are made pending again, oldest first, with the same webhook-id and a fresh retry schedule, in one statement (all of the batch or none). At most 1000 per call: `remaining` says how many failed ones are left; call again to queue them. A disabled endpoint is refused (409).
+         *
+         *     Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        post: operations["redeliverFailedWebhookDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4583,6 +4631,246 @@ export interface operations {
             };
         };
     };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A new receiver URL, checked by the same rules as at creation. */
+                    url?: string;
+                    /** @description The event types to send; null is every type, including types added later. */
+                    events?: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned")[] | null;
+                    /** @description false disables the endpoint (it receives nothing; its pending deliveries are failed unsent); true enables it again, whoever disabled it. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** WebhookEndpoint */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Where deliveries are POSTed. */
+                            url: string;
+                            /** @description The event types sent; null is every type. */
+                            events: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned")[] | null;
+                            /** @description True once the endpoint answered 410 or failed for longer than the retry schedule. */
+                            disabled: boolean;
+                            disabled_at: string | null;
+                            disabled_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * @description A webhook event type (docs/webhooks.md).
+                             * @enum {string}
+                             */
+                            type: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned";
+                            /** @description One line saying when it is sent. */
+                            description: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     testWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -4924,6 +5212,155 @@ export interface operations {
                                 duration_ms: number;
                                 error: string | null;
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverFailedWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Failed deliveries created at or after this instant are queued again.
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** RedeliverFailedResult */
+                        data: {
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            /** Format: date-time */
+                            since: string;
+                            /** @description Failed deliveries made pending again by this call, oldest first (at most 1000). */
+                            queued: number;
+                            /** @description Failed deliveries since `since` left failed: call again to queue them. */
+                            remaining: number;
                         };
                     };
                 };
