@@ -43,6 +43,11 @@ export const routeRules: RouteRuleTable = {
   'GET /admin/v0/webhook_event_types': { plan: 'enterprise', permission: 'webhooks:write' },
   'PATCH /admin/v0/webhook_endpoints/:id': { plan: 'enterprise', permission: 'webhooks:write' },
   'POST /admin/v0/webhook_endpoints/:id/redeliver_failed': { plan: 'enterprise', permission: 'webhooks:write' },
+  // Slack: on every plan, like the chat sync itself (a CLI command on every plan); reading the
+  // connection's state and starting a backfill are separate permissions.
+  'GET /admin/v0/chat/status': onEveryPlan('chat:read'),
+  'GET /admin/v0/chat/sync_jobs/:id': onEveryPlan('chat:read'),
+  'POST /admin/v0/chat/sync_jobs': onEveryPlan('chat:write'),
   // ---- end console-ops-api ----
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },

@@ -11,6 +11,10 @@ export const permissions = [
   'webhooks:write',
   'files:write',
   'awards:write',
+  // ---- console-ops-api (issue 39): the Slack page (GET /chat/status, sync jobs) ----
+  'chat:read',
+  'chat:write',
+  // ---- end console-ops-api ----
 ] as const;
 export type Permission = (typeof permissions)[number];
 

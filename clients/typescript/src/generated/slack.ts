@@ -3234,7 +3234,7 @@ export interface paths {
                                     plan: "free" | "growth" | "momentum" | "enterprise";
                                 };
                                 /** @description What the key may do. A key created without --permissions holds every permission, including ones added later. */
-                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write")[];
+                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "chat:read" | "chat:write")[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** @description null: the key never expires. */
@@ -3643,6 +3643,70 @@ export interface paths {
          *     Needs the Free plan or higher and the key permission `awards:write`.
          */
         post: operations["assignAward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/chat/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The community's Slack connection: tokens, bot presence, last sync, the running backfill, the event queue
+         * @description Read from what is stored, without asking Slack, unless `check=true`: then auth.test is called with each stored token and conversations.info for each bound channel first, and their answers stored. A token is valid as last checked (a connect checks it).
+         *
+         *     Needs the Free plan or higher and the key permission `chat:read`.
+         */
+        get: operations["getChatStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/chat/sync_jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a backfill from Slack (as `community-admin chat sync`), run by the server; 202 with the job
+         * @description One queued or running job per community: a second start is refused with 409 `slack_sync_job_running` naming the running job. Needs a bot connection (400 `slack_bot_not_connected`). Poll GET /chat/sync_jobs/{id} for its progress.
+         *
+         *     Needs the Free plan or higher and the key permission `chat:write`.
+         */
+        post: operations["startChatSyncJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/chat/sync_jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A backfill job: its state (queued, running, succeeded, failed), progress counts, times and error
+         * @description Needs the Free plan or higher and the key permission `chat:read`.
+         */
+        get: operations["getChatSyncJob"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5583,6 +5647,471 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getChatStatus: {
+        parameters: {
+            query?: {
+                /** @description true: ask Slack now (auth.test with each token, conversations.info of each bound channel) and store what it answered. */
+                check?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ChatStatus */
+                        data: {
+                            /** Format: uuid */
+                            community_id: string;
+                            team_id: string | null;
+                            team_url: string | null;
+                            bot_user_id: string | null;
+                            admin_token: {
+                                stored: boolean;
+                                /** @description As last checked (a connect checks the token); null when none is stored. */
+                                valid: boolean | null;
+                                checked_at: string | null;
+                                /** @description Slack's code when the last check failed. */
+                                error: string | null;
+                            };
+                            bot_token: {
+                                stored: boolean;
+                                /** @description As last checked (a connect checks the token); null when none is stored. */
+                                valid: boolean | null;
+                                checked_at: string | null;
+                                /** @description Slack's code when the last check failed. */
+                                error: string | null;
+                            };
+                            /** @description The channels bound to feeds. */
+                            channels: {
+                                channel_id: string;
+                                name: string | null;
+                                feed_ids: string[];
+                                /** @description As last checked; null when never checked. */
+                                bot_is_member: boolean | null;
+                                checked_at: string | null;
+                                error: string | null;
+                            }[];
+                            last_sync: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @enum {string} */
+                                result: "succeeded" | "failed";
+                                error: string | null;
+                                /** @description null when the CLI ran it. */
+                                job_id: string | null;
+                            } | null;
+                            /** @description The queued or running backfill job, if any. */
+                            active_job: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "succeeded" | "failed";
+                                /** @description Messages from this instant on (`chat sync --since`); null: all. */
+                                since: string | null;
+                                /**
+                                 * ChatSyncProgress
+                                 * @description The counts `community-admin chat sync --json` prints, as of the last page written.
+                                 */
+                                progress: {
+                                    /** @description True when the run went on from a stopped run's checkpoints. */
+                                    resumed: boolean;
+                                    users: {
+                                        read: number;
+                                        changed: number;
+                                    };
+                                    channels: {
+                                        read: number;
+                                        changed: number;
+                                    };
+                                    messages: {
+                                        read: number;
+                                        posts_created: number;
+                                        posts_updated: number;
+                                        skipped: number;
+                                    };
+                                    rate_limit_waits: number;
+                                    seconds: number;
+                                };
+                                /** @description Why the job failed (Slack's method and code, or the refusal). */
+                                error: string | null;
+                                /** @description Claims of the job by a worker (more than 1: taken over or resumed). */
+                                attempts: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            } | null;
+                            event_queue: {
+                                /** @description Events API deliveries waiting to be applied. */
+                                length: number;
+                                oldest_received_at: string | null;
+                                /** @description How long the oldest waiting delivery has waited. */
+                                lag_seconds: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startChatSyncJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only messages from this date or instant on (as `chat sync --since`); absent: the whole history. */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ChatSyncJob */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            state: "queued" | "running" | "succeeded" | "failed";
+                            /** @description Messages from this instant on (`chat sync --since`); null: all. */
+                            since: string | null;
+                            /**
+                             * ChatSyncProgress
+                             * @description The counts `community-admin chat sync --json` prints, as of the last page written.
+                             */
+                            progress: {
+                                /** @description True when the run went on from a stopped run's checkpoints. */
+                                resumed: boolean;
+                                users: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                channels: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                messages: {
+                                    read: number;
+                                    posts_created: number;
+                                    posts_updated: number;
+                                    skipped: number;
+                                };
+                                rate_limit_waits: number;
+                                seconds: number;
+                            };
+                            /** @description Why the job failed (Slack's method and code, or the refusal). */
+                            error: string | null;
+                            /** @description Claims of the job by a worker (more than 1: taken over or resumed). */
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getChatSyncJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sync job id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ChatSyncJob */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            state: "queued" | "running" | "succeeded" | "failed";
+                            /** @description Messages from this instant on (`chat sync --since`); null: all. */
+                            since: string | null;
+                            /**
+                             * ChatSyncProgress
+                             * @description The counts `community-admin chat sync --json` prints, as of the last page written.
+                             */
+                            progress: {
+                                /** @description True when the run went on from a stopped run's checkpoints. */
+                                resumed: boolean;
+                                users: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                channels: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                messages: {
+                                    read: number;
+                                    posts_created: number;
+                                    posts_updated: number;
+                                    skipped: number;
+                                };
+                                rate_limit_waits: number;
+                                seconds: number;
+                            };
+                            /** @description Why the job failed (Slack's method and code, or the refusal). */
+                            error: string | null;
+                            /** @description Claims of the job by a worker (more than 1: taken over or resumed). */
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
