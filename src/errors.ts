@@ -49,8 +49,20 @@ export const errorCatalogue = {
   webhook_endpoint_disabled: {
     status: 409,
     message: 'This webhook endpoint is disabled.',
-    hint: 'Add the endpoint again once its receiver works.',
+    hint: 'Enable the endpoint again (PATCH /webhook_endpoints/{id} with {"enabled": true}) once its receiver works.',
   },
+  // ---- console-ops-api (issue 39): the Slack page's sync jobs ----
+  chat_bot_not_connected: {
+    status: 400,
+    message: 'This community has no chat bot connection.',
+    hint: 'Connect the Slack bot first: community-admin chat connect --community ID --bot-token xoxb-... --signing-secret ...',
+  },
+  chat_sync_job_running: {
+    status: 409,
+    message: 'A backfill of this community is already queued or running.',
+    hint: 'Watch it with GET /admin/v0/chat/sync_jobs/{id}; start another once it has ended.',
+  },
+  // ---- end console-ops-api ----
   idempotency_key_in_use: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed.',

@@ -24,6 +24,11 @@ export interface BackfillDeps {
   progress?: (line: string) => void;
   /** For tests: the reader to use (defaults to Slack's Web API at apiUrl). */
   reader?: ChatReader;
+  /**
+   * Called with the running counts after each page is written (the server's sync jobs store them as
+   * their progress); a throw stops the run there, its checkpoints kept for the next one.
+   */
+  onPage?: (summary: BackfillSummary) => Promise<void>;
 }
 
 export interface BackfillSummary {
@@ -80,6 +85,11 @@ export async function runBackfill(
     seconds: 0,
   };
   if (summary.resumed) say('resuming the previous run from its checkpoints');
+  const pageDone = async () => {
+    summary.rate_limit_waits = waits;
+    summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+    await deps.onPage?.(summary);
+  };
   const write = <T>(change: Parameters<typeof writeCommunityData<T>>[2]) => writeCommunityData(deps, communityId, change);
   const rate = (n: number, since: number) => `${Math.round(n / Math.max((Date.now() - since) / 1000, 0.001))}/s`;
 
@@ -97,6 +107,7 @@ export async function runBackfill(
     summary.users.read += members.length;
     summary.users.changed += changed;
     say(`users: ${state.items + members.length} read, ${summary.users.changed} changed (${rate(summary.users.read, usersStarted)})`);
+    await pageDone();
     return { next, items: members.length };
   });
 
@@ -112,6 +123,7 @@ export async function runBackfill(
       return n;
     });
     summary.channels.changed += changed;
+    await pageDone();
     const synced = bound.filter((feed) => (JSON.parse(feed.doc) as FeedDoc).sync_all_incoming_messages);
     if (synced.length === 0) continue;
     const historyStarted = Date.now();
@@ -141,6 +153,7 @@ export async function runBackfill(
       say(
         `#${str(info.name) || channelId} (${index + 1}/${channels.length} channels): ${state.items + messages.length} messages, ${summary.messages.posts_created} posts created (${rate(read, historyStarted)})`,
       );
+      await pageDone();
       return { next, items: messages.length };
     });
   }

@@ -9,9 +9,9 @@ import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
 import { type EpochMillis, epochMillis } from '../shared/time.js';
-import { runBackfill } from './backfill.js';
 import { addFeed, listFeeds } from './bound-feeds.js';
 import { connectSync, resealSecrets } from './sync-connections.js';
+import { runRecordedBackfill } from './sync-jobs.js';
 
 /** What `chat connect --json` prints: never a token or secret. */
 export interface ConnectResult {
@@ -83,7 +83,8 @@ export function registerChatSyncCommands(program: Command): void {
       const summary = await asOperatorErrors(() =>
         withDatabase(async (database, config) => {
           await requireCommunity({ database }, options.community);
-          return runBackfill(
+          // The same run as a job of the server's (POST /admin/v0/chat/sync_jobs), recorded as the last sync.
+          return runRecordedBackfill(
             {
               database,
               clock: systemClock,
@@ -94,6 +95,7 @@ export function registerChatSyncCommands(program: Command): void {
             },
             options.community,
             since === undefined ? {} : { since },
+            null,
           );
         }),
       );

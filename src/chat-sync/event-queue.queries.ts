@@ -102,3 +102,14 @@ export async function markEventApplied(tx: Tx, communityId: string, eventId: str
     .executeTakeFirst();
   return Number(marked.numUpdatedRows) === 1;
 }
+
+/** How many of a community's deliveries wait to be applied, and when the oldest arrived (the console's status). */
+export async function communityQueueState(db: Db, communityId: string): Promise<{ length: number; oldest: EpochMillis | null }> {
+  const row = await db
+    .selectFrom('chat_event_queue')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('received_at').as('oldest')])
+    .where('community_id', '=', communityId)
+    .where('applied_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { length: Number(row.n), oldest: row.oldest === null ? null : epochMillis(Number(row.oldest)) };
+}

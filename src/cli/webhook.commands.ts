@@ -3,7 +3,14 @@ import { UserInputError } from '../errors.js';
 import { systemClock } from '../shared/clock.js';
 import { type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
 import { listWebhookDeliveries, redeliverWebhooks, type WebhookDeliveryView } from '../webhooks/deliveries.service.js';
-import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, rotateWebhookSecret } from '../webhooks/endpoints.service.js';
+import {
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  removeWebhookEndpoint,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+  type WebhookEndpointChange,
+} from '../webhooks/endpoints.service.js';
 import { sendTestWebhook } from '../webhooks/test-send.service.js';
 import { withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
@@ -34,7 +41,7 @@ function attemptLines(delivery: WebhookDeliveryView): string[] {
   );
 }
 
-/** `webhook add|list|remove|rotate-secret|test|deliveries|redeliver` (docs/webhooks.md). */
+/** `webhook add|list|update|remove|rotate-secret|test|deliveries|redeliver` (docs/webhooks.md). */
 export function registerWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('manage outbound webhook endpoints and deliveries');
   webhook
@@ -73,6 +80,36 @@ export function registerWebhookCommands(program: Command): void {
         state: endpoint.disabled ? `disabled: ${endpoint.disabled_reason}` : 'active',
       }));
       printResult({ json: Boolean(options.json) }, endpoints, formatTable(rows, ['id', 'url', 'events', 'state', 'created_at']));
+    });
+  webhook
+    .command('update')
+    .description("change an endpoint's URL or event types, or disable or enable it (as PATCH /webhook_endpoints/{id})")
+    .argument('<endpoint_id>', 'endpoint id')
+    .option('--url <url>', 'a new https URL of the receiver')
+    .option('--events <types>', 'comma-separated event types, or * for every type')
+    .option('--enable', 'enable the endpoint again (clears the disabled reason)')
+    .option('--disable', 'disable the endpoint: it receives nothing until enabled')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { url?: string; events?: string; enable?: boolean; disable?: boolean; json?: boolean }) => {
+      if (options.enable && options.disable) throw new UserInputError('Give --enable or --disable, not both.');
+      const change: WebhookEndpointChange = {
+        ...(options.url !== undefined ? { url: options.url } : {}),
+        ...(options.events !== undefined ? { events: options.events.trim() === '*' ? null : options.events.split(',') } : {}),
+        ...(options.enable ? { enabled: true } : options.disable ? { enabled: false } : {}),
+      };
+      if (Object.keys(change).length === 0) throw new UserInputError('Give at least one of --url, --events, --enable, --disable.');
+      const updated = await asOperatorErrors(() =>
+        withDatabase((database, config) =>
+          updateWebhookEndpoint({ database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate }, id, null, change),
+        ),
+      );
+      printResult(
+        { json: Boolean(options.json) },
+        updated,
+        `Webhook endpoint ${updated.id}: ${updated.url} (${updated.events?.join(', ') ?? 'every event type'}), ${
+          updated.disabled ? `disabled: ${updated.disabled_reason}` : 'active'
+        }.`,
+      );
     });
   webhook
     .command('remove')

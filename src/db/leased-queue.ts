@@ -3,7 +3,7 @@ import { addMillis, type DurationMs, type EpochMillis } from '../shared/time.js'
 import type { Database } from './database.js';
 
 /** The queues drained by leases (each by its home's queries): a row is claimed for a while, counting an attempt. */
-export type LeasedQueueTable = 'chat_event_queue' | 'award_notifications';
+export type LeasedQueueTable = 'chat_event_queue' | 'award_notifications' | 'chat_sync_jobs';
 
 /** How one queue's rows are named, ordered and found waiting. */
 export interface LeasedQueue<R extends { attempts: number }> {

@@ -351,6 +351,44 @@ export interface ChatEventQueueTable {
   last_error: string | null;
 }
 
+export type ChatSyncJobState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** A backfill run by the server for the API (migration 021, docs/chat.md "Sync jobs and status"). */
+export interface ChatSyncJobsTable {
+  id: string;
+  community_id: string;
+  state: ChatSyncJobState;
+  /** `chat sync --since` as epoch ms; null for the whole history. */
+  since: EpochMillis | null;
+  /** JSON: the counts `chat sync --json` prints (users, channels, messages, rate_limit_waits, seconds). */
+  progress: string;
+  error: string | null;
+  attempts: number;
+  /** A worker holds the job until then (renewed while it runs); 0 when nobody does. */
+  lease_until: EpochMillis;
+  created_at: EpochMillis;
+  started_at: EpochMillis | null;
+  finished_at: EpochMillis | null;
+  updated_at: EpochMillis;
+}
+
+/** What was last learnt of a community's Slack connection (migration 021). Errors are Slack's codes. */
+export interface ChatSyncStatusTable {
+  community_id: string;
+  admin_token_checked_at: EpochMillis | null;
+  admin_token_error: string | null;
+  bot_token_checked_at: EpochMillis | null;
+  bot_token_error: string | null;
+  channels_checked_at: EpochMillis | null;
+  /** JSON: [{channel_id, name, bot_is_member, error}] of the bound channels at the last check. */
+  channels: string | null;
+  last_sync_at: EpochMillis | null;
+  last_sync_result: 'succeeded' | 'failed' | null;
+  last_sync_error: string | null;
+  /** The job of the last backfill; null when it was the CLI's. */
+  last_sync_job_id: string | null;
+}
+
 /**
  * A post's search entry (docs/search.md), written with the post by its query functions: what a search
  * filters and orders by, and what tells whether the indexed text changed. The index itself is
@@ -446,6 +484,8 @@ export interface DB {
   chat_sync_connections: ChatSyncConnectionsTable;
   chat_sync_checkpoints: ChatSyncCheckpointsTable;
   chat_event_queue: ChatEventQueueTable;
+  chat_sync_jobs: ChatSyncJobsTable;
+  chat_sync_status: ChatSyncStatusTable;
   files: FilesTable;
   file_chunks: FileChunksTable;
   file_upload_chunks: FileUploadChunksTable;

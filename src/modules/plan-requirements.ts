@@ -40,6 +40,17 @@ export const routeRules: RouteRuleTable = {
   'POST /admin/v0/awards/:award_id/assign': onEveryPlan('awards:write'),
   // The console's sign-in (docs/console.md): no key (it is how a browser gets one), on every plan.
   'POST /admin/v0/console/sessions': { plan: 'free', permission: null, public: true },
+  // ---- console-ops-api (issue 39): the console's Webhooks and Slack pages ----
+  // Webhook extensions: the same plan and permission as the other webhook routes.
+  'GET /admin/v0/webhook_event_types': { plan: 'enterprise', permission: 'webhooks:write' },
+  'PATCH /admin/v0/webhook_endpoints/:id': { plan: 'enterprise', permission: 'webhooks:write' },
+  'POST /admin/v0/webhook_endpoints/:id/redeliver_failed': { plan: 'enterprise', permission: 'webhooks:write' },
+  // Slack: on every plan, like the chat sync itself (a CLI command on every plan); reading the
+  // connection's state and starting a backfill are separate permissions.
+  'GET /admin/v0/chat/status': onEveryPlan('chat:read'),
+  'GET /admin/v0/chat/sync_jobs/:id': onEveryPlan('chat:read'),
+  'POST /admin/v0/chat/sync_jobs': onEveryPlan('chat:write'),
+  // ---- end console-ops-api ----
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { chatSyncJobsRoutes } from '../chat-sync/sync-jobs.routes.js';
 import type { ModuleOptions } from '../dependencies.js';
 import { webhookDeliveriesRoutes } from '../webhooks/deliveries.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
@@ -28,4 +29,5 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   webhookDeliveriesRoutes,
   awardsRoutes,
   consoleSessionsRoutes,
+  chatSyncJobsRoutes,
 ];

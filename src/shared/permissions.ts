@@ -17,6 +17,10 @@ export const permissions = [
   'files:read',
   'api_keys:write',
   // --- end console-api ---
+  // ---- console-ops-api (issue 39): the Slack page (GET /chat/status, sync jobs) ----
+  'chat:read',
+  'chat:write',
+  // ---- end console-ops-api ----
 ] as const;
 export type Permission = (typeof permissions)[number];
 

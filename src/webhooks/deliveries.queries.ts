@@ -238,6 +238,48 @@ export async function resetDeliveries(
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Makes at most `cap` failed deliveries of an endpoint created at or after `since` due again now,
+ * oldest first, in one statement (all of them or none); answers how many.
+ */
+export async function resetFailedDeliveries(
+  db: Db,
+  endpointId: string,
+  since: EpochMillis,
+  cap: number,
+  now: EpochMillis,
+): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, updated_at: now })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .where('status', '=', 'failed')
+        .where('created_at', '>=', since)
+        .orderBy('created_at')
+        .orderBy('position')
+        .limit(cap),
+    )
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** How many failed deliveries of an endpoint were created at or after `since`. */
+export async function countFailedDeliveriesSince(db: Db, endpointId: string, since: EpochMillis): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'failed')
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** How many deliveries are pending, in every community, and the oldest one's created_at (the metrics' gauges). */
 export const pendingDeliveriesGauge = (db: Db) =>
   db

@@ -3,10 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../dependencies.js';
 import { principalOf } from '../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../schemas/common.schemas.js';
-import { pageWebhookDeliveries, redeliverWebhookDelivery } from './deliveries.service.js';
+import { epochMillis } from '../shared/time.js';
+import { pageWebhookDeliveries, redeliverFailedWebhooks, redeliverWebhookDelivery } from './deliveries.service.js';
 import { sendTestWebhook } from './test-send.service.js';
 import {
   ListWebhookDeliveriesQuerySchema,
+  RedeliverFailedBodySchema,
+  RedeliverFailedResponseSchema,
   WebhookDeliveryIdParamsSchema,
   WebhookDeliverySchema,
   WebhookEndpointIdParamsSchema,
@@ -16,7 +19,8 @@ import {
 
 /*
  * POST /webhook_endpoints/{id}/test, GET /webhook_endpoints/{id}/deliveries and
- * POST /webhook_deliveries/{id}/redeliver (docs/webhooks.md). Plan and permission: routeRules.
+ * POST /webhook_deliveries/{id}/redeliver (docs/webhooks.md); the console's extension POST
+ * /webhook_endpoints/{id}/redeliver_failed (issue 39). Plan and permission: routeRules.
  */
 export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
   const sendDeps = {
@@ -96,6 +100,33 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> =
     async (request) => ({
       success: true as const,
       data: await redeliverWebhookDelivery(services, principalOf(request).communityId, request.params.id),
+    }),
+  );
+
+  app.post(
+    '/admin/v0/webhook_endpoints/:id/redeliver_failed',
+    {
+      config: { operation: 'webhooks.redeliverFailed', bodyTypes: ['json'] },
+      schema: {
+        tags: ['Webhooks', 'extension'],
+        operationId: 'redeliverFailedWebhookDeliveries',
+        summary: 'Queue every failed delivery of the endpoint since a time again (at most 1000 per call)',
+        description:
+          'Failed deliveries created at or after `since` are made pending again, oldest first, with the same webhook-id and a fresh retry schedule, in one statement (all of the batch or none). At most 1000 per call: `remaining` says how many failed ones are left; call again to queue them. A disabled endpoint is refused (409).',
+        headers: IdempotencyHeaders,
+        params: WebhookEndpointIdParamsSchema,
+        body: RedeliverFailedBodySchema,
+        response: { 200: RedeliverFailedResponseSchema, ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await redeliverFailedWebhooks(
+        services,
+        request.params.id,
+        epochMillis(Date.parse(request.body.since)),
+        principalOf(request).communityId,
+      ),
     }),
   );
 };

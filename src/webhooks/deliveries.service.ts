@@ -4,7 +4,7 @@ import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { toIso } from '../shared/clock.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
-import { resetDeliveries } from './deliveries.queries.js';
+import { countFailedDeliveriesSince, resetDeliveries, resetFailedDeliveries } from './deliveries.queries.js';
 import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
 
@@ -132,12 +132,50 @@ export async function redeliverWebhooks(
   if (endpointId === undefined) throw notFound('Webhook delivery');
   const endpoint = await selectEndpoint(db, endpointId, communityId);
   if (!endpoint) throw notFound('Webhook endpoint');
-  if (endpoint.disabled_at !== null)
-    throw new ApiError('webhook_endpoint_disabled', `The endpoint ${endpointId} is disabled (${endpoint.disabled_reason}).`, {
-      hint: 'Add the endpoint again (webhook add, or POST /webhook_endpoints) once its receiver works, then redeliver there.',
-    });
+  refuseDisabled(endpoint);
   const now = deps.clock.now();
   return resetDeliveries(db, endpointId, 'deliveryId' in target ? { id: target.deliveryId } : { since: target.since }, now);
+}
+
+function refuseDisabled(endpoint: { id: string; disabled_at: unknown; disabled_reason: string | null }): void {
+  if (endpoint.disabled_at !== null)
+    throw new ApiError('webhook_endpoint_disabled', `The endpoint ${endpoint.id} is disabled (${endpoint.disabled_reason}).`, {
+      hint: 'Enable it again once its receiver works (PATCH /webhook_endpoints/{id} with {"enabled": true}, or webhook update ID --enable), then redeliver.',
+    });
+}
+
+/** The most failed deliveries one call of redeliverFailedWebhooks queues: the rest are answered as `remaining`. */
+export const redeliverFailedCap = 1000;
+
+/** What `POST /webhook_endpoints/{id}/redeliver_failed` answers. */
+export interface RedeliverFailedResult {
+  endpoint_id: string;
+  since: string;
+  /** Failed deliveries made pending again by this call (oldest first, at most the cap). */
+  queued: number;
+  /** Failed deliveries since `since` still failed after this call: call again to queue them. */
+  remaining: number;
+}
+
+/**
+ * Queues every failed delivery of an endpoint created at or after `since` (within `communityId`
+ * when given), oldest first, at most `redeliverFailedCap` per call in one statement: a call queues
+ * all of its batch or none. The same webhook-id is sent again, from now, with a fresh schedule.
+ */
+export async function redeliverFailedWebhooks(
+  deps: StorageDeps,
+  endpointId: string,
+  since: EpochMillis,
+  communityId: string | null,
+): Promise<RedeliverFailedResult> {
+  const { db } = deps.database;
+  await drainWebhookOutbox(deps.database);
+  const endpoint = await selectEndpoint(db, endpointId, communityId);
+  if (!endpoint) throw notFound('Webhook endpoint');
+  refuseDisabled(endpoint);
+  const queued = await resetFailedDeliveries(db, endpointId, since, redeliverFailedCap, deps.clock.now());
+  const remaining = await countFailedDeliveriesSince(db, endpointId, since);
+  return { endpoint_id: endpointId, since: toIso(since), queued, remaining };
 }
 
 /** Redelivers one delivery of the community (`POST /webhook_deliveries/{id}/redeliver`) and answers it as listed now. */

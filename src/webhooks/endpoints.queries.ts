@@ -70,6 +70,16 @@ export async function updateEndpointSecrets(
   await db.updateTable('webhook_endpoints').set(change).where('id', '=', id).execute();
 }
 
+/** Changes an endpoint's URL, event types or disabled state (`PATCH /webhook_endpoints/{id}`, `webhook update`). */
+export async function updateEndpoint(
+  db: Db,
+  id: string,
+  change: Partial<Pick<WebhookEndpointsTable, 'url' | 'events' | 'disabled_at' | 'disabled_reason' | 'failing_since'>> &
+    Pick<WebhookEndpointsTable, 'updated_at'>,
+): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(change).where('id', '=', id).execute();
+}
+
 /** Which of these endpoint ids still exist (the fan-out: a removed endpoint has nothing to deliver to). */
 export async function selectExistingEndpointIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   const rows = await db.selectFrom('webhook_endpoints').select('id').where('id', 'in', ids).execute();

@@ -6,7 +6,14 @@ import { type Clock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { addMillis, type DurationMs } from '../shared/time.js';
-import { deleteEndpoint, insertEndpoint, selectEndpoint, selectEndpoints, updateEndpointSecrets } from './endpoints.queries.js';
+import {
+  deleteEndpoint,
+  insertEndpoint,
+  selectEndpoint,
+  selectEndpoints,
+  updateEndpoint,
+  updateEndpointSecrets,
+} from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
 import { newWebhookSecret } from './signing.js';
 import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
@@ -73,8 +80,8 @@ export async function checkEndpointUrl(raw: string, allowPrivate: boolean, resol
   }
 }
 
-function checkEvents(events: readonly string[] | undefined): WebhookEventType[] | null {
-  if (events === undefined) return null;
+function checkEvents(events: readonly string[] | undefined | null): WebhookEventType[] | null {
+  if (events === undefined || events === null) return null;
   const unique = [...new Set(events.map((event) => event.trim()).filter(Boolean))];
   if (unique.length === 0) throw validationFailed('body.events', `must name at least one of ${webhookEventTypes.join(', ')}`);
   for (const event of unique) {
@@ -132,6 +139,54 @@ export async function removeWebhookEndpoint(
   // Its deliveries go with it (foreign key, on delete cascade).
   await deleteEndpoint(database.db, id);
   return endpointView(row);
+}
+
+/** What `PATCH /webhook_endpoints/{id}` and `webhook update` may change; an absent field is kept. */
+export interface WebhookEndpointChange {
+  url?: string;
+  /** The event types to send; null is every type (including types added later). */
+  events?: readonly string[] | null;
+  enabled?: boolean;
+}
+
+/** The reason an endpoint disabled by hand is listed with (the worker writes its own reasons). */
+export const disabledByOperator = 'disabled by an operator';
+
+/**
+ * Changes an endpoint (within `communityId` when given: the API; any: the CLI) and answers it as
+ * listed now. Disabling stops deliveries at once (the worker fails the pending ones unsent, as for
+ * an endpoint it disabled itself); enabling clears the reason and the failing run, whoever disabled
+ * it, so the schedule starts afresh. The same values again change nothing.
+ */
+export async function updateWebhookEndpoint(
+  deps: EndpointDeps,
+  id: string,
+  communityId: string | null,
+  change: WebhookEndpointChange,
+): Promise<WebhookEndpointView> {
+  const events = change.events === undefined ? undefined : checkEvents(change.events);
+  const url = change.url === undefined ? undefined : await checkEndpointUrl(change.url, deps.allowPrivate, deps.resolver);
+  const { db } = deps.database;
+  const row = await selectEndpoint(db, id, communityId);
+  if (!row) throw notFound('Webhook endpoint');
+  const now = deps.clock.now();
+  const next: Parameters<typeof updateEndpoint>[2] = { updated_at: now };
+  if (url !== undefined && url !== row.url) next.url = url;
+  if (events !== undefined) {
+    const stored = events === null ? null : JSON.stringify(events);
+    if (stored !== row.events) next.events = stored;
+  }
+  if (change.enabled === false && row.disabled_at === null) {
+    next.disabled_at = now;
+    next.disabled_reason = disabledByOperator;
+  } else if (change.enabled === true && row.disabled_at !== null) {
+    next.disabled_at = null;
+    next.disabled_reason = null;
+    next.failing_since = null;
+  }
+  if (Object.keys(next).length === 1) return endpointView(row);
+  await updateEndpoint(db, id, next);
+  return endpointView({ ...row, ...next });
 }
 
 /** A new secret; the one it replaces keeps signing (a second signature) until the grace ends. */

@@ -53,7 +53,7 @@ export async function sendTestWebhook(
   if (!endpoint) throw notFound('Webhook endpoint');
   if (endpoint.disabled_at !== null)
     throw new ApiError('webhook_endpoint_disabled', `The endpoint ${endpointId} is disabled (${endpoint.disabled_reason}).`, {
-      hint: 'Add the endpoint again (webhook add, or POST /webhook_endpoints) once its receiver works, then test it.',
+      hint: 'Enable it again (PATCH /webhook_endpoints/{id} with {"enabled": true}, or webhook update ID --enable), then test it.',
     });
   const sentAt = deps.clock.now();
   const text = JSON.stringify({ type: eventType, timestamp: toIso(sentAt), data: sampleEventData(eventType) });

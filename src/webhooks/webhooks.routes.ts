@@ -2,17 +2,22 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../dependencies.js';
 import { principalOf } from '../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../schemas/common.schemas.js';
-import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint } from './endpoints.service.js';
+import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, updateWebhookEndpoint } from './endpoints.service.js';
+import { webhookEventTypeDescriptions, webhookEventTypes } from './event-types.js';
 import {
   CreatedWebhookEndpointResponseSchema,
   CreateWebhookEndpointBodySchema,
   DeletedWebhookEndpointResponseSchema,
   ListWebhookEndpointsResponseSchema,
+  UpdateWebhookEndpointBodySchema,
   WebhookEndpointIdParamsSchema,
+  WebhookEndpointResponseSchema,
+  WebhookEventTypesResponseSchema,
 } from './webhooks.schemas.js';
 
 /*
- * GET/POST /webhook_endpoints, DELETE /webhook_endpoints/{id}. Plan (enterprise) and key
+ * GET/POST /webhook_endpoints, DELETE /webhook_endpoints/{id}; the console's extensions PATCH
+ * /webhook_endpoints/{id} and GET /webhook_event_types (issue 39). Plan (enterprise) and key
  * permission (`webhooks:write`) come from routeRules (src/modules/plan-requirements.ts).
  */
 export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
@@ -73,6 +78,50 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
     async (request) => {
       await removeWebhookEndpoint(services, request.params.id, principalOf(request).communityId);
       return { success: true as const };
+    },
+  );
+
+  // ---- Console extensions (issue 39) ----
+  const eventTypes = webhookEventTypes.map((type) => ({ type, description: webhookEventTypeDescriptions[type] }));
+
+  app.get(
+    '/admin/v0/webhook_event_types',
+    {
+      config: { operation: 'webhooks.listEventTypes' },
+      schema: {
+        tags: ['Webhooks', 'extension'],
+        operationId: 'listWebhookEventTypes',
+        summary: 'The closed list of webhook event types, each with one line saying when it is sent',
+        response: { 200: WebhookEventTypesResponseSchema, ...errorResponses(400, 403) },
+      },
+    },
+    async () => ({ success: true as const, data: eventTypes }),
+  );
+
+  app.patch(
+    '/admin/v0/webhook_endpoints/:id',
+    {
+      config: { operation: 'webhooks.updateEndpoint', bodyTypes: ['json'] },
+      schema: {
+        tags: ['Webhooks', 'extension'],
+        operationId: 'updateWebhookEndpoint',
+        summary: "Change an endpoint's URL or event types, or disable or enable it",
+        description:
+          'Absent fields are kept. A disabled endpoint receives nothing (its pending deliveries are marked failed unsent) and is listed with `disabled: true` and its reason; enabling it clears the reason and the failing run. The URL is checked by the same rules as at creation. The secret does not change. Answers the endpoint as listed.',
+        headers: IdempotencyHeaders,
+        params: WebhookEndpointIdParamsSchema,
+        body: UpdateWebhookEndpointBodySchema,
+        response: { 200: WebhookEndpointResponseSchema, ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => {
+      const { community_id: _community, ...endpoint } = await updateWebhookEndpoint(
+        deps,
+        request.params.id,
+        principalOf(request).communityId,
+        request.body,
+      );
+      return { success: true as const, data: endpoint };
     },
   );
 };

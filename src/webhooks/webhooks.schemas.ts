@@ -104,3 +104,57 @@ export const ListWebhookDeliveriesQuerySchema = Type.Object({
 });
 
 export const WebhookDeliveryIdParamsSchema = Type.Object({ id: Uuid({ description: 'The webhook delivery id.' }) });
+
+// ---- Console extensions (issue 39): endpoint changes, the event catalogue, redeliver failed ----
+
+/** Body of `PATCH /webhook_endpoints/{id}`: every field optional, at least one. */
+export const UpdateWebhookEndpointBodySchema = Type.Object(
+  {
+    url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'A new receiver URL, checked by the same rules as at creation.' }),
+    ),
+    events: Type.Optional(
+      Type.Union([Type.Array(EventTypeSchema, { minItems: 1, maxItems: webhookEventTypes.length, uniqueItems: true }), Type.Null()], {
+        description: 'The event types to send; null is every type, including types added later.',
+      }),
+    ),
+    enabled: Type.Optional(
+      Type.Boolean({
+        description:
+          'false disables the endpoint (it receives nothing; its pending deliveries are failed unsent); true enables it again, whoever disabled it.',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const WebhookEndpointResponseSchema = Type.Object({ success: Type.Literal(true), data: WebhookEndpointSchema });
+
+export const WebhookEventTypesResponseSchema = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(
+    Type.Object(
+      { type: EventTypeSchema, description: Type.String({ description: 'One line saying when it is sent.' }) },
+      { title: 'WebhookEventTypeInfo' },
+    ),
+  ),
+});
+
+/** Body of `POST /webhook_endpoints/{id}/redeliver_failed`. */
+export const RedeliverFailedBodySchema = Type.Object(
+  { since: Timestamp({ description: 'Failed deliveries created at or after this instant are queued again.' }) },
+  { additionalProperties: false },
+);
+
+export const RedeliverFailedResponseSchema = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object(
+    {
+      endpoint_id: Uuid(),
+      since: Timestamp(),
+      queued: Type.Integer({ minimum: 0, description: 'Failed deliveries made pending again by this call, oldest first (at most 1000).' }),
+      remaining: Type.Integer({ minimum: 0, description: 'Failed deliveries since `since` left failed: call again to queue them.' }),
+    },
+    { title: 'RedeliverFailedResult' },
+  ),
+});

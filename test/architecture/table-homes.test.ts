@@ -63,6 +63,8 @@ export const tableHomes: Readonly<Record<string, string>> = {
   chat_sync_connections: 'src/chat-sync/',
   chat_sync_checkpoints: 'src/chat-sync/',
   chat_event_queue: 'src/chat-sync/',
+  chat_sync_jobs: 'src/chat-sync/',
+  chat_sync_status: 'src/chat-sync/',
 };
 
 const statementMethods = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);

@@ -42,6 +42,8 @@ export const notCommunityData: Readonly<Record<string, string>> = {
   chat_sync_connections: "the operator's chat bot configuration (sealed secrets)",
   chat_sync_checkpoints: 'where a chat backfill stands; the data it reads is written through the write path',
   chat_event_queue: 'Slack deliveries waiting to be applied; applying one goes through the write path',
+  chat_sync_jobs: 'backfills the server runs for the API (state and progress); the data a backfill reads is written through the write path',
+  chat_sync_status: "what was last learnt of the community's Slack connection (token checks, bot presence, last backfill)",
   file_upload_chunks:
     'an upload streaming in, staged outside any transaction; it becomes files and file_chunks rows only in the write path (commitStagedFile)',
 };

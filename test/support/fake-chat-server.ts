@@ -39,6 +39,8 @@ export interface FakeChannelInput {
   num_members?: number;
   purpose?: string;
   topic?: string;
+  /** Whether the bot is in the channel (conversations.info's `is_member`); true when absent. */
+  bot_is_member?: boolean;
 }
 
 /** A message as Slack stores it (ts, user, text, blocks, reactions, files, thread fields...). */
@@ -217,6 +219,7 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
             is_channel: !channel.is_private,
             is_private: channel.is_private ?? false,
             is_archived: channel.is_archived ?? false,
+            is_member: channel.bot_is_member ?? true,
             created: 1700000000,
             num_members: channel.num_members ?? 0,
             topic: { value: channel.topic ?? '', creator: '', last_set: 0 },

@@ -19,6 +19,7 @@ import * as postSearchNoAuthorIndex from './017-post-search-no-author-index.js';
 import * as postSearchFtsAutomerge from './018-post-search-fts-automerge.js';
 import * as memberList from './019-member-list.js';
 import * as consoleLinks from './020-console-links.js';
+import * as chatSyncJobs from './021-chat-sync-jobs.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '018-post-search-fts-automerge': postSearchFtsAutomerge,
   '019-member-list': memberList,
   '020-console-links': consoleLinks,
+  '021-chat-sync-jobs': chatSyncJobs,
 };
