@@ -20,7 +20,7 @@ import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
 import { permissionSteps, planSteps, routeRuleOf } from './http/plans.js';
 import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
-import { AddressBudget, downloadBudgetStep } from './http/rate-limit-address.js';
+import { AddressBudget, calendarBudgetStep, downloadBudgetStep } from './http/rate-limit-address.js';
 import { registerRequestDeadline } from './http/request-deadline.js';
 import { guardDownloadRoutes, guardProtectedRoutes, registerRequestGuard } from './http/request-guard.js';
 import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
@@ -114,6 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return [identify, keyBudget, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
   });
   guardDownloadRoutes(app, [downloadBudgetStep(rateLimiter)]);
+  guardDownloadRoutes(app, [calendarBudgetStep(rateLimiter)], 'calendarBudget');
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
   // A claim's lease follows from the request's deadline: a key whose request died is free again
   // after it, plus the longest a commit begun before the deadline may still take.

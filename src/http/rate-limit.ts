@@ -11,7 +11,7 @@ import type { GuardStep } from './request-guard.js';
 
 /** One budget: `limit` requests per fixed window of `windowSeconds`, counted per bucket id. */
 export interface RateLimitPolicy {
-  name: 'key' | 'address' | 'download';
+  name: 'key' | 'address' | 'download' | 'calendar' | 'calendar-address';
   limit: number;
   windowSeconds: number;
 }
@@ -34,6 +34,9 @@ export class RateLimiter {
   readonly perAddress: RateLimitPolicy;
   /** Public file downloads, per address: a page with twenty images is not a key-guessing attack. */
   readonly perDownloadAddress: RateLimitPolicy;
+  /** Calendar feeds (no key: the token in the URL): per token, and per address across tokens. */
+  readonly perCalendarToken: RateLimitPolicy;
+  readonly perCalendarAddress: RateLimitPolicy;
 
   constructor(
     readonly store: RateLimitStore,
@@ -43,6 +46,8 @@ export class RateLimiter {
     this.perKey = { name: 'key', limit: settings.perSecond, windowSeconds: settings.windowSeconds };
     this.perAddress = { name: 'address', limit: settings.unauthenticatedPerSecond, windowSeconds: settings.windowSeconds };
     this.perDownloadAddress = { name: 'download', limit: settings.downloadsPerSecond, windowSeconds: settings.windowSeconds };
+    this.perCalendarToken = { name: 'calendar', limit: settings.calendarPerSecond, windowSeconds: settings.windowSeconds };
+    this.perCalendarAddress = { name: 'calendar-address', limit: settings.calendarAddressPerSecond, windowSeconds: settings.windowSeconds };
   }
 
   /**

@@ -63,10 +63,10 @@ export function guardProtectedRoutes(app: FastifyInstance, stepsOf: (route: Rout
   });
 }
 
-/** The steps of public routes that ask for a budget of their own (`config.downloadBudget`: file downloads). */
-export function guardDownloadRoutes(app: FastifyInstance, steps: readonly GuardStep[]): void {
+/** The steps of public routes that ask for a budget of their own (`config.downloadBudget`: file downloads; `config.calendarBudget`: calendar feeds). */
+export function guardDownloadRoutes(app: FastifyInstance, steps: readonly GuardStep[], budget: 'downloadBudget' | 'calendarBudget' = 'downloadBudget'): void {
   app.addHook('onRoute', (route) => {
-    if (!route.config?.downloadBudget) return;
+    if (!route.config?.[budget]) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [asHook(steps), ...existing];
   });

@@ -38,6 +38,11 @@ export const routeRules: RouteRuleTable = {
   'POST /admin/v0/webhook_deliveries/:id/redeliver': { plan: 'enterprise', permission: 'webhooks:write' },
   // Awards (issue 32): on every plan, like group adds: recognition is part of running any community.
   'POST /admin/v0/awards/:award_id/assign': onEveryPlan('awards:write'),
+  // Calendar feeds (issue 40): on every plan, as the events they show; a member's own feed is a member write.
+  'GET /admin/v0/calendar_feeds': onEveryPlan('calendar_events:write'),
+  'POST /admin/v0/calendar_feeds': onEveryPlan('calendar_events:write'),
+  'DELETE /admin/v0/calendar_feeds/:id': onEveryPlan('calendar_events:write'),
+  'POST /admin/v0/members/:member_id/calendar_feed': onEveryPlan('members:write'),
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 };

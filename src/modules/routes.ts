@@ -5,6 +5,7 @@ import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
+import { calendarFeedDownloadRoutes, calendarFeedsRoutes } from './calendar-feeds/calendar-feeds.routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
 import { fileDownloadRoutes, filesRoutes } from './files/files.routes.js';
 import { groupsRoutes } from './groups/groups.routes.js';
@@ -26,4 +27,6 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   fileDownloadRoutes,
   webhookDeliveriesRoutes,
   awardsRoutes,
+  calendarFeedsRoutes,
+  calendarFeedDownloadRoutes,
 ];

@@ -23,6 +23,8 @@ declare module 'fastify' {
     operation?: string;
     /** Public downloads: counted against their own per-address budget (RATE_LIMIT_DOWNLOADS_PER_SECOND), not the key-guessing one. */
     downloadBudget?: boolean;
+    /** Calendar feeds: counted per token and per address (RATE_LIMIT_CALENDAR_PER_SECOND, RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND). */
+    calendarBudget?: boolean;
     /**
      * The route claims its Idempotency-Key itself, with `request.claimIdempotencyKey(body)`, once it
      * knows what makes the request the same operation (a streamed upload: after reading it).

@@ -47,6 +47,8 @@ describe('rate-limit building blocks', () => {
       windowSeconds: 1,
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
+      calendarPerSecond: 5,
+      calendarAddressPerSecond: 5,
     });
     assert.deepEqual(await limiter.consume(limiter.perKey, 'k'), {
       allowed: true,
@@ -64,6 +66,8 @@ describe('rate-limit building blocks', () => {
       windowSeconds: 10,
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
+      calendarPerSecond: 5,
+      calendarAddressPerSecond: 5,
     });
     assert.equal((await long.consume(long.perKey, 'k')).resetSeconds, 8);
   });
