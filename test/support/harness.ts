@@ -120,7 +120,14 @@ export interface HarnessOptions {
 
 /** Test config: the operator defaults, with a rate limit high enough not to interfere. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000',
+    RATE_LIMIT_CALENDAR_PER_SECOND: '100000',
+    RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND: '100000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
 }
 
 /** Builds the app on a fresh database of the engine; everything is torn down when the suite ends. */
