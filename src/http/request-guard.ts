@@ -64,7 +64,11 @@ export function guardProtectedRoutes(app: FastifyInstance, stepsOf: (route: Rout
 }
 
 /** The steps of public routes that ask for a budget of their own (`config.downloadBudget`: file downloads; `config.calendarBudget`: calendar feeds). */
-export function guardDownloadRoutes(app: FastifyInstance, steps: readonly GuardStep[], budget: 'downloadBudget' | 'calendarBudget' = 'downloadBudget'): void {
+export function guardDownloadRoutes(
+  app: FastifyInstance,
+  steps: readonly GuardStep[],
+  budget: 'downloadBudget' | 'calendarBudget' = 'downloadBudget',
+): void {
   app.addHook('onRoute', (route) => {
     if (!route.config?.[budget]) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
