@@ -20,9 +20,15 @@ import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
 import { permissionSteps, planSteps, routeRuleOf } from './http/plans.js';
 import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
-import { AddressBudget, downloadBudgetStep, signInBudgetStep } from './http/rate-limit-address.js';
+import { AddressBudget, calendarBudgetStep, downloadBudgetStep, signInBudgetStep } from './http/rate-limit-address.js';
 import { registerRequestDeadline } from './http/request-deadline.js';
-import { guardDownloadRoutes, guardProtectedRoutes, guardSignInRoutes, registerRequestGuard } from './http/request-guard.js';
+import {
+  guardCalendarRoutes,
+  guardDownloadRoutes,
+  guardProtectedRoutes,
+  guardSignInRoutes,
+  registerRequestGuard,
+} from './http/request-guard.js';
 import { requestIdFrom, responseHeadersStep } from './http/response-headers.js';
 import { registerSerialization } from './http/serialization.js';
 import { registerBodyErrorDocs, transportOptions } from './http/transport-errors.js';
@@ -115,6 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   guardDownloadRoutes(app, [downloadBudgetStep(rateLimiter)]);
   guardSignInRoutes(app, [signInBudgetStep(rateLimiter)]);
+  guardCalendarRoutes(app, [calendarBudgetStep(rateLimiter)]);
   // Idempotency: route hooks of the mutating routes, after the guard's, so refused requests store nothing.
   // A claim's lease follows from the request's deadline: a key whose request died is free again
   // after it, plus the longest a commit begun before the deadline may still take.

@@ -22,6 +22,9 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_DOWNLOADS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
   RATE_LIMIT_SIGN_IN_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
+  RATE_LIMIT_CALENDAR_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
+  RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND: Type.Integer({ minimum: 1, default: 100 }),
+  CALENDAR_FEED_PAST_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 30 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   REQUEST_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 15000 }),
@@ -73,7 +76,12 @@ export interface Config {
     downloadsPerSecond: number;
     /** Console sign-ins (token exchanges) per address per minute: each one is a guess at a token. */
     signInPerMinute: number;
+    /** Calendar feeds (docs/calendar-feeds.md): per token, and per address across tokens. */
+    calendarPerSecond: number;
+    calendarAddressPerSecond: number;
   };
+  /** Calendar feeds show events ending this many days ago or later, and cancellations for as long (docs/calendar-feeds.md). */
+  calendarFeedPastDays: number;
   corsOrigins: string[];
   requestTimeoutMs: DurationMs;
   /** How long a request may run once received before it answers 503 request_timeout and its write is rolled back. */
@@ -174,7 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
       downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
       signInPerMinute: parsed.RATE_LIMIT_SIGN_IN_PER_MINUTE,
+      calendarPerSecond: parsed.RATE_LIMIT_CALENDAR_PER_SECOND,
+      calendarAddressPerSecond: parsed.RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND,
     },
+    calendarFeedPastDays: parsed.CALENDAR_FEED_PAST_DAYS,
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: durationMs(parsed.REQUEST_TIMEOUT_MS),
     requestDeadlineMs: durationMs(parsed.REQUEST_DEADLINE_MS),

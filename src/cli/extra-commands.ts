@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerChatSyncCommands, registerFeedCommands } from '../chat-sync/commands.js';
 import { registerAwardCommands } from './award.commands.js';
+import { registerCalendarFeedCommands } from './calendar-feed.commands.js';
 import { registerChatCommands } from './chat.commands.js';
 import { registerConsoleCommands } from './console.commands.js';
 import { registerExportCommands } from './export.commands.js';
@@ -9,7 +10,8 @@ import { registerSeedCommands } from './seed.commands.js';
 import { registerWebhookCommands } from './webhook.commands.js';
 
 /**
- * The commands registered after the core ones (`chat ...`, `feed ...`, `seed`, `export`, `webhook ...`, `search ...`, `award ...`, `console link`). A list of its
+ * The commands registered after the core ones (`chat ...`, `feed ...`, `seed`, `export`, `webhook ...`, `search ...`, `award ...`, `console link`,
+ * `calendar-feed ...`). A list of its
  * own, so that a new command group is one line here rather than an edit of index.ts.
  */
 export const extraCommands: ((program: Command) => void)[] = [
@@ -22,4 +24,5 @@ export const extraCommands: ((program: Command) => void)[] = [
   registerSearchCommands,
   registerAwardCommands,
   registerConsoleCommands,
+  registerCalendarFeedCommands,
 ];

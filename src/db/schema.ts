@@ -422,6 +422,41 @@ export interface PostSearchUnpairedTable {
 }
 
 /** An uploaded file (docs/files.md); its bytes are its `file_chunks` rows. */
+export interface CalendarFeedsTable {
+  community_id: string;
+  id: string;
+  label: string;
+  /** Hex SHA-256 of the feed's token (the token itself is never stored in the clear). */
+  token_hash: string;
+  /** A member's own feed: its token sealed by SecretBox, so its URL can be answered again. */
+  token_sealed: string | null;
+  /** Set for a member's own feed (the events the member attends). */
+  member_id: string | null;
+  tag_id: string | null;
+  include_unlisted: Flag;
+  created_at: EpochMicros;
+  revoked_at: EpochMicros | null;
+}
+
+/** What a feed last showed of an event: its SEQUENCE and what a cancellation of it needs. */
+export interface CalendarFeedEntriesTable {
+  community_id: string;
+  feed_id: string;
+  event_id: string;
+  sequence: number;
+  /** Hash of the fields whose change raises SEQUENCE (start, end, location, link, title, status). */
+  fingerprint: string;
+  title: string;
+  start_at: EpochMicros;
+  end_at: EpochMicros | null;
+  ends_at: EpochMicros;
+  created_at: EpochMicros;
+  /** When SEQUENCE was last raised (or the event's updated_at when first shown). */
+  changed_at: EpochMicros;
+  /** When the event left the feed (deleted, cancelled, filtered out): shown CANCELLED for a while. */
+  removed_at: EpochMicros | null;
+}
+
 export interface FilesTable {
   community_id: string;
   id: string;
@@ -487,6 +522,8 @@ export interface DB {
   chat_sync_jobs: ChatSyncJobsTable;
   chat_sync_status: ChatSyncStatusTable;
   files: FilesTable;
+  calendar_feeds: CalendarFeedsTable;
+  calendar_feed_entries: CalendarFeedEntriesTable;
   file_chunks: FileChunksTable;
   file_upload_chunks: FileUploadChunksTable;
 }

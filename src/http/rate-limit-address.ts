@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
@@ -128,4 +129,26 @@ export function signInBudgetStep(limiter: RateLimiter): GuardStep {
   const policy = limiter.perSignInAddress;
   const refusal = `Too many console sign-ins from this address: at most ${policy.limit} per ${policy.windowSeconds} s.`;
   return (request, reply) => andThen(limiter.consume(policy, addressBucket(request.ip)), (decision) => enforce(reply, decision, refusal));
+}
+
+/**
+ * Counts a calendar feed request (`config.calendarBudget`) against its address's calendar budget,
+ * then its token's: calendar apps poll rarely, so a feed asked for more often than
+ * RATE_LIMIT_CALENDAR_PER_SECOND is a misbehaving client, and an address trying many tokens is
+ * held by the address budget before any lookup. The token is counted by a hash of it, so the
+ * store (Redis) never holds a feed's secret.
+ */
+export function calendarBudgetStep(limiter: RateLimiter): GuardStep {
+  const byAddress = limiter.perCalendarAddress;
+  const byToken = limiter.perCalendarToken;
+  const addressRefusal = `Too many calendar requests from this address: at most ${byAddress.limit} per ${byAddress.windowSeconds} s.`;
+  const tokenRefusal = `Too many requests for this calendar feed: at most ${byToken.limit} per ${byToken.windowSeconds} s.`;
+  return (request, reply) => {
+    const token = (request.params as { token?: string } | undefined)?.token ?? '';
+    const bucket = createHash('sha256').update(token).digest('base64url').slice(0, 22);
+    return andThen(limiter.consume(byAddress, addressBucket(request.ip)), (decision) => {
+      enforce(reply, decision, addressRefusal);
+      return andThen(limiter.consume(byToken, bucket), (tokenDecision) => enforce(reply, tokenDecision, tokenRefusal));
+    });
+  };
 }

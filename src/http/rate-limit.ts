@@ -11,7 +11,7 @@ import type { GuardStep } from './request-guard.js';
 
 /** One budget: `limit` requests per fixed window of `windowSeconds`, counted per bucket id. */
 export interface RateLimitPolicy {
-  name: 'key' | 'address' | 'download' | 'sign_in';
+  name: 'key' | 'address' | 'download' | 'sign_in' | 'calendar' | 'calendar-address';
   limit: number;
   windowSeconds: number;
 }
@@ -36,6 +36,9 @@ export class RateLimiter {
   readonly perDownloadAddress: RateLimitPolicy;
   /** Console sign-ins, per address: each presents a token that may be a guess (docs/console.md). */
   readonly perSignInAddress: RateLimitPolicy;
+  /** Calendar feeds (no key: the token in the URL): per token, and per address across tokens. */
+  readonly perCalendarToken: RateLimitPolicy;
+  readonly perCalendarAddress: RateLimitPolicy;
 
   constructor(
     readonly store: RateLimitStore,
@@ -46,6 +49,8 @@ export class RateLimiter {
     this.perAddress = { name: 'address', limit: settings.unauthenticatedPerSecond, windowSeconds: settings.windowSeconds };
     this.perDownloadAddress = { name: 'download', limit: settings.downloadsPerSecond, windowSeconds: settings.windowSeconds };
     this.perSignInAddress = { name: 'sign_in', limit: settings.signInPerMinute, windowSeconds: 60 };
+    this.perCalendarToken = { name: 'calendar', limit: settings.calendarPerSecond, windowSeconds: settings.windowSeconds };
+    this.perCalendarAddress = { name: 'calendar-address', limit: settings.calendarAddressPerSecond, windowSeconds: settings.windowSeconds };
   }
 
   /**

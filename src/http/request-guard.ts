@@ -73,6 +73,11 @@ export function guardSignInRoutes(app: FastifyInstance, steps: readonly GuardSte
   guardPublicRoutes(app, (route) => Boolean(route.config?.signInBudget), steps);
 }
 
+/** The steps of calendar feeds (`config.calendarBudget`): per token and per address. */
+export function guardCalendarRoutes(app: FastifyInstance, steps: readonly GuardStep[]): void {
+  guardPublicRoutes(app, (route) => Boolean(route.config?.calendarBudget), steps);
+}
+
 function guardPublicRoutes(app: FastifyInstance, applies: (route: RouteOptions) => boolean, steps: readonly GuardStep[]): void {
   app.addHook('onRoute', (route) => {
     if (!applies(route)) return;

@@ -51,6 +51,11 @@ export const routeRules: RouteRuleTable = {
   'GET /admin/v0/chat/sync_jobs/:id': onEveryPlan('chat:read'),
   'POST /admin/v0/chat/sync_jobs': onEveryPlan('chat:write'),
   // ---- end console-ops-api ----
+  // Calendar feeds (issue 40): on every plan, as the events they show; a member's own feed is a member write.
+  'GET /admin/v0/calendar_feeds': onEveryPlan('calendar_events:write'),
+  'POST /admin/v0/calendar_feeds': onEveryPlan('calendar_events:write'),
+  'DELETE /admin/v0/calendar_feeds/:id': onEveryPlan('calendar_events:write'),
+  'POST /admin/v0/members/:member_id/calendar_feed': onEveryPlan('members:write'),
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 

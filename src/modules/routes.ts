@@ -6,6 +6,7 @@ import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
+import { calendarFeedDownloadRoutes, calendarFeedsRoutes } from './calendar-feeds/calendar-feeds.routes.js';
 import { consoleSessionsRoutes } from './console-sessions/console-sessions.routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
 import { fileDownloadRoutes, filesRoutes } from './files/files.routes.js';
@@ -30,4 +31,6 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   awardsRoutes,
   consoleSessionsRoutes,
   chatSyncJobsRoutes,
+  calendarFeedsRoutes,
+  calendarFeedDownloadRoutes,
 ];

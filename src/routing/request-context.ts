@@ -26,6 +26,8 @@ declare module 'fastify' {
     downloadBudget?: boolean;
     /** Console sign-in: counted against its own per-address budget (RATE_LIMIT_SIGN_IN_PER_MINUTE), as each one may be a guess. */
     signInBudget?: boolean;
+    /** Calendar feeds: counted per token and per address (RATE_LIMIT_CALENDAR_PER_SECOND, RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND). */
+    calendarBudget?: boolean;
     /**
      * The route claims its Idempotency-Key itself, with `request.claimIdempotencyKey(body)`, once it
      * knows what makes the request the same operation (a streamed upload: after reading it).

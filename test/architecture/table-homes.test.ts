@@ -55,6 +55,8 @@ export const tableHomes: Readonly<Record<string, string>> = {
   files: 'src/modules/files/',
   file_chunks: 'src/modules/files/',
   file_upload_chunks: 'src/modules/files/',
+  calendar_feeds: 'src/modules/calendar-feeds/',
+  calendar_feed_entries: 'src/modules/calendar-feeds/',
   webhook_endpoints: 'src/webhooks/',
   webhook_deliveries: 'src/webhooks/',
   webhook_delivery_attempts: 'src/webhooks/',

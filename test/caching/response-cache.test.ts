@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { describeEachEngine, type TestApp, testConfig } from '../support/harness.js';
 import { event, eventId, feed, hour, importInto, profile, uuid } from '../modules/calendar-events/fixtures.js';
+import { describeEachEngine, type TestApp, testConfig } from '../support/harness.js';
 
 // Event get, event lists and post lists are served from serialised answers kept per data version
 // (docs/performance.md). These tests read an answer (so it is cached), change what it shows by

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { deepPageRows } from '../../src/db/prepared-query.js';
+import { event, eventId, hour, listEvents } from '../modules/calendar-events/fixtures.js';
 import { type Auth, feed, feedId, importInto, post, postId, profile, walkPages } from '../support/feed-fixtures.js';
 import { describeEachEngine } from '../support/harness.js';
-import { event, eventId, hour, listEvents } from '../modules/calendar-events/fixtures.js';
 
 // Enough records that the last pages read more than deepPageRows rows: on PostgreSQL those pages
 // read their ids first and fetch only their own rows (prepared-query.ts isDeepPage). Starts and

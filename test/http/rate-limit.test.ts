@@ -48,6 +48,8 @@ describe('rate-limit building blocks', () => {
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
       signInPerMinute: 10,
+      calendarPerSecond: 5,
+      calendarAddressPerSecond: 5,
     });
     assert.deepEqual(await limiter.consume(limiter.perKey, 'k'), {
       allowed: true,
@@ -66,6 +68,8 @@ describe('rate-limit building blocks', () => {
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
       signInPerMinute: 10,
+      calendarPerSecond: 5,
+      calendarAddressPerSecond: 5,
     });
     assert.equal((await long.consume(long.perKey, 'k')).resetSeconds, 8);
   });

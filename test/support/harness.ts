@@ -124,6 +124,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
+    RATE_LIMIT_CALENDAR_PER_SECOND: '100000',
+    RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND: '100000',
     LOG_LEVEL: 'silent',
     ...env,
   });

@@ -178,8 +178,12 @@ describeEachEngine('cached answers equal uncached answers after any sequence of 
         const importDoc = (doc: Record<string, unknown>) => runImport(t.database, t.clock, community.id, doc);
         const memberIds = new Map<number, string>();
 
+        // The community's calendar feed (GET /calendar/{token}.ics, a cached read without a key).
+        const created = await t.request({ method: 'POST', url: '/admin/v0/calendar_feeds', headers, payload: {} });
+        const feedUrl = new URL(created.json<{ data: { url: string } }>().data.url).pathname;
+
         const compareAll = async (after: string) => {
-          for (const url of reads) {
+          for (const url of [...reads, feedUrl]) {
             const cached = await t.request({ method: 'GET', url, headers });
             const fresh = await uncached.inject({ method: 'GET', url, headers });
             assert.equal(cached.statusCode, fresh.statusCode, `${url} after ${after}`);

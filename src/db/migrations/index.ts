@@ -20,6 +20,7 @@ import * as postSearchFtsAutomerge from './018-post-search-fts-automerge.js';
 import * as memberList from './019-member-list.js';
 import * as consoleLinks from './020-console-links.js';
 import * as chatSyncJobs from './021-chat-sync-jobs.js';
+import * as calendarFeeds from './022-calendar-feeds.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '019-member-list': memberList,
   '020-console-links': consoleLinks,
   '021-chat-sync-jobs': chatSyncJobs,
+  '022-calendar-feeds': calendarFeeds,
 };

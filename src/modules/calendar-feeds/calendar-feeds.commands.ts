@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../db/database.js';
+import { notFound } from '../../errors.js';
+import type { Clock } from '../../shared/clock.js';
+import { refuse } from '../../shared/failures.js';
+import { newUuid } from '../../shared/ids.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+import type { EpochMicros } from '../../shared/time.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
+import { selectTagIdByIdOrLabel } from '../calendar-events/queries/feed.js';
+import { selectCommunity } from '../communities/communities.queries.js';
+import { selectMemberById } from '../members/members.queries.js';
+import {
+  deleteFeedEntries,
+  insertCalendarFeed,
+  lockCalendarFeed,
+  revokeCalendarFeedRow,
+  selectCalendarFeedById,
+  selectFeedEntries,
+  selectLiveMemberFeed,
+  upsertFeedEntries,
+} from './calendar-feeds.queries.js';
+import { type CalendarFeedRecord, calendarFeedRecord, feedUrls } from './calendar-feeds.records.js';
+import { type FeedEvent, type SettledFeed, settleFeed, tokenHash } from './calendar-feeds.rules.js';
+
+/** What the feed commands need. */
+export interface CalendarFeedDeps {
+  database: Database;
+  clock: Clock;
+  /** Seals a member feed's token (SECRETS_KEY), so that its URL can be answered again. */
+  secrets: SecretBox;
+  /** The base of the feeds' URLs (PUBLIC_BASE_URL, else the listening address). */
+  publicBaseUrl: () => string;
+}
+
+/** What a shared feed is created with (CLI and API). */
+export interface NewCalendarFeed {
+  label?: string | undefined;
+  /** A tag's id or label: only events carrying it. */
+  tag?: string | undefined;
+  include_unlisted?: boolean | undefined;
+}
+
+export const maxLabelLength = 200;
+
+/** 32 random bytes as base64url: 43 characters, 256 bits (nothing to guess, no slow hash needed). */
+const newToken = (): string => randomBytes(32).toString('base64url');
+
+/** Creates a shared feed of the community's events; its URL is in the answer, and never again (only its hash is kept). */
+export async function createCalendarFeed(deps: CalendarFeedDeps, communityId: string, input: NewCalendarFeed): Promise<CalendarFeedRecord> {
+  const label = (input.label ?? '').trim();
+  if (label.length > maxLabelLength) throw refuse(['label'], 'too_long', `must be at most ${maxLabelLength} characters`);
+  if (!(await selectCommunity(deps.database.db, communityId))) throw notFound('Community');
+  let tagId: string | null = null;
+  if (input.tag !== undefined) {
+    const found = await selectTagIdByIdOrLabel(deps.database.db, communityId, input.tag);
+    if (found === undefined)
+      throw refuse(['tag'], 'unknown_reference', `no event of the community carries the tag ${JSON.stringify(input.tag)} (by id or label)`);
+    tagId = found;
+  }
+  const token = newToken();
+  const row = await writeCommunityData(deps, communityId, async (w) => {
+    const inserted = {
+      community_id: communityId,
+      id: newUuid(),
+      label,
+      token_hash: tokenHash(token),
+      token_sealed: null,
+      member_id: null,
+      tag_id: tagId,
+      include_unlisted: input.include_unlisted ? (1 as const) : (0 as const),
+      created_at: w.now,
+      revoked_at: null,
+    };
+    await insertCalendarFeed(w.tx, inserted);
+    return inserted;
+  });
+  return calendarFeedRecord(row, feedUrls(deps.publicBaseUrl(), token));
+}
+
+/**
+ * A member's own feed (the events the member attends): created on the first call, the same URL on
+ * every later one until it is revoked. The token is kept hashed for lookups and sealed (SecretBox)
+ * to be answered again. `created` says which of the two happened.
+ */
+export async function memberCalendarFeed(
+  deps: CalendarFeedDeps,
+  communityId: string,
+  memberId: string,
+): Promise<{ feed: CalendarFeedRecord; created: boolean }> {
+  if (!(await selectMemberById(deps.database.db, communityId, memberId))) throw notFound('Member');
+  return writeCommunityData(deps, communityId, async (w) => {
+    const existing = await selectLiveMemberFeed(w.tx, communityId, memberId);
+    if (existing?.token_sealed) {
+      const token = deps.secrets.open(existing.token_sealed);
+      return { feed: calendarFeedRecord(existing, feedUrls(deps.publicBaseUrl(), token)), created: false };
+    }
+    const token = newToken();
+    const row = {
+      community_id: communityId,
+      id: newUuid(),
+      label: 'My events',
+      token_hash: tokenHash(token),
+      token_sealed: deps.secrets.seal(token),
+      member_id: memberId,
+      tag_id: null,
+      include_unlisted: 1 as const,
+      created_at: w.now,
+      revoked_at: null,
+    };
+    await insertCalendarFeed(w.tx, row);
+    return { feed: calendarFeedRecord(row, feedUrls(deps.publicBaseUrl(), token)), created: true };
+  });
+}
+
+/** Revokes a feed of the community (the API); its URL answers 404 from now on. */
+export async function revokeCalendarFeed(
+  deps: Pick<CalendarFeedDeps, 'database' | 'clock'>,
+  communityId: string,
+  id: string,
+): Promise<void> {
+  const revoked = await writeCommunityData(deps, communityId, (w) => revokeCalendarFeedRow(w.tx, communityId, id, w.now));
+  if (!revoked) throw notFound('Calendar feed');
+}
+
+/** Revokes a feed by its id alone (the CLI: the operator of the whole service); answers its community. */
+export async function revokeCalendarFeedById(deps: Pick<CalendarFeedDeps, 'database' | 'clock'>, id: string): Promise<string> {
+  const row = await selectCalendarFeedById(deps.database.db, id);
+  if (!row || row.revoked_at !== null) throw notFound('Calendar feed', `No live calendar feed ${id}.`);
+  await revokeCalendarFeed(deps, row.community_id, id);
+  return row.community_id;
+}
+
+/**
+ * Writes what a feed shows now (new entries, raised SEQUENCEs, cancellations) when a render found
+ * it changed: under the feed row's lock, against the entries read again, so that two renders of the
+ * same change (two instances) raise a SEQUENCE once. Touches no view: the answers it affects are the
+ * feed's own, rendered from this very outcome.
+ */
+export async function settleCalendarFeed(
+  deps: { database: Database; clock: Clock },
+  communityId: string,
+  feedId: string,
+  events: readonly FeedEvent[],
+  now: EpochMicros,
+  endsFrom: EpochMicros,
+  pastMicros: number,
+): Promise<SettledFeed> {
+  return writeCommunityData(deps, communityId, async (w) => {
+    await lockCalendarFeed(w.tx, communityId, feedId);
+    const entries = await selectFeedEntries(w.tx, communityId, feedId);
+    const settled = settleFeed(events, entries, now, endsFrom, pastMicros);
+    if (settled.upserts.length > 0) await upsertFeedEntries(w.tx, communityId, feedId, settled.upserts);
+    if (settled.deletes.length > 0) await deleteFeedEntries(w.tx, communityId, feedId, settled.deletes);
+    return settled;
+  });
+}
