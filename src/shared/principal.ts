@@ -7,6 +7,8 @@ export interface Principal {
   communityId: string;
   plan: Plan;
   permissions: KeyPermissions;
+  /** The key's label, which the activity log names its actor by (absent where a principal is made without it). */
+  keyLabel?: string;
 }
 
 /**

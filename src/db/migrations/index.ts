@@ -17,6 +17,7 @@ import * as awardsAndWebhookAttempts from './015-awards-and-webhook-attempts.js'
 import * as searchWordPairs from './016-search-word-pairs.js';
 import * as postSearchNoAuthorIndex from './017-post-search-no-author-index.js';
 import * as postSearchFtsAutomerge from './018-post-search-fts-automerge.js';
+import * as activityLog from './023-activity-log.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '016-search-word-pairs': searchWordPairs,
   '017-post-search-no-author-index': postSearchNoAuthorIndex,
   '018-post-search-fts-automerge': postSearchFtsAutomerge,
+  '023-activity-log': activityLog,
 };

@@ -129,6 +129,7 @@ export class Authenticator implements PrincipalLookup {
             communityId: live.community_id,
             plan: live.plan as Plan,
             permissions: parseStoredPermissions(live.permissions),
+            keyLabel: live.label,
           }
         : null,
       ...validity(live, previous),
