@@ -79,7 +79,13 @@ const literal = (value: string | number | null): string => (value === null ? 'nu
  * with the commit, which must be the transaction's next statement; on SQLite (one writer at a
  * time: the write path's transaction holds the lock) the head is read and the hash computed here.
  */
-export async function appendActivity(tx: Tx, postgres: boolean, withCommit: boolean, row: NewActivityRow, canonical: string): Promise<void> {
+export async function appendActivity(
+  tx: Tx,
+  postgres: boolean,
+  withCommit: boolean,
+  row: NewActivityRow,
+  canonical: string,
+): Promise<void> {
   if (postgres) {
     const text = executeAppendActivity(
       ...[
@@ -160,7 +166,11 @@ export const selectActivityPage = (db: Db, communityId: string, filter: Activity
 
 /** How many records the filter matches (the list's exact total). */
 export async function countActivities(db: Db, communityId: string, filter: ActivityFilter): Promise<number> {
-  const row = await filtered(db.selectFrom('activities').select((eb) => eb.fn.countAll().as('n')), communityId, filter).executeTakeFirst();
+  const row = await filtered(
+    db.selectFrom('activities').select((eb) => eb.fn.countAll().as('n')),
+    communityId,
+    filter,
+  ).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -201,13 +211,22 @@ export const selectFirstActivity = (tx: Tx, communityId: string) =>
 
 /** Whether the community holds a record with this id. */
 export async function activityExists(tx: Tx, communityId: string, id: string): Promise<boolean> {
-  const row = await tx.selectFrom('activities').select('seq').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+  const row = await tx
+    .selectFrom('activities')
+    .select('seq')
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Inserts imported records as they are (seq, prev_hash, hash given). */
 export async function insertImportedActivities(tx: Tx, rows: readonly Insertable<ActivitiesTable>[]): Promise<void> {
-  if (rows.length > 0) await tx.insertInto('activities').values([...rows]).execute();
+  if (rows.length > 0)
+    await tx
+      .insertInto('activities')
+      .values([...rows])
+      .execute();
 }
 
 /** Sets a community's head (an import into a community without records starts its chain). */
@@ -239,4 +258,3 @@ export async function pruneOldestActivities(db: Db, communityId: string, cutoff:
   const result = await db.deleteFrom('activities').where('community_id', '=', communityId).where('seq', '<=', last).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-

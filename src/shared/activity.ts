@@ -11,6 +11,7 @@ export const activityActions = [
   'calendar_event.deleted',
   'calendar_event.attendees_updated',
   'member.created',
+  'member.updated',
   'member.deactivated',
   'group.member_added',
   'post.created',
@@ -83,15 +84,11 @@ export interface ActorDeps {
  * The fields of `changes` that differ between two records: `[before, after]` per field named,
  * compared as JSON (a field the change left alone is not listed). Null when nothing differs.
  */
-export function changedFields(
-  before: Readonly<Record<string, unknown>>,
-  after: Readonly<Record<string, unknown>>,
-  fields: readonly string[],
-): Record<string, [unknown, unknown]> | null {
+export function changedFields<R extends object>(before: R, after: R, fields: readonly string[]): Record<string, [unknown, unknown]> | null {
   const changes: Record<string, [unknown, unknown]> = {};
   for (const field of fields) {
-    const a = before[field] ?? null;
-    const b = after[field] ?? null;
+    const a = (before as Record<string, unknown>)[field] ?? null;
+    const b = (after as Record<string, unknown>)[field] ?? null;
     if (JSON.stringify(a) !== JSON.stringify(b)) changes[field] = [a, b];
   }
   return Object.keys(changes).length === 0 ? null : changes;

@@ -106,7 +106,8 @@ export async function writeCommunityData<T>(
       // The last statement before the commit: on PostgreSQL its rows go with it, in one message.
       if (outbox.length > 0 && endpoints.length > 0) await recordOutboxEntries(tx, communityId, outbox, now, endpoints, postgres);
       // Held too: the activity records ride with the commit, after the outbox rows.
-      if (activities.length > 0) await recordActivities(tx, communityId, activities, now, deps.actor, deps.requestContext, postgres, postgres);
+      if (activities.length > 0)
+        await recordActivities(tx, communityId, activities, now, deps.actor, deps.requestContext, postgres, postgres);
       // A request past its deadline has answered 503: its write must not commit (throws, rolls back).
       enterCommit(deps.deadline);
       return result;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { refusalAsValidationFailed } from '../../errors.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { SecretBox } from '../../shared/secret-box.js';
@@ -40,7 +41,7 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const awardId = awardIdFromPath(request.params.award_id);
-      await assignAward(services, principalOf(request).communityId, awardId, request.body).catch((error: unknown) => {
+      await assignAward(commandDeps(request, services), principalOf(request).communityId, awardId, request.body).catch((error: unknown) => {
         throw refusalAsValidationFailed(error);
       });
       worker.wake();

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { refusalAsValidationFailed } from '../../errors.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { sendJsonBytes, sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
 import type { Failure } from '../../shared/failures.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { readCalendarEvent, readCalendarEventList } from './calendar-events.reads.js';
 import { setAttendee } from './commands/attendees.js';
 import { createEvent, deleteEvent, updateEvent, type WrittenEvent } from './commands/events.js';
@@ -100,7 +100,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const data = await deleteEvent(withDeadline(request, services), principalOf(request).communityId, request.params.calendar_event_id);
+      const data = await deleteEvent(commandDeps(request, services), principalOf(request).communityId, request.params.calendar_event_id);
       return { success: true as const, data };
     },
   );
@@ -120,7 +120,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request) => {
       const { communityId } = principalOf(request);
-      await setAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch((error) => {
+      await setAttendee(commandDeps(request, services), communityId, request.params.calendar_event_id, request.body).catch((error) => {
         throw refusalAsValidationFailed(error, bodyPath);
       });
       return { success: true as const };
@@ -143,7 +143,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request, reply) => {
-      const written = await createEvent(withDeadline(request, services), principalOf(request).communityId, request.body).catch((error) => {
+      const written = await createEvent(commandDeps(request, services), principalOf(request).communityId, request.body).catch((error) => {
         throw refusalAsValidationFailed(error, bodyPath);
       });
       reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
@@ -167,7 +167,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request, reply) => {
       const { communityId } = principalOf(request);
-      const written = await updateEvent(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body).catch(
+      const written = await updateEvent(commandDeps(request, services), communityId, request.params.calendar_event_id, request.body).catch(
         (error) => {
           throw refusalAsValidationFailed(error, bodyPath);
         },

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import type { ModuleOptions } from '../../dependencies.js';
 import { ApiError, notFound, refusalAsValidationFailed, validationFailed } from '../../errors.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
 import { createFile, discardStagedUpload, fileTooLarge, malformedBody, type StagedUpload, stageUpload } from './files.commands.js';
@@ -126,9 +127,11 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
         if (staged) await discardStagedUpload(services, staged);
         throw partsError(error);
       }
-      const file = await createFile(services, communityId, staged, fields, services.publicBaseUrl()).catch((error: unknown) => {
-        throw refusalAsValidationFailed(error);
-      });
+      const file = await createFile(commandDeps(request, services), communityId, staged, fields, services.publicBaseUrl()).catch(
+        (error: unknown) => {
+          throw refusalAsValidationFailed(error);
+        },
+      );
       return reply
         .code(201)
         .header('location', file.url)

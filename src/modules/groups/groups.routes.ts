@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { refusalAsValidationFailed } from '../../errors.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { addGroupMember } from './groups.commands.js';
 import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema } from './groups.schemas.js';
 
@@ -28,7 +28,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const { alreadyMember } = await addGroupMember(
-        withDeadline(request, deps),
+        commandDeps(request, deps),
         principalOf(request).communityId,
         request.params.group_id,
         request.body.user,

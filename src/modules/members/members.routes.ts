@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { refusalAsValidationFailed } from '../../errors.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { type AddMemberResult, addMember, deactivateMember } from './members.commands.js';
 import { checkMembership } from './members.reads.js';
 import {
@@ -65,11 +65,9 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const result = await addMember(withDeadline(request, deps), principalOf(request).communityId, request.body).catch(
-        (error: unknown) => {
-          throw refusalAsValidationFailed(error);
-        },
-      );
+      const result = await addMember(commandDeps(request, deps), principalOf(request).communityId, request.body).catch((error: unknown) => {
+        throw refusalAsValidationFailed(error);
+      });
       if (result.chatInvite)
         request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
       const data = result.chatInvite ? { member: result.member, chat_invite: result.chatInvite } : { member: result.member };
@@ -114,7 +112,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
     },
     async (request) => {
       const { member, alreadyDeactivated } = await deactivateMember(
-        withDeadline(request, deps),
+        commandDeps(request, deps),
         principalOf(request).communityId,
         request.params.member_id,
       );
