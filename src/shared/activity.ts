@@ -16,6 +16,7 @@ export const activityActions = [
   'group.member_added',
   'post.created',
   'post.updated',
+  'feed.created',
   'feed.updated',
   'file.uploaded',
   'award.created',

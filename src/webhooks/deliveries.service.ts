@@ -4,6 +4,7 @@ import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { toIso } from '../shared/clock.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
+import { writeCommunityData } from '../write-path/write-community-data.js';
 import { resetDeliveries } from './deliveries.queries.js';
 import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
@@ -137,7 +138,23 @@ export async function redeliverWebhooks(
       hint: 'Add the endpoint again (webhook add, or POST /webhook_endpoints) once its receiver works, then redeliver there.',
     });
   const now = deps.clock.now();
-  return resetDeliveries(db, endpointId, 'deliveryId' in target ? { id: target.deliveryId } : { since: target.since }, now);
+  return writeCommunityData(deps, endpoint.community_id, async (w) => {
+    const count = await resetDeliveries(
+      w.tx,
+      endpointId,
+      'deliveryId' in target ? { id: target.deliveryId } : { since: target.since },
+      now,
+    );
+    w.record({
+      action: 'webhook_delivery.redelivered',
+      target:
+        'deliveryId' in target
+          ? { type: 'webhook_delivery', id: target.deliveryId, name: null }
+          : { type: 'webhook_endpoint', id: endpointId, name: endpoint.url },
+      metadata: { endpoint_id: endpointId, deliveries: count, ...('since' in target ? { since: toIso(target.since) } : {}) },
+    });
+    return count;
+  });
 }
 
 /** Redelivers one delivery of the community (`POST /webhook_deliveries/{id}/redeliver`) and answers it as listed now. */
