@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerChatSyncCommands, registerFeedCommands } from '../chat-sync/commands.js';
+import { registerActivityCommands } from './activity.commands.js';
 import { registerAwardCommands } from './award.commands.js';
 import { registerChatCommands } from './chat.commands.js';
 import { registerExportCommands } from './export.commands.js';
@@ -8,7 +9,7 @@ import { registerSeedCommands } from './seed.commands.js';
 import { registerWebhookCommands } from './webhook.commands.js';
 
 /**
- * The commands registered after the core ones (`chat ...`, `feed ...`, `seed`, `export`, `webhook ...`, `search ...`, `award ...`). A list of its
+ * The commands registered after the core ones (`chat ...`, `feed ...`, `seed`, `export`, `webhook ...`, `search ...`, `award ...`, `activity ...`). A list of its
  * own, so that a new command group is one line here rather than an edit of index.ts.
  */
 export const extraCommands: ((program: Command) => void)[] = [
@@ -20,4 +21,5 @@ export const extraCommands: ((program: Command) => void)[] = [
   registerWebhookCommands,
   registerSearchCommands,
   registerAwardCommands,
+  registerActivityCommands,
 ];

@@ -38,6 +38,8 @@ export const routeRules: RouteRuleTable = {
   'POST /admin/v0/webhook_deliveries/:id/redeliver': { plan: 'enterprise', permission: 'webhooks:write' },
   // Awards (issue 32): on every plan, like group adds: recognition is part of running any community.
   'POST /admin/v0/awards/:award_id/assign': onEveryPlan('awards:write'),
+  // The activity log (issue 38): on every plan, unlike the products that sell it on their dearest one.
+  'GET /admin/v0/activities': onEveryPlan('activities:read'),
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 };

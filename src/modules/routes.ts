@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { activitiesRoutes } from '../activity-log/activities.routes.js';
 import type { ModuleOptions } from '../dependencies.js';
 import { webhookDeliveriesRoutes } from '../webhooks/deliveries.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
@@ -26,4 +27,5 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   fileDownloadRoutes,
   webhookDeliveriesRoutes,
   awardsRoutes,
+  activitiesRoutes,
 ];

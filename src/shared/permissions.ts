@@ -11,6 +11,7 @@ export const permissions = [
   'webhooks:write',
   'files:write',
   'awards:write',
+  'activities:read',
 ] as const;
 export type Permission = (typeof permissions)[number];
 
