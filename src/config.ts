@@ -35,6 +35,7 @@ const EnvironmentSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
   WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: defaultRetentionDays }),
+  ACTIVITY_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 365 }),
   SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
   CHAT_EVENTS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
@@ -93,6 +94,8 @@ export interface Config {
   responseCacheMb: number;
   /** Outbound webhooks: private targets and plain http allowed (tests, local set-ups); per-attempt timeout; how long settled deliveries are kept. */
   webhooks: { allowPrivate: boolean; timeoutMs: DurationMs; retentionMs: DurationMs };
+  /** How long activity records are kept (docs/activity.md); 0 keeps every record. */
+  activityRetentionDays: number;
   /** The key that seals chat secrets at rest (docs/chat.md), null when unset; previous keys still open old values. */
   secrets: { key: string | null; previousKeys: string[] };
   /** Budget of POST /chat/events per community per second (it has no API key, so not the per-address one). */
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: durationMs(parsed.WEBHOOK_TIMEOUT_MS),
       retentionMs: durationMs(parsed.WEBHOOK_RETENTION_DAYS * dayMs),
     },
+    activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
     secrets: {
       key: parsed.SECRETS_KEY ?? null,
       previousKeys: (parsed.SECRETS_KEY_PREVIOUS ?? '')

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ActivityRetentionWorker } from './activity-log/retention.worker.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
@@ -154,6 +155,13 @@ export async function runServer(config: Config): Promise<void> {
     metrics: app.services.metrics,
     ...config.webhooks,
   });
+  // Activity records past ACTIVITY_RETENTION_DAYS: a pass at start, then hourly, in small batches.
+  const activityRetention = new ActivityRetentionWorker({
+    database,
+    clock: systemClock,
+    retentionDays: config.activityRetentionDays,
+    log: app.log,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -176,7 +184,7 @@ export async function runServer(config: Config): Promise<void> {
       // The background workers (webhooks, chat events) may be waiting on a database that does not
       // answer: their work is leased and resumed by any instance, so once every request has its
       // answer they are not waited for past the point that leaves time to close the database.
-      const closed = Promise.all([webhooks.stop(), app.close()]).then(() => true);
+      const closed = Promise.all([webhooks.stop(), activityRetention.stop(), app.close()]).then(() => true);
       const waited = await Promise.race([closed, answeredOrLate(app, epochMillis(Date.now()))]);
       clearInterval(closeIdle);
       // Bounded: a database that does not answer (an outage) is given up after half a second.
@@ -191,6 +199,7 @@ export async function runServer(config: Config): Promise<void> {
   };
   const started = (created: typeof bootstrap) => {
     webhooks.start();
+    activityRetention.start();
     if (created) {
       const consoleBase = consoleBaseUrl(config.files.publicBaseUrl, config, app.server.address());
       process.stdout.write(firstStartBanner(created, config, consoleBase));

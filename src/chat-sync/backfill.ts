@@ -1,9 +1,10 @@
+import { recordEvent } from '../activity-log/record-event.js';
 import { type ChatReader, createSlackReader } from '../chat/slack-reader.js';
 import type { Database } from '../db/database.js';
 import { writeFeedChannel } from '../modules/feeds/feeds.commands.js';
 import { selectBoundFeeds } from '../modules/feeds/feeds.queries.js';
 import type { FeedDoc } from '../modules/feeds/feeds.schemas.js';
-import type { Clock } from '../shared/clock.js';
+import { type Clock, toIso } from '../shared/clock.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { DurationMs, EpochMillis } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
@@ -90,7 +91,14 @@ export async function runBackfill(
     summary.seconds = Math.round((Date.now() - started) / 100) / 10;
     await deps.onPage?.(summary);
   };
-  const write = <T>(change: Parameters<typeof writeCommunityData<T>>[2]) => writeCommunityData(deps, communityId, change);
+  // The run's writes are the sync's, recorded once at its start and once at its end (not per row).
+  const syncDeps = { ...deps, actor: { type: 'chat_sync' as const, id: connection.teamId, label: 'Slack sync' } };
+  const write = <T>(change: Parameters<typeof writeCommunityData<T>>[2]) => writeCommunityData(syncDeps, communityId, change);
+  await recordEvent(syncDeps, communityId, {
+    action: 'chat_sync.started',
+    target: { type: 'community', id: communityId, name: null },
+    metadata: { team_id: connection.teamId, resumed: summary.resumed, since: options.since === undefined ? null : toIso(options.since) },
+  });
   const rate = (n: number, since: number) => `${Math.round(n / Math.max((Date.now() - since) / 1000, 0.001))}/s`;
 
   // Users first: posts name their authors.
@@ -160,6 +168,17 @@ export async function runBackfill(
   await clearCheckpoints(deps.database.db, communityId);
   summary.rate_limit_waits = waits;
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+  await recordEvent(syncDeps, communityId, {
+    action: 'chat_sync.completed',
+    target: { type: 'community', id: communityId, name: null },
+    metadata: {
+      team_id: connection.teamId,
+      users: summary.users,
+      channels: summary.channels,
+      messages: summary.messages,
+      seconds: summary.seconds,
+    },
+  });
   say(`done in ${summary.seconds}s: ${summary.users.read} users, ${summary.messages.read} messages`);
   return summary;
 }

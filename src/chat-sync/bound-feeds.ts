@@ -92,6 +92,11 @@ export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: Add
   const parsed = feedsImportSection.parse(record, 0);
   await writeCommunityData(deps, input.communityId, async (w) => {
     await writeFeedRecord(w, parsed);
+    w.record({
+      action: 'feed.created',
+      target: { type: 'feed', id: record.id, name: label },
+      metadata: { chat_channel_id: input.channelId },
+    });
   });
   const row = await selectFeedRow(database.db, input.communityId, record.id);
   return summaryOf(row as FeedRow);

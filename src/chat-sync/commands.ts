@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withDatabase } from '../cli/context.js';
+import { cliActor, withDatabase } from '../cli/context.js';
 import { asOperatorErrors, formatTable, printResult } from '../cli/output.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -133,7 +133,7 @@ export function registerFeedCommands(program: Command): void {
       const added = await asOperatorErrors(() =>
         withDatabase((database, config) =>
           addFeed(
-            { database, clock: systemClock, box: new SecretBox(config.secrets) },
+            { database, clock: systemClock, box: new SecretBox(config.secrets), actor: cliActor() },
             {
               communityId: options.community,
               channelId: options.channel,

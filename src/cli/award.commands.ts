@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createAward } from '../modules/awards/awards.commands.js';
 import { listAwards } from '../modules/awards/awards.reads.js';
 import { systemClock } from '../shared/clock.js';
-import { withDatabase } from './context.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 /** `award create|list` (docs/awards.md). */
@@ -19,7 +19,7 @@ export function registerAwardCommands(program: Command): void {
     .action(async (options: { community: string; name: string; description?: string; emoji?: string; json?: boolean }) => {
       const created = await asOperatorErrors(() =>
         withDatabase((database) =>
-          createAward({ database, clock: systemClock }, options.community, {
+          createAward({ database, clock: systemClock, actor: cliActor() }, options.community, {
             name: options.name,
             description: options.description,
             emoji: options.emoji,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createCommunity, setCommunityPlan } from '../modules/communities/communities.commands.js';
 import { listCommunities } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
-import { withDatabase } from './context.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 /** `community create|list|set-plan`. */
@@ -16,7 +16,7 @@ export function registerCommunityCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { name: string; plan: string; json?: boolean }) => {
       const created = await asOperatorErrors(() =>
-        withDatabase((database) => createCommunity({ database, clock: systemClock }, options.name, options.plan)),
+        withDatabase((database) => createCommunity({ database, clock: systemClock, actor: cliActor() }, options.name, options.plan)),
       );
       printResult({ json: Boolean(options.json) }, created, `Created community ${created.id} "${created.name}" (${created.plan}).`);
     });

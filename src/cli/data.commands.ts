@@ -7,7 +7,7 @@ import { runImport } from '../import/run-import.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { publicBaseUrl as configuredPublicBaseUrl } from '../shared/public-base-url.js';
-import { withDatabase } from './context.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, printResult } from './output.js';
 
 /** `migrate` and `import`. */
@@ -54,7 +54,7 @@ export function registerDataCommands(program: Command): void {
         await asOperatorErrors(() => requireCommunity({ database }, options.community));
         // Cover images named by file id get the URL the server would give them (PUBLIC_BASE_URL, else HOST and PORT).
         const publicBaseUrl = configuredPublicBaseUrl(config.files.publicBaseUrl, config);
-        return runImport(database, systemClock, options.community, document, { publicBaseUrl });
+        return runImport(database, systemClock, options.community, document, { publicBaseUrl, actor: cliActor() });
       });
       const summary = Object.entries(counts)
         .map(([section, n]) => `${section}: ${n}`)

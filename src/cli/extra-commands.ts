@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerChatSyncCommands, registerFeedCommands } from '../chat-sync/commands.js';
+import { registerActivityCommands } from './activity.commands.js';
 import { registerAwardCommands } from './award.commands.js';
 import { registerCalendarFeedCommands } from './calendar-feed.commands.js';
 import { registerChatCommands } from './chat.commands.js';
@@ -11,7 +12,7 @@ import { registerWebhookCommands } from './webhook.commands.js';
 
 /**
  * The commands registered after the core ones (`chat ...`, `feed ...`, `seed`, `export`, `webhook ...`, `search ...`, `award ...`, `console link`,
- * `calendar-feed ...`). A list of its
+ * `calendar-feed ...`, `activity ...`). A list of its
  * own, so that a new command group is one line here rather than an edit of index.ts.
  */
 export const extraCommands: ((program: Command) => void)[] = [
@@ -25,4 +26,5 @@ export const extraCommands: ((program: Command) => void)[] = [
   registerAwardCommands,
   registerConsoleCommands,
   registerCalendarFeedCommands,
+  registerActivityCommands,
 ];

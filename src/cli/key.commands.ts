@@ -5,8 +5,8 @@ import { listApiKeys } from '../modules/api-keys/api-keys.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { parseDuration, parseDurationOrZero } from '../shared/duration.js';
 import { parsePermissionList, permissions } from '../shared/permissions.js';
-import type { DurationMs } from '../shared/time.js';
-import { withDatabase } from './context.js';
+import { type DurationMs, durationMs } from '../shared/time.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 const defaultGrace = '24h';
@@ -38,7 +38,10 @@ export function registerKeyCommands(program: Command): void {
       const expiresInMs = options.expiresIn === undefined ? undefined : durationOption('--expires-in', options.expiresIn);
       const created = await asOperatorErrors(() =>
         withDatabase((database) =>
-          createApiKey({ database, clock: systemClock }, options.community, options.label, { permissions: held, expiresInMs }),
+          createApiKey({ database, clock: systemClock, actor: cliActor() }, options.community, options.label, {
+            permissions: held,
+            expiresInMs,
+          }),
         ),
       );
       const expiry = created.expires_at === null ? 'never expires' : `expires at ${created.expires_at}`;
@@ -91,7 +94,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (keyId: string, options: { grace: string; json?: boolean }) => {
       const graceMs = durationOption('--grace', options.grace, true);
       const rotated = await asOperatorErrors(() =>
-        withDatabase((database) => rotateApiKey({ database, clock: systemClock }, keyId, graceMs)),
+        withDatabase((database) => rotateApiKey({ database, clock: systemClock, actor: cliActor() }, keyId, graceMs)),
       );
       printResult(
         { json: Boolean(options.json) },
@@ -107,7 +110,9 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { permissions: string; json?: boolean }) => {
       const held = parsePermissionList(options.permissions);
-      const updated = await asOperatorErrors(() => withDatabase((database) => setApiKeyPermissions({ database }, keyId, held)));
+      const updated = await asOperatorErrors(() =>
+        withDatabase((database) => setApiKeyPermissions({ database, actor: cliActor() }, keyId, held)),
+      );
       printResult(
         { json: Boolean(options.json) },
         updated,
@@ -120,7 +125,9 @@ export function registerKeyCommands(program: Command): void {
     .argument('<key_id>', 'key id')
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { json?: boolean }) => {
-      const revoked = await asOperatorErrors(() => withDatabase((database) => revokeApiKey({ database, clock: systemClock }, keyId)));
+      const revoked = await asOperatorErrors(() =>
+        withDatabase((database) => revokeApiKey({ database, clock: systemClock, actor: cliActor() }, keyId)),
+      );
       printResult({ json: Boolean(options.json) }, revoked, `Key ${revoked.id} revoked at ${revoked.revoked_at}.`);
     });
 }

@@ -12,7 +12,7 @@ import {
   type WebhookEndpointChange,
 } from '../webhooks/endpoints.service.js';
 import { sendTestWebhook } from '../webhooks/test-send.service.js';
-import { withDatabase } from './context.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 const durationUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -54,10 +54,14 @@ export function registerWebhookCommands(program: Command): void {
     .action(async (options: { community: string; url: string; events?: string; json?: boolean }) => {
       const created = await asOperatorErrors(() =>
         withDatabase((database, config) =>
-          createWebhookEndpoint({ database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate }, options.community, {
-            url: options.url,
-            events: options.events?.split(','),
-          }),
+          createWebhookEndpoint(
+            { database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate, actor: cliActor() },
+            options.community,
+            {
+              url: options.url,
+              events: options.events?.split(','),
+            },
+          ),
         ),
       );
       const { id, url, events, secret } = created;
@@ -117,7 +121,9 @@ export function registerWebhookCommands(program: Command): void {
     .argument('<endpoint_id>', 'endpoint id')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
-      const removed = await asOperatorErrors(() => withDatabase((database) => removeWebhookEndpoint({ database }, id, null)));
+      const removed = await asOperatorErrors(() =>
+        withDatabase((database) => removeWebhookEndpoint({ database, clock: systemClock, actor: cliActor() }, id, null)),
+      );
       printResult({ json: Boolean(options.json) }, { id: removed.id, removed: true }, `Removed webhook endpoint ${removed.id}.`);
     });
   webhook
@@ -129,7 +135,7 @@ export function registerWebhookCommands(program: Command): void {
     .action(async (id: string, options: { grace: string; json?: boolean }) => {
       const graceMs = parseDuration(options.grace, '--grace');
       const rotated = await asOperatorErrors(() =>
-        withDatabase((database) => rotateWebhookSecret({ database, clock: systemClock }, id, graceMs)),
+        withDatabase((database) => rotateWebhookSecret({ database, clock: systemClock, actor: cliActor() }, id, graceMs)),
       );
       printResult(
         { json: Boolean(options.json) },
@@ -203,7 +209,9 @@ export function registerWebhookCommands(program: Command): void {
         throw new UserInputError('Give either a delivery id, or both --endpoint ID and --since TIME.');
       const target =
         deliveryId !== undefined ? { deliveryId } : { endpointId: options.endpoint as string, since: parseSince(options.since as string) };
-      const count = await asOperatorErrors(() => withDatabase((database) => redeliverWebhooks({ database, clock: systemClock }, target)));
+      const count = await asOperatorErrors(() =>
+        withDatabase((database) => redeliverWebhooks({ database, clock: systemClock, actor: cliActor() }, target)),
+      );
       printResult({ json: Boolean(options.json) }, { redelivered: count }, `Scheduled ${count} delivery(ies) to be sent again now.`);
     });
 }

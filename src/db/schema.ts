@@ -489,6 +489,37 @@ export interface FileUploadChunksTable {
   created_at: EpochMillis;
 }
 
+/**
+ * The activity log (docs/activity.md): one record per change, chained per community by SHA-256.
+ * `seq` orders a community's chain; context, changes and metadata are JSON texts (null: none).
+ */
+export interface ActivitiesTable {
+  community_id: string;
+  seq: number;
+  id: string;
+  occurred_at: EpochMicros;
+  action: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  target_type: string;
+  target_id: string | null;
+  target_name: string | null;
+  context: string | null;
+  changes: string | null;
+  metadata: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The head of a community's activity chain: its last record's seq and hash (and the hash before it). */
+export interface ActivityChainHeadsTable {
+  community_id: string;
+  seq: number;
+  prev_hash: string;
+  hash: string;
+}
+
 export interface DB {
   communities: CommunitiesTable;
   api_keys: ApiKeysTable;
@@ -526,4 +557,6 @@ export interface DB {
   calendar_feed_entries: CalendarFeedEntriesTable;
   file_chunks: FileChunksTable;
   file_upload_chunks: FileUploadChunksTable;
+  activities: ActivitiesTable;
+  activity_chain_heads: ActivityChainHeadsTable;
 }

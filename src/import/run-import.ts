@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import type { ActorDeps } from '../shared/activity.js';
 import type { Clock } from '../shared/clock.js';
 import { importDocumentInSpecSpelling } from '../wire-names/import-spelling.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
@@ -18,7 +19,7 @@ export async function runImport(
   clock: Clock,
   communityId: string,
   document: unknown,
-  options: { publicBaseUrl?: string } = {},
+  options: { publicBaseUrl?: string } & ActorDeps = {},
 ): Promise<ImportCounts> {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ImportError('file', null, null, 'must be a JSON object with sections such as "profiles" or "calendar_events"');
@@ -41,7 +42,7 @@ export async function runImport(
     }
   });
 
-  return writeCommunityData({ database, clock }, communityId, async (w) => {
+  return writeCommunityData({ database, clock, actor: options.actor, requestContext: options.requestContext }, communityId, async (w) => {
     const context = { communityId, now: w.now, publicBaseUrl: options.publicBaseUrl };
     const counts: ImportCounts = {};
     for (const { section, records } of parsed) {
@@ -55,6 +56,8 @@ export async function runImport(
     // Any section can change what event or post answers show (profiles and feeds are referenced by both).
     w.touch('events');
     w.touch('posts');
+    // One record for the whole run, with its counts (the rows it wrote are not recorded one by one).
+    w.record({ action: 'import.completed', target: { type: 'community', id: communityId, name: null }, metadata: { counts } });
     return counts;
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { activitiesRoutes } from '../activity-log/activities.routes.js';
 import { chatSyncJobsRoutes } from '../chat-sync/sync-jobs.routes.js';
 import type { ModuleOptions } from '../dependencies.js';
 import { webhookDeliveriesRoutes } from '../webhooks/deliveries.routes.js';
@@ -33,4 +34,5 @@ export const moduleRoutes: FastifyPluginAsync<ModuleOptions>[] = [
   chatSyncJobsRoutes,
   calendarFeedsRoutes,
   calendarFeedDownloadRoutes,
+  activitiesRoutes,
 ];

@@ -21,6 +21,7 @@ export const permissions = [
   'chat:read',
   'chat:write',
   // ---- end console-ops-api ----
+  'activities:read',
 ] as const;
 export type Permission = (typeof permissions)[number];
 

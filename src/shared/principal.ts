@@ -12,6 +12,8 @@ export interface Principal {
   permissions: KeyPermissions;
   /** `console`: the caller is a person signed in to the console; `key`: an API key. */
   kind: KeyKind;
+  /** The key's label, which the activity log names its actor by (absent where a principal is made without it). */
+  keyLabel?: string;
 }
 
 /**

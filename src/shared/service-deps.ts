@@ -1,5 +1,6 @@
 import type { ChatWorkspaceFactory } from '../chat/index.js';
 import type { Database } from '../db/database.js';
+import type { ActorDeps } from './activity.js';
 import type { Clock } from './clock.js';
 import type { SecretBox } from './secret-box.js';
 
@@ -18,4 +19,5 @@ export interface ServiceDeps {
 }
 
 export type DatabaseDeps = Pick<ServiceDeps, 'database'>;
-export type StorageDeps = Pick<ServiceDeps, 'database' | 'clock'>;
+/** A command's deps: the database, the clock, and who acts (the activity log's actor, docs/activity.md). */
+export type StorageDeps = Pick<ServiceDeps, 'database' | 'clock'> & ActorDeps;

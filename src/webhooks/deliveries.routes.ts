@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../dependencies.js';
+import { commandDeps } from '../routing/command-context.js';
 import { principalOf } from '../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../schemas/common.schemas.js';
 import { epochMillis } from '../shared/time.js';
@@ -99,7 +100,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> =
     },
     async (request) => ({
       success: true as const,
-      data: await redeliverWebhookDelivery(services, principalOf(request).communityId, request.params.id),
+      data: await redeliverWebhookDelivery(commandDeps(request, services), principalOf(request).communityId, request.params.id),
     }),
   );
 

@@ -4,6 +4,7 @@ import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { toIso } from '../shared/clock.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
+import { writeCommunityData } from '../write-path/write-community-data.js';
 import { countFailedDeliveriesSince, resetDeliveries, resetFailedDeliveries } from './deliveries.queries.js';
 import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
@@ -134,7 +135,23 @@ export async function redeliverWebhooks(
   if (!endpoint) throw notFound('Webhook endpoint');
   refuseDisabled(endpoint);
   const now = deps.clock.now();
-  return resetDeliveries(db, endpointId, 'deliveryId' in target ? { id: target.deliveryId } : { since: target.since }, now);
+  return writeCommunityData(deps, endpoint.community_id, async (w) => {
+    const count = await resetDeliveries(
+      w.tx,
+      endpointId,
+      'deliveryId' in target ? { id: target.deliveryId } : { since: target.since },
+      now,
+    );
+    w.record({
+      action: 'webhook_delivery.redelivered',
+      target:
+        'deliveryId' in target
+          ? { type: 'webhook_delivery', id: target.deliveryId, name: null }
+          : { type: 'webhook_endpoint', id: endpointId, name: endpoint.url },
+      metadata: { endpoint_id: endpointId, deliveries: count, ...('since' in target ? { since: toIso(target.since) } : {}) },
+    });
+    return count;
+  });
 }
 
 function refuseDisabled(endpoint: { id: string; disabled_at: unknown; disabled_reason: string | null }): void {

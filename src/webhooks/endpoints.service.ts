@@ -2,10 +2,12 @@ import type { Database } from '../db/database.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { notFound, validationFailed } from '../errors.js';
 import { selectCommunity } from '../modules/communities/communities.queries.js';
-import { type Clock, toIso } from '../shared/clock.js';
+import type { ActorDeps } from '../shared/activity.js';
+import { type Clock, systemClock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { addMillis, type DurationMs } from '../shared/time.js';
+import { writeCommunityData } from '../write-path/write-community-data.js';
 import {
   deleteEndpoint,
   insertEndpoint,
@@ -23,7 +25,7 @@ import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefu
  * them: one service, so the two can never disagree. Errors are ApiErrors (the CLI prints their message).
  */
 
-export interface EndpointDeps {
+export interface EndpointDeps extends ActorDeps {
   database: Database;
   clock: Clock;
   allowPrivate: boolean;
@@ -119,7 +121,11 @@ export async function createWebhookEndpoint(
     created_at: now,
     updated_at: now,
   };
-  await insertEndpoint(database.db, row);
+  await writeCommunityData(deps, communityId, async (w) => {
+    await insertEndpoint(w.tx, row);
+    // Never the secret: the record names the endpoint by its URL.
+    w.record({ action: 'webhook_endpoint.created', target: { type: 'webhook_endpoint', id: row.id, name: url }, metadata: { events } });
+  });
   return { id: row.id, url, events, secret: row.secret, created_at: toIso(now) };
 }
 
@@ -130,14 +136,17 @@ export async function listWebhookEndpoints({ database }: DatabaseDeps, community
 
 /** Removes an endpoint and its deliveries (within `communityId` when given). */
 export async function removeWebhookEndpoint(
-  { database }: DatabaseDeps,
+  deps: DatabaseDeps & ActorDeps & { clock?: Clock },
   id: string,
   communityId: string | null,
 ): Promise<WebhookEndpointView> {
-  const row = await selectEndpoint(database.db, id, communityId);
+  const row = await selectEndpoint(deps.database.db, id, communityId);
   if (!row) throw notFound('Webhook endpoint');
-  // Its deliveries go with it (foreign key, on delete cascade).
-  await deleteEndpoint(database.db, id);
+  await writeCommunityData({ ...deps, clock: deps.clock ?? systemClock }, row.community_id, async (w) => {
+    // Its deliveries go with it (foreign key, on delete cascade).
+    await deleteEndpoint(w.tx, id);
+    w.record({ action: 'webhook_endpoint.deleted', target: { type: 'webhook_endpoint', id, name: row.url } });
+  });
   return endpointView(row);
 }
 
@@ -200,11 +209,18 @@ export async function rotateWebhookSecret(
   const now = deps.clock.now();
   const secret = newWebhookSecret();
   const expires = graceMs > 0 ? addMillis(now, graceMs) : null;
-  await updateEndpointSecrets(deps.database.db, id, {
-    secret,
-    previous_secret: expires === null ? null : row.secret,
-    previous_secret_expires_at: expires,
-    updated_at: now,
+  await writeCommunityData(deps, row.community_id, async (w) => {
+    await updateEndpointSecrets(w.tx, id, {
+      secret,
+      previous_secret: expires === null ? null : row.secret,
+      previous_secret_expires_at: expires,
+      updated_at: now,
+    });
+    w.record({
+      action: 'webhook_endpoint.secret_rotated',
+      target: { type: 'webhook_endpoint', id, name: row.url },
+      metadata: { previous_secret_expires_at: expires === null ? null : toIso(expires) },
+    });
   });
   return { id, secret, previous_secret_expires_at: expires === null ? null : toIso(expires) };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../dependencies.js';
+import { commandDeps } from '../routing/command-context.js';
 import { principalOf } from '../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../schemas/common.schemas.js';
 import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, updateWebhookEndpoint } from './endpoints.service.js';
@@ -58,7 +59,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       },
     },
     async (request, reply) => {
-      const created = await createWebhookEndpoint(deps, principalOf(request).communityId, request.body);
+      const created = await createWebhookEndpoint(commandDeps(request, deps), principalOf(request).communityId, request.body);
       return reply.code(201).send({ success: true as const, data: created });
     },
   );
@@ -76,7 +77,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       },
     },
     async (request) => {
-      await removeWebhookEndpoint(services, request.params.id, principalOf(request).communityId);
+      await removeWebhookEndpoint(commandDeps(request, services), request.params.id, principalOf(request).communityId);
       return { success: true as const };
     },
   );

@@ -1,5 +1,7 @@
+import { recordActivities } from '../activity-log/record-activities.js';
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
+import type { ActivityInput, ActorDeps } from '../shared/activity.js';
 import { type Clock, storedNow } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
 import type { EpochMicros } from '../shared/time.js';
@@ -50,9 +52,15 @@ export interface CommunityWrite {
    * a delete nobody subscribed to renders nothing. The endpoints are read once per write.
    */
   wanted(type: WebhookEventType): Promise<boolean>;
+  /**
+   * Records this change in the community's activity log (docs/activity.md): written in the same
+   * transaction, last before the commit, with the write's instant and its deps' actor and request
+   * context. One call per change; a bulk writer (import, sync run) records its run once.
+   */
+  record(activity: ActivityInput): void;
 }
 
-export interface WriteDeps {
+export interface WriteDeps extends ActorDeps {
   database: Database;
   clock: Clock;
   /** The deadline of the request making the write (routes pass it: src/http/request-deadline.ts), if any. */
@@ -62,8 +70,8 @@ export interface WriteDeps {
 /**
  * The one way to change a community's data (API routes, import, seed, CLI, chat sync). Runs
  * `change` in one transaction, then, in that same transaction, bumps the versions of the views it
- * touched and writes its outbox entries: a change is never committed without them, and a change
- * that throws leaves nothing behind.
+ * touched and writes its outbox entries and activity records: a change is never committed without
+ * them, and a change that throws leaves nothing behind.
  */
 export async function writeCommunityData<T>(
   deps: WriteDeps,
@@ -74,6 +82,7 @@ export async function writeCommunityData<T>(
     registerSqliteTransaction(deps.database.db, tx);
     const touched = new Set<DataView>();
     const outbox: OutboxEntry[] = [];
+    const activities: ActivityInput[] = [];
     const now = storedNow(deps.clock);
     // PostgreSQL: read with the transaction's begin, in the same round trip (outbox.ts). SQLite:
     // only if the change asks (wanted), else counted by the version bump at the end.
@@ -89,18 +98,23 @@ export async function writeCommunityData<T>(
         endpoints ??= await readActiveEndpoints(tx, communityId);
         return someEndpointWants(endpoints, type);
       },
+      record: (activity) => activities.push(activity),
     });
+    const postgres = deps.database.engine === 'postgres';
     if (endpoints) {
       await bumpVersions(tx, communityId, touched, false);
       // The last statement before the commit: on PostgreSQL its rows go with it, in one message.
-      if (outbox.length > 0 && endpoints.length > 0)
-        await recordOutboxEntries(tx, communityId, outbox, now, endpoints, deps.database.engine === 'postgres');
+      if (outbox.length > 0 && endpoints.length > 0) await recordOutboxEntries(tx, communityId, outbox, now, endpoints, postgres);
+      // Held too: the activity records ride with the commit, after the outbox rows.
+      if (activities.length > 0)
+        await recordActivities(tx, communityId, activities, now, deps.actor, deps.requestContext, postgres, postgres);
       // A request past its deadline has answered 503: its write must not commit (throws, rolls back).
       enterCommit(deps.deadline);
       return result;
     }
     const activeEndpoints = await bumpVersions(tx, communityId, touched, outbox.length > 0);
     if (outbox.length > 0 && activeEndpoints !== 0) await recordOutboxEntries(tx, communityId, outbox, now, undefined, false);
+    if (activities.length > 0) await recordActivities(tx, communityId, activities, now, deps.actor, deps.requestContext, postgres, false);
     enterCommit(deps.deadline);
     return result;
   });

@@ -21,6 +21,7 @@ import * as memberList from './019-member-list.js';
 import * as consoleLinks from './020-console-links.js';
 import * as chatSyncJobs from './021-chat-sync-jobs.js';
 import * as calendarFeeds from './022-calendar-feeds.js';
+import * as activityLog from './023-activity-log.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '020-console-links': consoleLinks,
   '021-chat-sync-jobs': chatSyncJobs,
   '022-calendar-feeds': calendarFeeds,
+  '023-activity-log': activityLog,
 };

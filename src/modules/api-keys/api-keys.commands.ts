@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/handles.js';
 import { ApiError, notFound } from '../../errors.js';
-import { toIso } from '../../shared/clock.js';
+import type { ActorDeps } from '../../shared/activity.js';
+import { type Clock, systemClock, toIso } from '../../shared/clock.js';
 import { refuseSentence } from '../../shared/failures.js';
 import { isUuid, newUuid } from '../../shared/ids.js';
 import {
@@ -15,13 +16,14 @@ import {
 } from '../../shared/permissions.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../../shared/time.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { communityNotFound } from '../communities/communities.reads.js';
 import { insertApiKey, revokeApiKeyRow, rotateApiKeyRow, selectApiKey, updateApiKeyPermissions } from './api-keys.queries.js';
 import { hashApiKey, isoOrNull, newSecret } from './api-keys.rules.js';
 
-/** What the api-keys module's commands and reads are given. */
-export type ApiKeyDeps = StorageDeps;
+/** What the api-keys module's commands and reads are given (the actor: who the activity log names). */
+export type ApiKeyDeps = StorageDeps & ActorDeps;
 
 export interface CreatedApiKey {
   id: string;
@@ -43,11 +45,12 @@ const keyNotFound = (keyId: string): ApiError => notFound('API key', `No API key
 
 /** Creates a key with 192 random bits; the secret is returned here and never again. */
 export async function createApiKey(
-  { database, clock }: ApiKeyDeps,
+  deps: ApiKeyDeps,
   communityId: string,
   label = '',
   options: CreateApiKeyOptions = {},
 ): Promise<CreatedApiKey> {
+  const { database, clock } = deps;
   if (!(await selectCommunity(database.db, communityId))) throw communityNotFound(communityId);
   if (label.length > 200) throw refuseSentence(['label'], 'too_long', 'The key label must be at most 200 characters.');
   const held = options.permissions ?? 'all';
@@ -55,23 +58,39 @@ export async function createApiKey(
   const id = newUuid();
   const now = clock.now();
   const expiresAt = options.expiresInMs === undefined ? null : addMillis(now, options.expiresInMs);
-  await insertApiKey(database.db, {
-    id,
-    community_id: communityId,
-    label,
-    key_hash: hashApiKey(key),
-    created_at: now,
-    last_used_at: null,
-    revoked_at: null,
-    permissions: storedPermissions(held),
-    expires_at: expiresAt,
+  await writeCommunityData(deps, communityId, async (w) => {
+    await insertApiKey(w.tx, {
+      id,
+      community_id: communityId,
+      label,
+      key_hash: hashApiKey(key),
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+      permissions: storedPermissions(held),
+      expires_at: expiresAt,
+    });
+    w.record({
+      action: 'api_key.created',
+      target: { type: 'api_key', id, name: label },
+      metadata: { permissions: held === 'all' ? 'all' : permissionNames(held), expires_at: isoOrNull(expiresAt) },
+    });
   });
   return { id, key, community_id: communityId, permissions: permissionNames(held), expires_at: isoOrNull(expiresAt) };
 }
 
 /** Revokes a key at once (idempotent: a second revoke keeps the first instant). */
-export async function revokeApiKey({ database, clock }: ApiKeyDeps, keyId: string): Promise<{ id: string; revoked_at: string }> {
-  const row = await revokeApiKeyRow(database.db, keyId, clock.now());
+export async function revokeApiKey(deps: ApiKeyDeps, keyId: string): Promise<{ id: string; revoked_at: string }> {
+  const before = await selectApiKey(deps.database.db, keyId);
+  if (!before) throw keyNotFound(keyId);
+  if (before.revoked_at !== null) return { id: before.id, revoked_at: toIso(before.revoked_at) };
+  const at = deps.clock.now();
+  const row = await writeCommunityData(deps, before.community_id, async (w) => {
+    const after = await revokeApiKeyRow(w.tx, keyId, at);
+    // Recorded only by the revoke that set it (of two at once, the other finds it revoked).
+    if (after?.revoked_at === at) w.record({ action: 'api_key.revoked', target: { type: 'api_key', id: keyId, name: before.label } });
+    return after;
+  });
   if (!row || row.revoked_at === null) throw keyNotFound(keyId);
   return { id: row.id, revoked_at: toIso(row.revoked_at) };
 }
@@ -81,10 +100,11 @@ export async function revokeApiKey({ database, clock }: ApiKeyDeps, keyId: strin
  * working for `graceMs`; a secret replaced by an earlier rotation stops at once.
  */
 export async function rotateApiKey(
-  { database, clock }: ApiKeyDeps,
+  deps: ApiKeyDeps,
   keyId: string,
   graceMs: DurationMs,
 ): Promise<{ id: string; key: string; previous_valid_until: string }> {
+  const { database, clock } = deps;
   const row = await selectApiKey(database.db, keyId);
   if (!row) throw keyNotFound(keyId);
   if (row.revoked_at !== null) throw refuseSentence(['key_id'], 'revoked', `API key "${keyId}" is revoked; create a new key instead.`);
@@ -94,7 +114,16 @@ export async function rotateApiKey(
   const key = newSecret();
   const previousValidUntil = addMillis(now, graceMs);
   // Conditional on the hash read above: of two concurrent rotations one wins, the other is told to retry.
-  const rotated = await rotateApiKeyRow(database.db, keyId, { keyHash: hashApiKey(key), previousHash: row.key_hash, previousValidUntil });
+  const rotated = await writeCommunityData(deps, row.community_id, async (w) => {
+    const done = await rotateApiKeyRow(w.tx, keyId, { keyHash: hashApiKey(key), previousHash: row.key_hash, previousValidUntil });
+    if (done)
+      w.record({
+        action: 'api_key.rotated',
+        target: { type: 'api_key', id: keyId, name: row.label },
+        metadata: { previous_valid_until: toIso(previousValidUntil) },
+      });
+    return done;
+  });
   if (!rotated)
     throw refuseSentence(['key_id'], 'concurrent_change', `API key "${keyId}" changed while it was being rotated; run the command again.`);
   return { id: keyId, key, previous_valid_until: toIso(previousValidUntil) };
@@ -102,11 +131,23 @@ export async function rotateApiKey(
 
 /** Replaces a key's permissions (`all` or a set); every instance applies it within a second. */
 export async function setApiKeyPermissions(
-  { database }: Pick<ApiKeyDeps, 'database'>,
+  deps: Pick<ApiKeyDeps, 'database' | 'actor' | 'requestContext'> & { clock?: Clock },
   keyId: string,
   held: KeyPermissions,
 ): Promise<{ id: string; permissions: Permission[]; all_permissions: boolean }> {
-  if (!(await updateApiKeyPermissions(database.db, keyId, storedPermissions(held)))) throw keyNotFound(keyId);
+  const before = await selectApiKey(deps.database.db, keyId);
+  if (!before) throw keyNotFound(keyId);
+  const updated = await writeCommunityData({ ...deps, clock: deps.clock ?? systemClock }, before.community_id, async (w) => {
+    if (!(await updateApiKeyPermissions(w.tx, keyId, storedPermissions(held)))) return false;
+    const names = (stored: string) => (stored === 'all' ? 'all' : permissionNames(parseStoredPermissions(stored)));
+    w.record({
+      action: 'api_key.permissions_changed',
+      target: { type: 'api_key', id: keyId, name: before.label },
+      changes: { permissions: [names(before.permissions), names(storedPermissions(held))] },
+    });
+    return true;
+  });
+  if (!updated) throw keyNotFound(keyId);
   return { id: keyId, permissions: permissionNames(held), all_permissions: holdsAll(held) };
 }
 

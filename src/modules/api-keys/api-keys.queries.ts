@@ -8,6 +8,7 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export interface KeyPrincipalRow {
   key_id: string;
+  label: string;
   community_id: string;
   plan: string;
   revoked_at: EpochMillis | null;
@@ -92,6 +93,7 @@ export async function selectPrincipalByHash(db: Db, keyHash: string): Promise<Ke
     .innerJoin('communities', 'communities.id', 'api_keys.community_id')
     .select([
       'api_keys.id as key_id',
+      'api_keys.label',
       'api_keys.community_id',
       'communities.plan',
       'api_keys.revoked_at',

@@ -176,6 +176,7 @@ export class Authenticator implements PrincipalLookup {
             plan: live.plan as Plan,
             permissions: parseStoredPermissions(live.permissions),
             kind: live.kind,
+            keyLabel: live.label,
           }
         : null,
       ...validity(live, previous),

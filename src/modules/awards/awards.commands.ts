@@ -84,6 +84,12 @@ export async function assignAward(deps: AwardDeps, communityId: string, awardId:
       send_anonymously: anonymous,
       assigned_at: formatJsonTimestamp(w.now),
     }));
+    w.record({
+      action: 'award.assigned',
+      target: { type: 'award', id: award.id, name: award.name },
+      // An anonymous sender stays anonymous here too, as in the webhook.
+      metadata: { recipient_profile_id: recipientId, sender_profile_id: anonymous ? null : senderId, send_anonymously: anonymous },
+    });
     const recipient = await profileForMessage(w.tx, communityId, recipientId);
     if (!recipient?.chatUserId || !(await hasBotConnection(w.tx, communityId))) return;
     const sender = senderId === null || anonymous ? undefined : await profileForMessage(w.tx, communityId, senderId);
@@ -119,6 +125,7 @@ export async function createAward(deps: AwardDeps, communityId: string, input: N
   try {
     const createdAt = await writeCommunityData(deps, communityId, async (w) => {
       await upsertAwards(w.tx, [{ community_id: communityId, id, name, description, emoji, created_at: w.now, updated_at: w.now }]);
+      w.record({ action: 'award.created', target: { type: 'award', id, name } });
       return w.now;
     });
     return { id, name, description, emoji, assigned_count: 0, created_at: formatJsonTimestamp(createdAt) };

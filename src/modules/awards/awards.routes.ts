@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
@@ -48,7 +49,7 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const awardId = awardIdFromPath(request.params.award_id);
-      await assignAward(services, principalOf(request).communityId, awardId, request.body);
+      await assignAward(commandDeps(request, services), principalOf(request).communityId, awardId, request.body);
       worker.wake();
       return { success: true as const };
     },

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { sendJsonBytes, sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
 import type { Failure } from '../../shared/failures.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { readCalendarEvent, readCalendarEventList } from './calendar-events.reads.js';
 import { setAttendee } from './commands/attendees.js';
 import { createEvent, deleteEvent, updateEvent, type WrittenEvent } from './commands/events.js';
@@ -99,7 +99,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const data = await deleteEvent(withDeadline(request, services), principalOf(request).communityId, request.params.calendar_event_id);
+      const data = await deleteEvent(commandDeps(request, services), principalOf(request).communityId, request.params.calendar_event_id);
       return { success: true as const, data };
     },
   );
@@ -119,7 +119,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request) => {
       const { communityId } = principalOf(request);
-      await setAttendee(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body);
+      await setAttendee(commandDeps(request, services), communityId, request.params.calendar_event_id, request.body);
       return { success: true as const };
     },
   );
@@ -140,7 +140,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request, reply) => {
-      const written = await createEvent(withDeadline(request, services), principalOf(request).communityId, request.body);
+      const written = await createEvent(commandDeps(request, services), principalOf(request).communityId, request.body);
       reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
       return sendWritten(reply, written);
     },
@@ -162,7 +162,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
     },
     async (request, reply) => {
       const { communityId } = principalOf(request);
-      const written = await updateEvent(withDeadline(request, services), communityId, request.params.calendar_event_id, request.body);
+      const written = await updateEvent(commandDeps(request, services), communityId, request.params.calendar_event_id, request.body);
       return sendWritten(reply, written);
     },
   );

@@ -3,6 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { FileChunksTable } from '../../db/schema.js';
 import { ApiError, validationFailed } from '../../errors.js';
+import type { ActorDeps } from '../../shared/activity.js';
 import { Refused } from '../../shared/failures.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { durationMs, subtractMillis } from '../../shared/time.js';
@@ -150,7 +151,7 @@ export async function discardStagedUpload(deps: StorageDeps, staged: StagedUploa
  * refused or failed upload leaves nothing.
  */
 export async function createFile(
-  deps: StorageDeps,
+  deps: StorageDeps & ActorDeps,
   communityId: string,
   staged: StagedUpload | undefined,
   fields: UploadFields,
@@ -175,6 +176,11 @@ export async function createFile(
           created_at: w.now,
         };
         await commitStagedFile(w.tx, stored, upload.uploadId, Math.ceil(upload.size / chunkBytes));
+        w.record({
+          action: 'file.uploaded',
+          target: { type: 'file', id: stored.id, name: stored.name },
+          metadata: { size: Number(stored.size), mimetype, sha256: stored.sha256 },
+        });
         return stored;
       }),
     );

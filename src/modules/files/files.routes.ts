@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import type { ModuleOptions } from '../../dependencies.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import {
   errorResponses,
@@ -161,7 +162,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
         if (staged) await discardStagedUpload(services, staged);
         throw partsError(error);
       }
-      const file = await createFile(services, communityId, staged, fields, services.publicBaseUrl());
+      const file = await createFile(commandDeps(request, services), communityId, staged, fields, services.publicBaseUrl());
       return reply
         .code(201)
         .header('location', file.url)

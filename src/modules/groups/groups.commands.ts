@@ -27,6 +27,8 @@ export async function addGroupMember(
     const inserted = await insertGroupMember(w.tx, communityId, groupId, profileId, w.now);
     if (inserted)
       w.emit('group.member_added', () => ({ group_id: groupId, profile_id: profileId, added_at: toIso(millisFromMicros(w.now)) }));
+    if (inserted)
+      w.record({ action: 'group.member_added', target: { type: 'group', id: groupId, name: null }, metadata: { profile_id: profileId } });
     return inserted;
   });
   return { alreadyMember: !added };

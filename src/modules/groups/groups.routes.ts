@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
@@ -49,7 +50,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const { alreadyMember } = await addGroupMember(
-        withDeadline(request, deps),
+        commandDeps(request, deps),
         principalOf(request).communityId,
         request.params.group_id,
         request.body.user,

@@ -2,6 +2,7 @@ import type { ChatInviteResult, ChatWorkspace } from '../../chat/index.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation, type Tx } from '../../db/database.js';
 import { ApiError, notFound } from '../../errors.js';
+import { changedFields } from '../../shared/activity.js';
 import type { Clock } from '../../shared/clock.js';
 import { refuse, refuseSentence } from '../../shared/failures.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
@@ -51,6 +52,8 @@ interface Saved {
   row: MemberRow;
   profileId: string | null;
   hasChatIdentity: boolean;
+  /** The member as it was, when the add updated one. */
+  before?: MemberRow;
 }
 
 async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBody, now: EpochMicros): Promise<Saved> {
@@ -93,14 +96,22 @@ async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBod
     updated_at: now,
   };
   await updateMember(tx, communityId, existing.id, updated);
-  return { created: false, reactivated: existing.state !== 'active', row: updated, ...linked };
+  return { created: false, reactivated: existing.state !== 'active', row: updated, ...linked, before: existing };
 }
+
+/** The fields of a member whose changes its activity record lists. */
+const memberFields = ['email', 'full_name', 'preferred_name', 'avatar_url_original', 'chat_profile_id', 'state'] as const;
 
 async function saveMember(deps: MemberDeps, communityId: string, body: AddMemberBody): Promise<Saved> {
   const run = () =>
     writeCommunityData(deps, communityId, async (w) => {
       const saved = await saveInTransaction(w.tx, communityId, body, w.now);
       w.emit(saved.created ? 'member.created' : 'member.updated', () => toMember(saved.row));
+      w.record({
+        action: saved.created ? 'member.created' : 'member.updated',
+        target: { type: 'member', id: saved.row.id, name: saved.row.full_name },
+        changes: saved.before ? changedFields(saved.before, saved.row, memberFields) : null,
+      });
       return saved;
     });
   try {
@@ -154,6 +165,7 @@ export async function deactivateMember(
   const { changed, now } = await writeCommunityData(deps, communityId, async (w) => {
     const changed = await deactivateActiveMember(w.tx, communityId, id, w.now);
     if (changed) w.emit('member.deactivated', () => toMember({ ...existing, state: 'deactivated', updated_at: w.now }));
+    if (changed) w.record({ action: 'member.deactivated', target: { type: 'member', id, name: existing.full_name } });
     return { changed, now: w.now };
   });
   const row = changed

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
@@ -91,7 +92,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const result = await addMember(withDeadline(request, deps), principalOf(request).communityId, request.body);
+      const result = await addMember(commandDeps(request, deps), principalOf(request).communityId, request.body);
       if (result.chatInvite)
         request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
       const data = result.chatInvite ? { member: result.member, chat_invite: result.chatInvite } : { member: result.member };
@@ -136,7 +137,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
     },
     async (request) => {
       const { member, alreadyDeactivated } = await deactivateMember(
-        withDeadline(request, deps),
+        commandDeps(request, deps),
         principalOf(request).communityId,
         request.params.member_id,
       );

@@ -62,6 +62,12 @@ export async function setAttendee(
     } else if (link !== undefined && (await updateAttendeeLink(tx, { communityId, eventId, profileId }, link, now))) {
       // A link changes nothing of the event record: it is rendered from the row read above.
       w.emit('calendar_event.registration.updated', () => registrationWebhookData(tx, communityId, event, attendee));
-    }
+    } else return;
+    w.record({
+      action: 'calendar_event.attendees_updated',
+      target: { type: 'calendar_event', id: eventId, name: null },
+      metadata: { profile_id: profileId, chat_user_id: body.user.chat_user_id, registered: added },
+      changes: added ? null : { personal_join_link: [null, link ?? null] },
+    });
   });
 }

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../../db/database.js';
 import { notFound } from '../../../errors.js';
+import { changedFields } from '../../../shared/activity.js';
 import { randomAlphanumericId } from '../../../shared/ids.js';
 import type { JsonText } from '../../../shared/json-text.js';
 import type { ServiceDeps } from '../../../shared/service-deps.js';
@@ -78,6 +79,24 @@ async function eventWithBody(db: Db | Tx, communityId: string, id: string, base:
   return parseEventRecord(record);
 }
 
+/** The fields an update changed, before and after, in the stored record's shape (the activity log's `changes`). */
+function eventChanges(before: EventRecord, parsed: ParsedEvent, createdAt: EpochMicros) {
+  const { published_to: _publishedTo, tags, ...doc } = docOf(parsed, createdAt);
+  const after: Record<string, unknown> = {
+    ...doc,
+    id: parsed.id,
+    status: parsed.status,
+    start_date: formatJsonTimestamp(parsed.start_at),
+    end_date: parsed.end_at === null ? null : formatJsonTimestamp(parsed.end_at),
+    is_unlisted: parsed.is_unlisted === 1,
+    publish_to_site: parsed.publish_to_site === 1,
+    tags,
+    host_profile_ids: parsed.hostIds,
+    speaker_profile_ids: parsed.speakerIds,
+  };
+  return changedFields(before, after, [...new Set([...Object.keys(before), ...Object.keys(after)])]);
+}
+
 /** The stored row and child rows of a parsed event. */
 function rowsOf(communityId: string, parsed: ParsedEvent, publishedTo: PublishedTo[], createdAt: EpochMicros, now: EpochMicros) {
   const doc: CalendarEventDoc = { ...docOf(parsed, createdAt), published_to: publishedTo };
@@ -149,6 +168,7 @@ export async function createEvent(deps: CalendarEventDeps, communityId: string, 
     await insertEventChildren(w.tx, children);
     w.touch('events');
     w.emit('calendar_event.created', () => renderOne(w.tx, communityId, id));
+    w.record({ action: 'calendar_event.created', target: { type: 'calendar_event', id, name: parsed.doc.title } });
     return { stored, withoutPeople: children.people.length === 0 };
   });
   // Rendered from the row it wrote rather than read back: the answer is this request's event (a
@@ -185,6 +205,11 @@ export async function updateEvent(deps: CalendarEventDeps, communityId: string, 
     await insertEventChildren(w.tx, children);
     w.touch('events');
     w.emit('calendar_event.updated', () => renderOne(w.tx, communityId, id));
+    w.record({
+      action: 'calendar_event.updated',
+      target: { type: 'calendar_event', id, name: parsed.doc.title },
+      changes: eventChanges(stored.record, parsed, stored.createdAt),
+    });
   });
   return { id, event: await getCalendarEvent({ database: deps.database }, communityId, id), ...announced.message };
 }
@@ -200,8 +225,10 @@ export async function deleteEvent(
     const deleted = (await w.wanted('calendar_event.deleted'))
       ? await eventWebhookData(w.tx, communityId, await selectCalendarEventRow(w.tx, communityId, id))
       : undefined;
-    if (!(await deleteEventRow(w.tx, communityId, id))) throw eventNotFound();
+    const gone = await deleteEventRow(w.tx, communityId, id);
+    if (!gone) throw eventNotFound();
     if (deleted) w.emit('calendar_event.deleted', () => deleted);
+    w.record({ action: 'calendar_event.deleted', target: { type: 'calendar_event', id, name: gone.title } });
     await deleteEventChildren(w.tx, communityId, [id]);
     w.touch('events');
   });

@@ -36,10 +36,16 @@ export async function updateEventRow(
   await tx.updateTable('calendar_events').set(row).where('community_id', '=', communityId).where('id', '=', id).execute();
 }
 
-/** Deletes an event row; false when the community has no such event. Call inside a transaction. */
-export async function deleteEventRow(tx: Tx, communityId: string, id: string): Promise<boolean> {
-  const result = await tx.deleteFrom('calendar_events').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Deletes an event row; answers its title, undefined when the community has no such event. Call inside a transaction. */
+export async function deleteEventRow(tx: Tx, communityId: string, id: string): Promise<{ title: string } | undefined> {
+  // The doc comes back for the title the activity log names the deleted event by (no statement of its own).
+  const row = await tx
+    .deleteFrom('calendar_events')
+    .where('community_id', '=', communityId)
+    .where('id', '=', id)
+    .returning('doc')
+    .executeTakeFirst();
+  return row && { title: String((JSON.parse(row.doc) as { title?: unknown }).title ?? '') };
 }
 
 /** Adds one to an event's attendees_count; false when the event is gone. */

@@ -1,0 +1,79 @@
+import type { Db } from '../db/database.js';
+import type { EpochMicros } from '../shared/time.js';
+import { activityRowsInChainOrder } from './activities.queries.js';
+import { type ActivityRecord, activityRecord } from './activity-records.js';
+
+/*
+ * The log written out line by line (`activity export`): JSON Lines, one record per line exactly as
+ * the API answers it, or CSV with one column per field (context split into its three, changes and
+ * metadata as JSON). Oldest first, in chain order, so that the file can be checked hash by hash.
+ */
+
+export type ActivityExportFormat = 'jsonl' | 'csv';
+
+const csvColumns = [
+  'id',
+  'occurred_at',
+  'action',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'target_type',
+  'target_id',
+  'target_name',
+  'request_id',
+  'ip',
+  'user_agent',
+  'changes',
+  'metadata',
+  'hash',
+] as const;
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180); null is empty. */
+function csvField(value: string | null): string {
+  if (value === null) return '';
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function csvLine(record: ActivityRecord): string {
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  const fields: (string | null)[] = [
+    record.id,
+    record.occurred_at,
+    record.action,
+    record.actor.type,
+    record.actor.id,
+    record.actor.label,
+    record.target.type,
+    record.target.id,
+    record.target.name,
+    record.context?.request_id ?? null,
+    record.context?.ip ?? null,
+    record.context?.user_agent ?? null,
+    json(record.changes),
+    json(record.metadata),
+    record.hash,
+  ];
+  return `${fields.map(csvField).join(',')}\r\n`;
+}
+
+/**
+ * The export's text, a batch of records at a time (memory stays flat whatever the log's size);
+ * `progress` is told the count after each batch.
+ */
+export async function* activityExportText(
+  db: Db,
+  communityId: string,
+  format: ActivityExportFormat,
+  range: { since?: EpochMicros; until?: EpochMicros },
+  progress: (written: number) => void = () => {},
+): AsyncGenerator<string> {
+  if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
+  let written = 0;
+  for await (const rows of activityRowsInChainOrder(db, communityId, range)) {
+    const records = rows.map(activityRecord);
+    yield format === 'csv' ? records.map(csvLine).join('') : records.map((record) => `${JSON.stringify(record)}\n`).join('');
+    written += rows.length;
+    progress(written);
+  }
+}

@@ -1,0 +1,32 @@
+import type { Actor, ActorDeps, RequestContext } from '../shared/activity.js';
+import type { Principal } from '../shared/principal.js';
+import { type RequestDeadline, withDeadline } from '../shared/request-deadline.js';
+import { principalOf } from './request-context.js';
+
+/** What a request hands its command: the request's deadline, who acts, and where from. */
+interface RequestLike {
+  id: string;
+  ip: string;
+  headers: Record<string, string | string[] | undefined>;
+  principal: Principal | null;
+}
+
+/** The actor of an API request: its key, or the console session (a key of kind `console`). The one place the principal becomes an actor. */
+export function actorOf(principal: Principal): Actor {
+  return { type: principal.kind === 'console' ? 'console' : 'api_key', id: principal.keyId, label: principal.keyLabel ?? null };
+}
+
+/** Where a request came from, as its records keep it (the address as the app sees it: TRUST_PROXY applies). */
+export function requestContextOf(request: Pick<RequestLike, 'id' | 'ip' | 'headers'>): RequestContext {
+  const agent = request.headers['user-agent'];
+  return { request_id: request.id, ip: request.ip || null, user_agent: typeof agent === 'string' ? agent.slice(0, 512) : null };
+}
+
+/**
+ * The deps a route passes to a command that writes: the service deps, with the request's deadline
+ * (the write rolls back at its commit once it has passed, src/shared/request-deadline.ts) and the
+ * actor and request context its activity records name (docs/activity.md).
+ */
+export function commandDeps<D extends object>(request: RequestLike, deps: D): D & ActorDeps & { deadline?: RequestDeadline } {
+  return { ...withDeadline(request, deps), actor: actorOf(principalOf(request)), requestContext: requestContextOf(request) };
+}
