@@ -39,6 +39,7 @@ const EnvironmentSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$', maxLength: 512 })),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 256, pattern: '^[\\x21-\\x7e]+$' })),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  CONSOLE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
 });
 
 type Environment = Static<typeof EnvironmentSchema>;
@@ -88,6 +89,8 @@ export interface Config {
    * needs `Authorization: Bearer <token>`; with a port it is served on that port only (bound like HOST).
    */
   metrics: { token: string | null; port: number | null };
+  /** The operator's console at /console (docs/console.md); CONSOLE=false answers 404 there. */
+  console: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -188,5 +191,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicBaseUrl: parsed.PUBLIC_BASE_URL === undefined ? null : parsed.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     },
     metrics: { token: parsed.METRICS_TOKEN ?? null, port: parsed.METRICS_PORT ?? null },
+    console: parsed.CONSOLE === 'true',
   };
 }

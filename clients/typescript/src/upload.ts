@@ -27,6 +27,23 @@ export interface UploadedFile {
   url: string;
 }
 
+/** What uploadFile uses of XMLHttpRequest (declared here: the client is type-checked without the DOM library too). */
+interface Xhr {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  responseType: string;
+  readonly responseText: string;
+  readonly status: number;
+  readonly statusText: string;
+  getAllResponseHeaders(): string;
+  upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null };
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+  onload: (() => void) | null;
+  abort(): void;
+  send(body: FormData): void;
+}
+
 /**
  * Uploads a file through XMLHttpRequest, in a browser: fetch cannot report upload progress, which
  * a person watching a large file needs. Not retried: an upload is not idempotent without a key, and
@@ -39,8 +56,11 @@ export function uploadFile(input: UploadInput): Promise<UploadedFile> {
   form.append('size', String(input.file.size));
   if (input.description) form.append('description', input.description);
   form.append('file', input.file, input.filename);
+  const XhrClass = (globalThis as unknown as { XMLHttpRequest?: new () => Xhr }).XMLHttpRequest;
+  if (!XhrClass)
+    return Promise.reject(new Error('uploadFile needs a browser (XMLHttpRequest); elsewhere POST /admin/v0/files with the client.'));
   return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
+    const request = new XhrClass();
     request.open('POST', `${input.baseUrl.replace(/\/+$/, '')}/admin/v0/files`);
     request.setRequestHeader('authorization', `Bearer ${input.apiKey}`);
     request.setRequestHeader('idempotency-key', crypto.randomUUID());
