@@ -55,6 +55,8 @@ export function App() {
         // Revokes the session's own key; the storage is cleared even when the server cannot be reached.
         try {
           await untyped(client, 'DELETE')(`/admin/v0/api_keys/${encodeURIComponent(gate.session.key_id)}`);
+        } catch {
+          // Unreachable server: the key still expires on its own; the tab forgets it either way.
         } finally {
           clearSession();
           setGate({ state: 'signed-out' });
