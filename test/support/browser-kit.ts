@@ -77,8 +77,12 @@ export async function signInBrowser(page: Page, server: ConsoleServer, path = '/
 }
 
 /** A fresh context (its own sessionStorage) and page, with the page's errors collected. */
-export async function newPage(browser: Browser, width = 1280): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+export async function newPage(
+  browser: Browser,
+  width = 1280,
+  timezoneId?: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, ...(timezoneId ? { timezoneId } : {}) });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
