@@ -50,7 +50,7 @@ for (const { engine, skip } of engines) {
 
       await page.getByRole('button', { name: "Copy the file's URL" }).click();
       await page.getByText('Copied', { exact: true }).waitFor();
-      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
+      assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), url);
 
       const download = await fetch(String(url));
       assert.equal(download.status, 200);

@@ -54,7 +54,7 @@ for (const { engine, skip } of engines) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.locator('h1').waitFor();
         await page.locator('.state-loading').waitFor({ state: 'detached' });
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        const width = await page.evaluate<number>('document.documentElement.scrollWidth');
         assert.ok(width <= 360, `${path} is ${width} px wide`);
         for (const link of await page.getByRole('navigation', { name: 'Console' }).getByRole('link').all())
           assert.ok(await link.isVisible());
@@ -71,7 +71,9 @@ for (const { engine, skip } of engines) {
       await page.keyboard.press('Tab'); // Events
       const focused = page.locator(':focus');
       assert.equal(await focused.innerText(), 'Events');
-      const outline = await focused.evaluate((el) => getComputedStyle(el).outlineStyle);
+      const outline = await focused.evaluate(
+        (el) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { outlineStyle: string } }).getComputedStyle(el).outlineStyle,
+      );
       assert.notEqual(outline, 'none');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
@@ -85,7 +87,7 @@ for (const { engine, skip } of engines) {
       assert.match(await page.locator('main').innerText(), /npx community-admin console link --community <id>/);
       assert.match(await page.locator('main').innerText(), /used, has expired, or is unknown/);
       assert.doesNotMatch(page.url(), /token/);
-      assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+      assert.equal(await page.evaluate<number>('sessionStorage.length'), 0);
       assert.deepEqual(await seriousViolations(page), []);
       await context.close();
     });
@@ -95,7 +97,7 @@ for (const { engine, skip } of engines) {
       await signInBrowser(page, server);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-      assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+      assert.equal(await page.evaluate<number>('sessionStorage.length'), 0);
       await page.reload();
       await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
       await context.close();

@@ -71,7 +71,8 @@ export async function signInBrowser(page: Page, server: ConsoleServer, path = '/
     community: { id: server.community.id, name: 'Riverside Makers', plan: 'enterprise' },
   };
   await page.goto(`${server.baseUrl}/console/`);
-  await page.evaluate((value) => sessionStorage.setItem('community-admin.console.session', value), JSON.stringify(session));
+  // A string: the root's tsconfig has no DOM library.
+  await page.evaluate(`sessionStorage.setItem('community-admin.console.session', ${JSON.stringify(JSON.stringify(session))})`);
   await page.goto(`${server.baseUrl}${path}`);
   await page.locator('nav[aria-label="Console"]').waitFor();
 }
