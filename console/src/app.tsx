@@ -20,7 +20,11 @@ import { LinkRefusedPage, SignedOutPage, SigningInPage } from './session/signed-
 import { Shell } from './shared/layout.js';
 import { type Problem, problemOf } from './shared/use-request.js';
 
-type Gate = { state: 'signing-in' } | { state: 'refused'; problem: Problem } | { state: 'signed-out' } | { state: 'in'; session: Session };
+type Gate =
+  | { state: 'signing-in' }
+  | { state: 'refused'; problem: Problem }
+  | { state: 'signed-out'; ended?: boolean }
+  | { state: 'in'; session: Session };
 
 function initialGate(): Gate {
   if (tokenFromFragment(window.location.hash)) return { state: 'signing-in' };
@@ -47,7 +51,10 @@ export function App() {
 
   const value = useMemo<SessionValue | null>(() => {
     if (gate.state !== 'in') return null;
-    const client = clientFor(gate.session);
+    const client = clientFor(gate.session, () => {
+      clearSession();
+      setGate({ state: 'signed-out', ended: true });
+    });
     return {
       session: gate.session,
       client,
@@ -67,7 +74,7 @@ export function App() {
 
   if (gate.state === 'signing-in') return <SigningInPage />;
   if (gate.state === 'refused') return <LinkRefusedPage problem={gate.problem} />;
-  if (gate.state === 'signed-out' || !value) return <SignedOutPage />;
+  if (gate.state === 'signed-out' || !value) return <SignedOutPage ended={gate.state === 'signed-out' && gate.ended === true} />;
   return (
     <SessionContext.Provider value={value}>
       <LocationProvider>

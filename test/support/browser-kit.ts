@@ -63,10 +63,15 @@ export async function startConsoleServer(engine: Engine, communityName = 'Rivers
  * or its command, and `page.goto(url)`); every test signs in through this one function.
  * Until then it stores a session for the harness's key the way the sign-in page stores it.
  */
-export async function signInBrowser(page: Page, server: ConsoleServer, path = '/console/'): Promise<void> {
+export async function signInBrowser(
+  page: Page,
+  server: ConsoleServer,
+  path = '/console/',
+  as: { key: string; keyId: string } = server.community,
+): Promise<void> {
   const session = {
-    key: server.community.key,
-    key_id: server.community.keyId,
+    key: as.key,
+    key_id: as.keyId,
     expires_at: new Date(Date.now() + 12 * 3600_000).toISOString(),
     community: { id: server.community.id, name: 'Riverside Makers', plan: 'enterprise' },
   };

@@ -34,8 +34,16 @@ export function clearSession(): void {
 export const apiBase = (): string => window.location.origin;
 
 /** The typed client, with the session's key. The console calls the API through nothing else. */
-export function clientFor(session: Session): AdminClient<paths> {
-  return createClient({ baseUrl: apiBase(), apiKey: session.key, retry: { maxAttempts: 2 } });
+export function clientFor(session: Session, onUnauthorized: () => void): AdminClient<paths> {
+  const client = createClient({ baseUrl: apiBase(), apiKey: session.key, retry: { maxAttempts: 2 } });
+  // A 401 means the session's key expired or was revoked (sign-out elsewhere, the key list): back to sign-in.
+  client.use({
+    onResponse({ response }) {
+      if (response.status === 401) onUnauthorized();
+      return undefined;
+    },
+  });
+  return client;
 }
 
 type UntypedCall = (path: string, init?: { body?: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;

@@ -24,9 +24,14 @@ function HowToGetALink() {
 }
 
 /** No session and no link: how to sign in. */
-export function SignedOutPage() {
+export function SignedOutPage({ ended = false }: { ended?: boolean }) {
   return (
     <Frame title="Sign in">
+      {ended ? (
+        <p class="state state-error" role="alert">
+          Your console session has ended: it expired or its key was revoked.
+        </p>
+      ) : null}
       <p>The console signs in with a one-time link; no password is kept here.</p>
       <HowToGetALink />
     </Frame>

@@ -1,3 +1,4 @@
+import { useSession } from '../../session/session-context.js';
 import { PageTitle } from '../../shared/layout.js';
 
 // Pages whose API lands with other branches (console-api, console-ops-api, activity-log); phase 2
@@ -12,12 +13,25 @@ function Stub({ name, what }: { name: string; what: string }) {
   );
 }
 
-export const OverviewPage = () => (
-  <Stub
-    name="Overview"
-    what="The community (name, plan), its counts, the Slack connection, failing webhook endpoints and the latest activity will show here."
-  />
-);
+export function OverviewPage() {
+  const { session } = useSession();
+  return (
+    <>
+      <PageTitle name="Overview" />
+      <dl class="facts">
+        <dt>Community</dt>
+        <dd>{session.community.name}</dd>
+        <dt>Plan</dt>
+        <dd>{session.community.plan}</dd>
+        <dt>Community id</dt>
+        <dd>
+          <code>{session.community.id}</code>
+        </dd>
+      </dl>
+      <p class="stub">Counts, the Slack connection, failing webhook endpoints and the latest activity will show here.</p>
+    </>
+  );
+}
 export const MembersPage = () => (
   <Stub
     name="Members"
