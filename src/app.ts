@@ -10,6 +10,7 @@ import type { AppServices } from './dependencies.js';
 import { authenticationStep } from './http/auth.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { registerClosingAnswer } from './http/closing.js';
+import { registerConsole } from './http/console.routes.js';
 import { corsSteps } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { healthPaths, registerHealthRoutes, type Startup } from './http/health.routes.js';
@@ -54,6 +55,8 @@ export interface BuildAppOptions {
   services?: Partial<AppServices>;
   /** Whether start-up has finished (main.ts sets it once PostgreSQL let it); ready by default. */
   startup?: Startup;
+  /** Where the built console is (default: console/dist of the project); tests point it elsewhere. */
+  consoleDir?: string;
 }
 
 /** Builds the whole HTTP application without listening, so tests can inject requests. */
@@ -134,6 +137,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     stuckAfterMs: durationMs(config.requestDeadlineMs + 2 * (config.databaseTimeouts.statementMs + config.databaseTimeouts.connectMs)),
   });
   registerMetrics(app, services);
+  if (config.console) registerConsole(app, options.consoleDir);
   for (const routes of moduleRoutes) await app.register(routes, { services });
   // Slack's Events API request URL: public, signed by Slack, outside /admin/v0.
   await app.register(chatEventsRoutes, { services });

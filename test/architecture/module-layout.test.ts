@@ -90,6 +90,7 @@ export const testKinds: Readonly<Record<string, string>> = {
   security: 'the fuzzer, keys and hostile input across every route',
   server: 'the server process: logs, start and stop',
   clients: 'the typed client of clients/typescript',
+  console: "the operator's console of console/ in a real browser, and its screenshots",
 };
 
 /** Folders of test/ (and test/modules/) that mirror nothing in src/, one line each. */

@@ -5,7 +5,7 @@ import { defaultRetryPolicy, type RetryEvent, type RetryPolicy, retryingFetch } 
 export interface AdminClientOptions {
   /** Where the server is, e.g. `https://admin.example.org` (operation paths start with /admin/v0). */
   baseUrl: string;
-  /** An API key of the community (`community-admin key create`); sent as `Authorization: Bearer <key>`. */
+  /** An API key of the community (`community-admin key create`); sent as `Authorization: Bearer <key>`. Empty: no Authorization header (the console's sign-in, which has no key yet). */
   apiKey: string;
   /** Retry behaviour; unset fields keep their defaults (defaultRetryPolicy). */
   retry?: Partial<RetryPolicy>;
@@ -50,7 +50,7 @@ export function createAdminClient<Paths extends {}>(options: AdminClientOptions)
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<Paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { ...options.headers, authorization: `Bearer ${options.apiKey}` },
+    headers: { ...options.headers, ...(options.apiKey === '' ? {} : { authorization: `Bearer ${options.apiKey}` }) },
     fetch: retryingFetch(policy, baseFetch, options.onRetry),
   });
   client.use(idempotencyKeys(options.idempotencyKey));

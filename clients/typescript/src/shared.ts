@@ -4,3 +4,4 @@ export { idempotencyKeys } from './client.js';
 export { AdminApiError, type ErrorBody, isErrorBody, unwrap } from './errors.js';
 export type { ListPath, ListRecord } from './pagination.js';
 export { defaultRetryPolicy, type RetryEvent, type RetryPolicy, retryAfterMs } from './retry.js';
+export { type UploadedFile, type UploadInput, uploadFile } from './upload.js';

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import {
+  browserSkipReason,
+  type ConsoleServer,
+  launchBrowser,
+  newPage,
+  signInBrowser,
+  startConsoleServer,
+} from '../support/browser-kit.js';
+import { engines } from '../support/harness.js';
+
+for (const { engine, skip } of engines) {
+  describe(`console Files page [${engine}]`, { skip: browserSkipReason || skip }, () => {
+    let server: ConsoleServer;
+    let browser: Browser;
+    before(async () => {
+      server = await startConsoleServer(engine);
+      browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+
+    it('uploads a file from the page (with a progress bar), shows its public URL with a copy button, and the URL downloads the same bytes', async () => {
+      const { context, page, errors } = await newPage(browser);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+      await signInBrowser(page, server, '/console/files');
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await page.getByText('Choose a file to upload.').waitFor();
+
+      // Large enough that the upload reports progress before it ends.
+      const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(2 * 1024 * 1024)]);
+      await page
+        .getByLabel('File', { exact: true })
+        .setInputFiles({ name: 'minutes 2026.pdf', mimeType: 'application/pdf', buffer: bytes });
+      await page.getByLabel('Description (alt text, optional)').fill('Minutes of the general meeting');
+      const sawProgress = page
+        .locator('progress')
+        .waitFor({ state: 'attached', timeout: 10_000 })
+        .then(() => true);
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      assert.equal(await sawProgress, true);
+      await page.getByRole('heading', { name: 'Uploaded minutes 2026.pdf' }).waitFor();
+      const url = await page.locator('a.file-url').getAttribute('href');
+      assert.ok(url?.startsWith(`${server.baseUrl}/files/`), String(url));
+
+      await page.getByRole('button', { name: "Copy the file's URL" }).click();
+      await page.getByText('Copied', { exact: true }).waitFor();
+      assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), url);
+
+      const download = await fetch(String(url));
+      assert.equal(download.status, 200);
+      assert.deepEqual(Buffer.from(await download.arrayBuffer()), bytes);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    it('shows the server’s message and hint when the upload is refused', async () => {
+      const { context, page } = await newPage(browser);
+      await signInBrowser(page, server, '/console/files');
+      await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) });
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.ok((await alert.locator('.error-message').innerText()).length > 0);
+      assert.ok((await alert.locator('.error-hint').innerText()).length > 0);
+      await context.close();
+    });
+  });
+}

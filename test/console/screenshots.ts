@@ -1,0 +1,73 @@
+// npm run console:screenshots: every page of the console at 1280 and 360 px into docs/console/,
+// on a fresh SQLite database with a few events, feeds and posts (shown in docs/console.md).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { browserSkipReason, launchBrowser, newPage, signInBrowser, startConsoleServer } from '../support/browser-kit.js';
+import { projectRoot } from '../support/cli.js';
+import * as fx from '../support/feed-fixtures.js';
+
+const pages = [
+  ['overview', '/console/'],
+  ['events', '/console/events'],
+  ['members', '/console/members'],
+  ['posts', '/console/posts'],
+  ['files', '/console/files'],
+  ['awards', '/console/awards'],
+  ['api-keys', '/console/api-keys'],
+  ['webhooks', '/console/webhooks'],
+  ['slack', '/console/slack'],
+  ['activity', '/console/activity'],
+] as const;
+
+if (browserSkipReason) {
+  console.error(browserSkipReason);
+  process.exit(1);
+}
+
+const out = join(projectRoot, 'docs', 'console');
+mkdirSync(out, { recursive: true });
+const server = await startConsoleServer('sqlite');
+try {
+  const day = 86_400_000;
+  const titles = ['Repair café', 'Soldering evening', 'Bike clinic', 'Annual general meeting'];
+  for (const [i, title] of titles.entries()) {
+    const start = new Date(Date.now() + (i * 3 + 1) * day);
+    start.setUTCHours(18, 30, 0, 0);
+    await server.t.request({
+      method: 'POST',
+      url: '/admin/v0/calendar_events',
+      headers: server.community.auth,
+      payload: { title, start_date: start.toISOString(), location: i % 2 ? 'Workshop' : 'Library, room 2' },
+    });
+  }
+  const when = (n: number) => {
+    const at = new Date(Date.now() - n * day).toISOString();
+    return { created_at: at, updated_at: at, content_created_at: at, latest_activity_at: at };
+  };
+  await fx.importInto(server.t, server.community.id, {
+    profiles: [fx.profile(1, { preferred_name: 'Ada Lovelace' })],
+    feeds: [fx.feed(1, { label: 'Announcements' }), fx.feed(2, { label: 'Workshop' })],
+    posts: [
+      fx.post(1, 1, { title: 'Spring opening hours', body_plaintext: 'We open at nine from March.', ...when(1) }),
+      fx.post(2, 2, { title: 'Soldering evening', body_plaintext: 'Bring your broken radios.', ...when(2) }),
+      fx.post(3, 2, { title: 'Bike clinic', body_plaintext: 'Tyres and brakes.', ...when(3) }),
+    ],
+  });
+  const browser = await launchBrowser();
+  for (const width of [1280, 360]) {
+    const { context, page } = await newPage(browser, width);
+    await signInBrowser(page, server);
+    for (const [name, path] of pages) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await page.locator('h1').waitFor();
+      await page.locator('.state-loading').waitFor({ state: 'detached' });
+      const file = join(out, `${name}-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(`saved ${file}`);
+    }
+    await context.close();
+  }
+  await browser.close();
+} finally {
+  await server.stop();
+}
