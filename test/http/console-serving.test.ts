@@ -84,7 +84,8 @@ describe('the console served at /console', () => {
       const response = await app.inject({ url });
       assert.equal(response.statusCode, 200, url);
       assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable', url);
-      assert.match(String(response.headers['content-type']), url.endsWith('.js') ? /^text\/javascript/ : /^text\/css/, url);
+      const expected = url.endsWith('.js') ? /^text\/javascript/ : url.endsWith('.css') ? /^text\/css/ : /^image\/svg\+xml$/;
+      assert.match(String(response.headers['content-type']), expected, url);
       assertConsoleHeaders(response, url);
       assert.ok(response.rawPayload.length > 0);
     }
