@@ -76,13 +76,15 @@ const notOurs = new Set([
   'stringifySetCookie', // the cookie package's API (docs/dependencies.md)
   'arrayBuffers', // a field of process.memoryUsage() (docs/files.md)
   'FileStore', // the port docs/files.md proposes for object storage, not built
+  'dangerouslySetInnerHTML', // Preact's (and React's) raw-HTML property, which the console never uses (docs/dependencies.md)
+  'allowScripts', // npm's setting naming the packages whose install scripts run (package.json, docs/dependencies.md)
 ]);
 
 /** Every code name of docs/*.md, README.md and src's comments that no source file of the project holds, as "where: name". */
 export function missingCodeNames(at: string = root): string[] {
   const sources = ['src', 'test', 'bench', 'clients', 'console'].flatMap((dir) =>
     // This file names missing names on purpose (its own examples).
-    filesUnder(join(at, dir)).filter((path) => !/\/(node_modules|dist)\//.test(path) && !path.endsWith('named-paths.test.ts')),
+    filesUnder(join(at, dir), ['.ts', '.tsx']).filter((path) => !/\/(node_modules|dist)\//.test(path) && !path.endsWith('named-paths.test.ts')),
   );
   const words = new Set<string>();
   for (const path of sources) for (const word of readFileSync(path, 'utf8').matchAll(/[A-Za-z_$][\w$]*/g)) words.add(word[0]);
