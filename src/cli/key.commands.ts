@@ -58,8 +58,8 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
       const keys = await asOperatorErrors(() => withDatabase((database) => listApiKeys({ database }, options.community)));
-      // --json keeps the documented fields; the table also shows when each key was last used.
-      const documented = keys.map(({ id, label, created_at, revoked_at, permissions: held, all_permissions, expires_at, kind }) => ({
+      // --json keeps the documented fields; the table also shows each key's kind (console sessions) and when it was last used.
+      const documented = keys.map(({ id, label, created_at, revoked_at, permissions: held, all_permissions, expires_at }) => ({
         id,
         label,
         created_at,
@@ -67,7 +67,6 @@ export function registerKeyCommands(program: Command): void {
         permissions: held,
         all_permissions,
         expires_at,
-        kind,
       }));
       const rows = keys.map((k) => ({ ...k, permissions: k.all_permissions ? 'all' : k.permissions.join(',') }));
       printResult(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorBody } from '../../../src/errors.js';
 import { revokeApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
@@ -9,7 +9,7 @@ import { createConsoleLink } from '../../../src/modules/console-sessions/console
 import { principalOf } from '../../../src/routing/request-context.js';
 import { permissions } from '../../../src/shared/permissions.js';
 import { durationMs } from '../../../src/shared/time.js';
-import { describeEachEngine, type TestApp } from '../../support/harness.js';
+import { describeEachEngine, redisSkipReason, redisUrl, startTestApp, type TestApp, uniqueRedisPrefix } from '../../support/harness.js';
 
 interface Session {
   key: string;
@@ -232,3 +232,28 @@ describeEachEngine(
   },
   { env: { CONSOLE: 'false' } },
 );
+
+describe('console sign-in: one budget for every instance through Redis', { skip: redisSkipReason }, () => {
+  const apps: TestApp[] = [];
+  before(async () => {
+    const env = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix('sign-in'), RATE_LIMIT_SIGN_IN_PER_MINUTE: '2' };
+    apps.push(await startTestApp('sqlite', { env }), await startTestApp('sqlite', { env }));
+  });
+  after(async () => {
+    for (const t of apps) {
+      await t.app.close();
+      await t.testDb.drop();
+    }
+  });
+
+  it('counts the sign-ins of an address on every instance together', async () => {
+    const [a, b] = apps as [TestApp, TestApp];
+    const from = (t: TestApp) =>
+      t.request({ method: 'POST', url: '/admin/v0/console/sessions', payload: { token: 'a-guess' }, remoteAddress: '203.0.113.9' });
+    assert.equal((await from(a)).statusCode, 401);
+    assert.equal((await from(b)).statusCode, 401);
+    const limited = await from(a);
+    assert.equal(limited.statusCode, 429, limited.body);
+    assert.equal((await from(b)).statusCode, 429);
+  });
+});
