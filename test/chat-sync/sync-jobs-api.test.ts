@@ -11,6 +11,7 @@ import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../src/shared/permissions.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
 import { durationMs, epochMillis } from '../../src/shared/time.js';
+import { parseJsonOutput, runCli } from '../support/cli.js';
 import { startFakeChatServer } from '../support/fake-chat-server.js';
 import { describeEachEngine } from '../support/harness.js';
 
@@ -232,6 +233,52 @@ describeEachEngine(
       clock.advance(61_000);
       const done = await settle(id);
       assert.deepEqual([done.state, done.attempts, done.progress.users.read], ['succeeded', 2, users]);
+    });
+
+    it('stops a worker whose lease was taken over: it writes nothing more of the job', async () => {
+      const { database, clock } = ctx();
+      fake.setBehaviour('conversations.history', { delayMs: 1200 });
+      try {
+        const started = await start();
+        assert.equal(started.statusCode, 202, started.body);
+        const { id } = started.json<{ data: Job }>().data;
+        const deadline = Date.now() + 10_000;
+        while ((await get<Job>(`/admin/v0/chat/sync_jobs/${id}`)).progress.users.read < users) {
+          if (Date.now() > deadline) assert.fail('the job did not get past the users');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        // Another instance takes the job over while this one waits for Slack (its lease is replaced).
+        const stolen = epochMillis(clock.now() + 3_600_000);
+        await database.db.updateTable('chat_sync_jobs').set({ lease_until: stolen }).where('id', '=', id).execute();
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        const left = await get<Job>(`/admin/v0/chat/sync_jobs/${id}`);
+        assert.deepEqual([left.state, left.finished_at, left.progress.messages.read], ['running', null, 0]);
+        const row = await database.db.selectFrom('chat_sync_jobs').select('lease_until').where('id', '=', id).executeTakeFirstOrThrow();
+        assert.equal(Number(row.lease_until), stolen);
+        fake.setBehaviour('conversations.history', 'ok');
+        // The other instance "dies" too: after its lease, a claim takes the job over and ends it.
+        clock.advance(3_600_001);
+        const done = await settle(id);
+        assert.deepEqual([done.state, done.attempts], ['succeeded', 2]);
+      } finally {
+        fake.setBehaviour('conversations.history', 'ok');
+      }
+    });
+
+    it("records the CLI's chat sync as the last sync, with the counts a job reports", async () => {
+      const cli = await runCli(['chat', 'sync', '--community', community.id, '--json'], { ...ctx().testDb.env, ...env });
+      assert.equal(cli.code, 0, cli.stderr);
+      const summary = parseJsonOutput<Record<string, unknown>>(cli);
+      const status = await get<Status>('/admin/v0/chat/status');
+      assert.deepEqual((({ result, job_id }) => ({ result, job_id }))(status.last_sync ?? { result: '', job_id: '' }), {
+        result: 'succeeded',
+        job_id: null,
+      });
+      const job = await settle((await start()).json<{ data: Job }>().data.id);
+      const { community_id, team_id, seconds: _cliSeconds, ...counts } = summary;
+      const { seconds: _jobSeconds, ...jobCounts } = job.progress as unknown as Record<string, unknown>;
+      assert.deepEqual([community_id, team_id], [community.id, fake.teamId]);
+      assert.deepEqual(jobCounts, counts);
     });
 
     it('counts the waiting Events API deliveries and the lag of the oldest', async () => {
