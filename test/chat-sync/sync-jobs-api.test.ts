@@ -8,6 +8,7 @@ import { after, before, it } from 'node:test';
 import { addFeed } from '../../src/chat-sync/bound-feeds.js';
 import { connectSync } from '../../src/chat-sync/sync-connections.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { connectChat } from '../../src/modules/chat-connections/chat-connections.commands.js';
 import { permissions } from '../../src/shared/permissions.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
 import { durationMs, epochMillis } from '../../src/shared/time.js';
@@ -117,6 +118,37 @@ describeEachEngine(
       const refused = await start({}, bare.auth);
       assert.equal(refused.statusCode, 400);
       assert.equal(refused.json<{ error: { code: string } }>().error.code, 'chat_bot_not_connected');
+    });
+
+    it('shows the admin token of invitations valid as connected, then as a check found it', async () => {
+      const { database, clock, config } = ctx();
+      const invites = await ctx().community();
+      clock.advance(1000);
+      await connectChat(
+        { database, clock, secrets: new SecretBox(config.secrets) },
+        { communityId: invites.id, token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(2000) },
+      );
+      const connected = await get<Status>('/admin/v0/chat/status', invites.auth);
+      assert.deepEqual(connected.admin_token, { stored: true, valid: true, checked_at: new Date(clock.now()).toISOString(), error: null });
+      assert.equal(connected.team_id, fake.teamId);
+      assert.equal(connected.bot_token.stored, false);
+      fake.setBehaviour('auth.test', { error: 'token_revoked' });
+      try {
+        clock.advance(1000);
+        const checked = await get<Status>('/admin/v0/chat/status?check=true', invites.auth);
+        assert.deepEqual(checked.admin_token, {
+          stored: true,
+          valid: false,
+          checked_at: new Date(clock.now()).toISOString(),
+          error: 'token_revoked',
+        });
+        // Stored: the plain form answers the same without asking Slack.
+        const calls = fake.calls.length;
+        assert.deepEqual((await get<Status>('/admin/v0/chat/status', invites.auth)).admin_token, checked.admin_token);
+        assert.equal(fake.calls.length, calls);
+      } finally {
+        fake.setBehaviour('auth.test', 'ok');
+      }
     });
 
     it('runs a backfill as a job: 202 queued, one at a time (409 naming it), progress as the CLI counts, the data over the API', async () => {
