@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
 import { addFeed } from '../../src/chat-sync/bound-feeds.js';
 import { connectSync } from '../../src/chat-sync/sync-connections.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
@@ -294,6 +295,32 @@ describeEachEngine(
         assert.deepEqual([done.state, done.attempts], ['succeeded', 2]);
       } finally {
         fake.setBehaviour('conversations.history', 'ok');
+      }
+    });
+
+    it('releases a running job when its server stops, and another instance goes on with it at once', async () => {
+      const { database, clock, config } = ctx();
+      // A second instance on the same database: it is woken by its own start, so it claims the job.
+      const second = await buildApp({ config, database, clock, logger: false });
+      await second.ready();
+      fake.setBehaviour('conversations.history', { delayMs: 800 });
+      try {
+        const started = await second.inject({ method: 'POST', url: '/admin/v0/chat/sync_jobs', headers: community.auth, payload: {} });
+        assert.equal(started.statusCode, 202, started.body);
+        const { id } = (JSON.parse(started.body) as { data: Job }).data;
+        const deadline = Date.now() + 10_000;
+        while ((await get<Job>(`/admin/v0/chat/sync_jobs/${id}`)).progress.users.read < users) {
+          if (Date.now() > deadline) assert.fail('the job did not get past the users');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        await second.close();
+        fake.setBehaviour('conversations.history', 'ok');
+        // The test clock stands still: had the stopped instance kept its lease, nobody could claim the job.
+        const done = await settle(id);
+        assert.deepEqual([done.state, done.attempts, done.progress.resumed], ['succeeded', 2, true]);
+      } finally {
+        fake.setBehaviour('conversations.history', 'ok');
+        await second.close();
       }
     });
 
