@@ -5,12 +5,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
 import { addFeed } from '../../src/chat-sync/bound-feeds.js';
 import { connectSync } from '../../src/chat-sync/sync-connections.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { connectChat } from '../../src/modules/chat-connections/chat-connections.commands.js';
 import { permissions } from '../../src/shared/permissions.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
 import { durationMs, epochMillis } from '../../src/shared/time.js';
+import { parseJsonOutput, runCli } from '../support/cli.js';
 import { startFakeChatServer } from '../support/fake-chat-server.js';
 import { describeEachEngine } from '../support/harness.js';
 
@@ -116,6 +119,37 @@ describeEachEngine(
       const refused = await start({}, bare.auth);
       assert.equal(refused.statusCode, 400);
       assert.equal(refused.json<{ error: { code: string } }>().error.code, 'chat_bot_not_connected');
+    });
+
+    it('shows the admin token of invitations valid as connected, then as a check found it', async () => {
+      const { database, clock, config } = ctx();
+      const invites = await ctx().community();
+      clock.advance(1000);
+      await connectChat(
+        { database, clock, secrets: new SecretBox(config.secrets) },
+        { communityId: invites.id, token: fake.validToken, apiUrl: fake.url, timeoutMs: durationMs(2000) },
+      );
+      const connected = await get<Status>('/admin/v0/chat/status', invites.auth);
+      assert.deepEqual(connected.admin_token, { stored: true, valid: true, checked_at: new Date(clock.now()).toISOString(), error: null });
+      assert.equal(connected.team_id, fake.teamId);
+      assert.equal(connected.bot_token.stored, false);
+      fake.setBehaviour('auth.test', { error: 'token_revoked' });
+      try {
+        clock.advance(1000);
+        const checked = await get<Status>('/admin/v0/chat/status?check=true', invites.auth);
+        assert.deepEqual(checked.admin_token, {
+          stored: true,
+          valid: false,
+          checked_at: new Date(clock.now()).toISOString(),
+          error: 'token_revoked',
+        });
+        // Stored: the plain form answers the same without asking Slack.
+        const calls = fake.calls.length;
+        assert.deepEqual((await get<Status>('/admin/v0/chat/status', invites.auth)).admin_token, checked.admin_token);
+        assert.equal(fake.calls.length, calls);
+      } finally {
+        fake.setBehaviour('auth.test', 'ok');
+      }
     });
 
     it('runs a backfill as a job: 202 queued, one at a time (409 naming it), progress as the CLI counts, the data over the API', async () => {
@@ -232,6 +266,78 @@ describeEachEngine(
       clock.advance(61_000);
       const done = await settle(id);
       assert.deepEqual([done.state, done.attempts, done.progress.users.read], ['succeeded', 2, users]);
+    });
+
+    it('stops a worker whose lease was taken over: it writes nothing more of the job', async () => {
+      const { database, clock } = ctx();
+      fake.setBehaviour('conversations.history', { delayMs: 1200 });
+      try {
+        const started = await start();
+        assert.equal(started.statusCode, 202, started.body);
+        const { id } = started.json<{ data: Job }>().data;
+        const deadline = Date.now() + 10_000;
+        while ((await get<Job>(`/admin/v0/chat/sync_jobs/${id}`)).progress.users.read < users) {
+          if (Date.now() > deadline) assert.fail('the job did not get past the users');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        // Another instance takes the job over while this one waits for Slack (its lease is replaced).
+        const stolen = epochMillis(clock.now() + 3_600_000);
+        await database.db.updateTable('chat_sync_jobs').set({ lease_until: stolen }).where('id', '=', id).execute();
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        const left = await get<Job>(`/admin/v0/chat/sync_jobs/${id}`);
+        assert.deepEqual([left.state, left.finished_at, left.progress.messages.read], ['running', null, 0]);
+        const row = await database.db.selectFrom('chat_sync_jobs').select('lease_until').where('id', '=', id).executeTakeFirstOrThrow();
+        assert.equal(Number(row.lease_until), stolen);
+        fake.setBehaviour('conversations.history', 'ok');
+        // The other instance "dies" too: after its lease, a claim takes the job over and ends it.
+        clock.advance(3_600_001);
+        const done = await settle(id);
+        assert.deepEqual([done.state, done.attempts], ['succeeded', 2]);
+      } finally {
+        fake.setBehaviour('conversations.history', 'ok');
+      }
+    });
+
+    it('releases a running job when its server stops, and another instance goes on with it at once', async () => {
+      const { database, clock, config } = ctx();
+      // A second instance on the same database: it is woken by its own start, so it claims the job.
+      const second = await buildApp({ config, database, clock, logger: false });
+      await second.ready();
+      fake.setBehaviour('conversations.history', { delayMs: 800 });
+      try {
+        const started = await second.inject({ method: 'POST', url: '/admin/v0/chat/sync_jobs', headers: community.auth, payload: {} });
+        assert.equal(started.statusCode, 202, started.body);
+        const { id } = (JSON.parse(started.body) as { data: Job }).data;
+        const deadline = Date.now() + 10_000;
+        while ((await get<Job>(`/admin/v0/chat/sync_jobs/${id}`)).progress.users.read < users) {
+          if (Date.now() > deadline) assert.fail('the job did not get past the users');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        await second.close();
+        fake.setBehaviour('conversations.history', 'ok');
+        // The test clock stands still: had the stopped instance kept its lease, nobody could claim the job.
+        const done = await settle(id);
+        assert.deepEqual([done.state, done.attempts, done.progress.resumed], ['succeeded', 2, true]);
+      } finally {
+        fake.setBehaviour('conversations.history', 'ok');
+        await second.close();
+      }
+    });
+
+    it("records the CLI's chat sync as the last sync, with the counts a job reports", async () => {
+      const cli = await runCli(['chat', 'sync', '--community', community.id, '--json'], { ...ctx().testDb.env, ...env });
+      assert.equal(cli.code, 0, cli.stderr);
+      const summary = parseJsonOutput<Record<string, unknown>>(cli);
+      const status = await get<Status>('/admin/v0/chat/status');
+      assert.deepEqual((({ result, job_id }) => ({ result, job_id }))(status.last_sync ?? { result: '', job_id: '' }), {
+        result: 'succeeded',
+        job_id: null,
+      });
+      const job = await settle((await start()).json<{ data: Job }>().data.id);
+      const { community_id, team_id, seconds: _cliSeconds, ...counts } = summary;
+      const { seconds: _jobSeconds, ...jobCounts } = job.progress as unknown as Record<string, unknown>;
+      assert.deepEqual([community_id, team_id], [community.id, fake.teamId]);
+      assert.deepEqual(jobCounts, counts);
     });
 
     it('counts the waiting Events API deliveries and the lag of the oldest', async () => {

@@ -74,6 +74,34 @@ for (const { engine, skip } of engines) {
       assert.deepEqual(parseJsonOutput(await runCli(['webhook', 'list', '--community', communityId, '--json'], env)), []);
     });
 
+    it('update disables, enables and changes an endpoint as PATCH /webhook_endpoints/{id} does', async () => {
+      const added = await runCli(['webhook', 'add', '--community', communityId, '--url', 'http://127.0.0.1:9/u', '--json'], env);
+      const { id } = parseJsonOutput<{ id: string }>(added);
+      const disabled = await runCli(['webhook', 'update', id, '--disable', '--json'], env);
+      assert.equal(disabled.code, 0, disabled.stderr);
+      const off = parseJsonOutput<{ disabled: boolean; disabled_reason: string; events: null }>(disabled);
+      assert.deepEqual([off.disabled, off.disabled_reason, off.events], [true, 'disabled by an operator', null]);
+      const table = await runCli(['webhook', 'list', '--community', communityId], env);
+      assert.match(table.stdout, /disabled: disabled by an operator/);
+      const changed = await runCli(
+        ['webhook', 'update', id, '--enable', '--events', 'member.created', '--url', 'http://127.0.0.1:9/v'],
+        env,
+      );
+      assert.equal(changed.code, 0, changed.stderr);
+      assert.match(changed.stdout, /http:\/\/127\.0\.0\.1:9\/v \(member\.created\), active\./);
+      const every = parseJsonOutput<{ events: null }>(await runCli(['webhook', 'update', id, '--events', '*', '--json'], env));
+      assert.equal(every.events, null);
+      const both = await runCli(['webhook', 'update', id, '--enable', '--disable'], env);
+      assert.equal(both.code, 1);
+      assert.match(both.stderr, /--enable or --disable, not both/);
+      const nothing = await runCli(['webhook', 'update', id], env);
+      assert.equal(nothing.code, 1);
+      const unknown = await runCli(['webhook', 'update', id, '--events', 'member.exploded'], env);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /unknown event type "member\.exploded"/);
+      assert.equal((await runCli(['webhook', 'remove', id], env)).code, 0);
+    });
+
     it('refuses private targets without WEBHOOK_ALLOW_PRIVATE, unknown types and ids, with exit status 1', async () => {
       const privateTarget = await runCli(['webhook', 'add', '--community', communityId, '--url', 'https://127.0.0.1/hook'], testDb.env);
       assert.equal(privateTarget.code, 1);
