@@ -4,8 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { createAward } from '../../../src/modules/awards/awards.commands.js';
+import { createCalendarFeed } from '../../../src/modules/calendar-feeds/calendar-feeds.commands.js';
 import { createConsoleLink } from '../../../src/modules/console-sessions/console-sessions.commands.js';
+import { everyPermission } from '../../../src/shared/permissions.js';
 import { durationMs } from '../../../src/shared/time.js';
 import { drainWebhookOutbox } from '../../../src/webhooks/fan-out.js';
 import type { Resolver } from '../../../src/webhooks/target-address.js';
@@ -104,6 +107,15 @@ async function servedOperations(): Promise<Operation[]> {
   }
 }
 
+/**
+ * Operations whose success needs what the fuzz app has not: a Slack workspace (their refusals are
+ * still fuzzed; their successes are tested in test/chat-sync/sync-jobs-api.test.ts).
+ */
+const cannotSucceedHere = new Map([
+  ['POST /admin/v0/chat/sync_jobs', 'a backfill starts only for a community whose Slack bot is connected'],
+  ['GET /admin/v0/chat/sync_jobs/{id}', 'a sync job exists only once a backfill started, which needs a connected Slack bot'],
+]);
+
 /** Defines the fuzz suite on every engine: one test per operation of the served OpenAPI document. */
 export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions): Promise<void> {
   const names = (await servedOperations()).map((operation) => operation.name);
@@ -135,11 +147,20 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
           const link = await createConsoleLink({ database: t.database, clock: t.clock }, world.communityId, durationMs(3_600_000));
           consoleTokens.push(link.token);
         }
+        const deps = { database: t.database, clock: t.clock };
+        // The fuzzing key holds every permission, key management too (`all` never implies api_keys:write);
+        // spare keys are what the key routes rotate and revoke (never the fuzzing key itself).
+        const fuzzKey = await createApiKey(deps, world.communityId, 'fuzz', { permissions: everyPermission });
+        const spareKeyIds: string[] = [];
+        for (let i = 0; i < 3; i++) spareKeyIds.push((await createApiKey(deps, world.communityId, `spare ${i}`)).id);
+        const calendarFeedIds: string[] = [];
+        for (let i = 0; i < 3; i++)
+          calendarFeedIds.push((await createCalendarFeed(t.app.services, world.communityId, { label: `Fuzz ${i}` })).id);
         const document = await fetchDocument(t);
         operations = operationsOf(document).sort(byWriteImpact);
         validator = new ResponseValidator(document);
         context = {
-          enterpriseAuth: world.auth.authorization,
+          enterpriseAuth: `Bearer ${fuzzKey.key}`,
           freeAuth: free.auth.authorization,
           sharedIdempotencyKey: randomUUID(),
           pools: {
@@ -153,7 +174,7 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
             email: [...world.emails, ...world.memberEmails],
             tag_ids: [world.tagIds.join(','), world.tagIds[0] as string],
             // The webhook endpoint id (DELETE /webhook_endpoints/{id}) and a target the fuzz app accepts.
-            id: [...webhookEndpointIds, ...deliveryIds],
+            id: [...webhookEndpointIds, ...deliveryIds, ...spareKeyIds, ...calendarFeedIds],
             award_id: [award.id],
             token: consoleTokens,
             url: [webhookTarget],
@@ -167,12 +188,11 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         };
       });
 
-      it('fuzzes all twenty-five operations of the document', () => {
+      it('fuzzes every operation of the document', () => {
         assert.deepEqual(
           operations.map((o) => o.name),
           names,
         );
-        assert.equal(names.length, 25);
       });
 
       names.forEach((name, index) => {
@@ -201,7 +221,13 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
               { seed: options.seed + index, numRuns: options.runs, endOnFailure: true, includeErrorInReport: true },
             );
             test.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
-            // A generator that never gets past validation fuzzes nothing: some requests must succeed.
+            // A generator that never gets past validation fuzzes nothing: some requests must succeed,
+            // but where success needs the outside world, which the fuzz app does not have.
+            const cannotSucceed = cannotSucceedHere.get(operation.name);
+            if (cannotSucceed) {
+              test.diagnostic(`no 2xx expected: ${cannotSucceed}`);
+              return;
+            }
             const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
             assert.ok(
               successes > 0,
