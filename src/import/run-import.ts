@@ -55,6 +55,7 @@ export async function runImport(
     // Any section can change what event or post answers show (profiles and feeds are referenced by both).
     w.touch('events');
     w.touch('posts');
+    w.touch('members');
     return counts;
   });
 }

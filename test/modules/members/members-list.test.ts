@@ -214,6 +214,15 @@ describeEachEngine('members: GET /members (extension)', (ctx) => {
     });
     assert.equal((await list('q=nandu', community.auth)).body.data.total_records, 0);
     assert.equal((await list('q=other%20name', community.auth)).body.data.total_records, 1);
+    // Totals are exact after each change (the count cache is keyed by the members' version).
+    assert.equal((await list('status=deactivated', community.auth)).body.data.total_records, 0);
+    const memberId = (await list('', community.auth)).body.data.records[0]?.id;
+    const deactivated = await t.request({ method: 'POST', url: `/admin/v0/members/${memberId}/deactivate`, headers: community.auth });
+    assert.equal(deactivated.statusCode, 200, deactivated.body);
+    assert.equal((await list('status=deactivated', community.auth)).body.data.total_records, 1);
+    assert.equal((await list('status=active', community.auth)).body.data.total_records, 0);
+    await importInto(t, community.id, { members: [member(50, 'Imported One', 'imported@example.com', '2024-01-01T00:00:00Z')] });
+    assert.equal((await list('status=active', community.auth)).body.data.total_records, 1);
   });
 
   const refused: [query: string, param: string][] = [

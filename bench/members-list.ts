@@ -1,0 +1,124 @@
+// The console's member list (`GET /admin/v0/members`, docs/members.md, "The member list") at 100k
+// members of one community: requests per second and p99 of each kind of page, uncached
+// (RESPONSE_CACHE_MB=0; the list has no cached read anyway), on the real server process pinned to
+// core 0, the load generator (wrk when installed, else autocannon) on core 1.
+// Usage: npm run bench:members [members, default 100000]
+// SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
+import { migrateToLatest } from '../src/db/database.js';
+import { runImport } from '../src/import/run-import.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../src/modules/communities/communities.commands.js';
+import { systemClock } from '../src/shared/clock.js';
+import { openBenchDatabase } from './bench-database.js';
+import type { LoadRequest, LoadResult } from './load-client.js';
+import { startServer } from './server.js';
+import { median, runCollecting } from './util.js';
+import { findWrk, runWrk, wrkVersion } from './wrk-client.js';
+
+const memberCount = Number(process.argv[2] ?? 100_000);
+const target = 1000;
+
+const firstNames = [
+  'Ada',
+  'Zoë',
+  'Émile',
+  'José',
+  'Marie',
+  'Noah',
+  'Léa',
+  'Björn',
+  'Chloé',
+  'Ana',
+  'Łukasz',
+  'Maya',
+  'Omar',
+  'Iñès',
+  'Kai',
+  'Sam',
+];
+const lastNames = ['Lovelace', 'Ålander', 'Zola', 'García', 'Curie', 'Smith', 'Dubois', 'Sørensen', 'Martin', 'Novák', 'Kowalski', 'Chen'];
+
+/** A member of the seed: names of mixed case and accents, joined over four years, one in twenty deactivated. */
+function seedMember(n: number) {
+  const first = firstNames[n % firstNames.length] as string;
+  const last = lastNames[Math.floor(n / firstNames.length) % lastNames.length] as string;
+  const joined = new Date(Date.UTC(2022, 0, 1) + Math.floor((n * 7919) % (4 * 365 * 86_400)) * 1000).toISOString();
+  return {
+    id: `e0000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+    email: `${first.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').replace('ł', 'l')}.${n}@example.org`,
+    full_name: `${first} ${last} ${n}`,
+    state: n % 20 === 0 ? 'deactivated' : 'active',
+    created_at: joined,
+    updated_at: joined,
+  };
+}
+
+/** The pages measured: what the console asks for, and the searches at both ends (many hits, one hit). */
+const scenarios: [name: string, query: string][] = [
+  ['first page by name (the console opens on it)', 'per_page=20'],
+  ['newest first', 'sort=-joined_at&per_page=20'],
+  ['deactivated only', 'status=deactivated&per_page=20'],
+  ['page 1000 by name', 'page=1000&per_page=20'],
+  ['search, many hits ("zoe")', 'q=zoe&per_page=20'],
+  ['search, one hit (an email)', 'q=ada.48000%40example&per_page=20'],
+];
+
+async function measure(spec: LoadRequest): Promise<LoadResult[]> {
+  const wrk = findWrk();
+  if (wrk) return runWrk(wrk, spec);
+  const { stdout, code, stderr } = await runCollecting([process.execPath, '--import', 'tsx', 'bench/load-client.ts', JSON.stringify(spec)]);
+  if (code !== 0) throw new Error(`load client failed: ${stderr}`);
+  return JSON.parse(stdout) as LoadResult[];
+}
+
+async function main(): Promise<void> {
+  const { database, url, cleanup } = await openBenchDatabase('members');
+  await migrateToLatest(database);
+  const community = await createCommunity({ database, clock: systemClock }, 'Bench members', 'free');
+  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench', { permissions: new Set(['members:read']) });
+  const seedStarted = performance.now();
+  for (let from = 0; from < memberCount; from += 10_000) {
+    const members = Array.from({ length: Math.min(10_000, memberCount - from) }, (_, i) => seedMember(from + i));
+    await runImport(database, systemClock, community.id, { members });
+  }
+  console.log(`seeded ${memberCount} members in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (${database.engine})`);
+  await database.close();
+
+  const server = await startServer({ databaseUrl: url, env: { RESPONSE_CACHE_MB: '0' } });
+  const wrk = findWrk();
+  console.log(`load: ${wrk ? wrkVersion(wrk) : 'autocannon'}, 10 connections, 1 s warm-up, 3 runs of 5 s; median of the runs`);
+  let failed = false;
+  try {
+    for (const [name, query] of scenarios) {
+      const probe = await fetch(`${server.url}/admin/v0/members?${query}`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await probe.json()) as { data?: { total_records: number; count: number } };
+      if (probe.status !== 200) throw new Error(`${query} answered ${probe.status}`);
+      const results = await measure({
+        url: server.url,
+        method: 'GET',
+        path: `/admin/v0/members?${query}`,
+        headers: { authorization: `Bearer ${key}` },
+        connections: 10,
+        warmupSeconds: 1,
+        runs: 3,
+        durationSeconds: 5,
+        serverPid: server.pid,
+      });
+      const rps = median(results.map((r) => r.rps));
+      const p99 = median(results.map((r) => r.p99));
+      const errors = results.reduce((sum, r) => sum + r.errors + (r.statuses['4xx/5xx'] ?? 0), 0);
+      if (errors > 0) failed = true;
+      console.log(
+        `${name.padEnd(46)} ${rps.toFixed(0).padStart(6)} req/s  p99 ${p99.toFixed(1).padStart(6)} ms  (${body.data?.count} of ${body.data?.total_records})${errors > 0 ? `  ${errors} errors` : ''}`,
+      );
+      if (query === 'per_page=20' && rps < target) failed = true;
+    }
+  } finally {
+    await server.stop();
+    await cleanup();
+  }
+  console.log(`target: the first page ≥ ${target} req/s on SQLite${failed ? ' — NOT MET (or errors)' : ' — met'}`);
+  if (failed) process.exitCode = 1;
+}
+
+await main();
