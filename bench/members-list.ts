@@ -1,7 +1,10 @@
 // The console's member list (`GET /admin/v0/members`, docs/members.md, "The member list") at 100k
 // members of one community: requests per second and p99 of each kind of page, uncached
 // (RESPONSE_CACHE_MB=0; the list has no cached read anyway), on the real server process pinned to
-// core 0, the load generator (wrk when installed, else autocannon) on core 1.
+// core 0, the load generator (wrk when installed, else autocannon) on core 1. Every page is requested
+// for a few seconds before any is measured (the server's JIT and the database's pages warm), and the
+// run's reference, the empty event list of the same server, is measured first and last: the machine
+// is shared, so the ratio to it is the figure to compare between runs.
 // Usage: npm run bench:members [members, default 100000]
 // SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
 import { migrateToLatest } from '../src/db/database.js';
@@ -54,13 +57,17 @@ function seedMember(n: number) {
 }
 
 /** The pages measured: what the console asks for, and the searches at both ends (many hits, one hit). */
-const scenarios: [name: string, query: string][] = [
-  ['first page by name (the console opens on it)', 'per_page=20'],
-  ['newest first', 'sort=-joined_at&per_page=20'],
-  ['deactivated only', 'status=deactivated&per_page=20'],
-  ['page 1000 by name', 'page=1000&per_page=20'],
-  ['search, many hits ("zoe")', 'q=zoe&per_page=20'],
-  ['search, one hit (an email)', 'q=ada.48000%40example&per_page=20'],
+const reference = '/admin/v0/calendar_events';
+const firstPage = '/admin/v0/members?per_page=20';
+const scenarios: [name: string, path: string][] = [
+  ['reference: the empty event list', reference],
+  ['first page by name (the console opens on it)', firstPage],
+  ['newest first', '/admin/v0/members?sort=-joined_at&per_page=20'],
+  ['deactivated only', '/admin/v0/members?status=deactivated&per_page=20'],
+  ['page 1000 by name', '/admin/v0/members?page=1000&per_page=20'],
+  ['search, many hits ("zoe")', '/admin/v0/members?q=zoe&per_page=20'],
+  ['search, one hit (an email)', '/admin/v0/members?q=ada.48000%40example&per_page=20'],
+  ['reference again', reference],
 ];
 
 async function measure(spec: LoadRequest): Promise<LoadResult[]> {
@@ -75,7 +82,9 @@ async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('members');
   await migrateToLatest(database);
   const community = await createCommunity({ database, clock: systemClock }, 'Bench members', 'free');
-  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench', { permissions: new Set(['members:read']) });
+  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench', {
+    permissions: new Set(['members:read', 'calendar_events:read']),
+  });
   const seedStarted = performance.now();
   for (let from = 0; from < memberCount; from += 10_000) {
     const members = Array.from({ length: Math.min(10_000, memberCount - from) }, (_, i) => seedMember(from + i));
@@ -88,15 +97,28 @@ async function main(): Promise<void> {
   const wrk = findWrk();
   console.log(`load: ${wrk ? wrkVersion(wrk) : 'autocannon'}, 10 connections, 1 s warm-up, 3 runs of 5 s; median of the runs`);
   let failed = false;
+  const spec = (path: string, seconds: number): LoadRequest => ({
+    url: server.url,
+    method: 'GET',
+    path,
+    headers: { authorization: `Bearer ${key}` },
+    connections: 10,
+    warmupSeconds: 0,
+    runs: 1,
+    durationSeconds: seconds,
+    serverPid: server.pid,
+  });
+  const rates = new Map<string, number>();
   try {
-    for (const [name, query] of scenarios) {
-      const probe = await fetch(`${server.url}/admin/v0/members?${query}`, { headers: { authorization: `Bearer ${key}` } });
+    for (const [, path] of scenarios) await measure(spec(path, 2));
+    for (const [name, path] of scenarios) {
+      const probe = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
       const body = (await probe.json()) as { data?: { total_records: number; count: number } };
-      if (probe.status !== 200) throw new Error(`${query} answered ${probe.status}`);
+      if (probe.status !== 200) throw new Error(`${path} answered ${probe.status}`);
       const results = await measure({
         url: server.url,
         method: 'GET',
-        path: `/admin/v0/members?${query}`,
+        path,
         headers: { authorization: `Bearer ${key}` },
         connections: 10,
         warmupSeconds: 1,
@@ -108,11 +130,15 @@ async function main(): Promise<void> {
       const p99 = median(results.map((r) => r.p99));
       const errors = results.reduce((sum, r) => sum + r.errors + (r.statuses['4xx/5xx'] ?? 0), 0);
       if (errors > 0) failed = true;
+      rates.set(name, rps);
       console.log(
         `${name.padEnd(46)} ${rps.toFixed(0).padStart(6)} req/s  p99 ${p99.toFixed(1).padStart(6)} ms  (${body.data?.count} of ${body.data?.total_records})${errors > 0 ? `  ${errors} errors` : ''}`,
       );
-      if (query === 'per_page=20' && rps < target) failed = true;
+      if (path === firstPage && rps < target) failed = true;
     }
+    const referenceRps = ((rates.get('reference: the empty event list') ?? 0) + (rates.get('reference again') ?? 0)) / 2;
+    for (const [name] of scenarios.slice(1, -1))
+      console.log(`${name.padEnd(46)} ${((rates.get(name) ?? 0) / referenceRps).toFixed(2)} × the reference`);
   } finally {
     await server.stop();
     await cleanup();
