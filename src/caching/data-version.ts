@@ -3,16 +3,22 @@ import { communityVersionsQuery } from '../modules/communities/communities.queri
 import { andThen } from '../shared/maybe-async.js';
 import { CoalescedReads } from './coalesced-reads.js';
 
-export type DataVersionColumn = 'events_version' | 'posts_version';
+export type DataVersionColumn = 'events_version' | 'posts_version' | 'members_version';
 
 /** Both versions of a community (0 when the community is unknown). */
 interface Versions {
   events_version: number;
   posts_version: number;
+  members_version: number;
 }
 
-const versionsOf = (row: { events_version: number | bigint | string; posts_version: number | bigint | string } | undefined): Versions =>
-  row ? { events_version: Number(row.events_version), posts_version: Number(row.posts_version) } : { events_version: 0, posts_version: 0 };
+type StoredVersion = number | bigint | string;
+const versionsOf = (
+  row: { events_version: StoredVersion; posts_version: StoredVersion; members_version: StoredVersion } | undefined,
+): Versions =>
+  row
+    ? { events_version: Number(row.events_version), posts_version: Number(row.posts_version), members_version: Number(row.members_version) }
+    : { events_version: 0, posts_version: 0, members_version: 0 };
 
 /**
  * The community's current version of events or posts (0 when the community is unknown), read on

@@ -105,7 +105,10 @@ export function registerKeyCommands(program: Command): void {
     .command('set-permissions')
     .description("replace a key's permissions (every instance applies it within a second)")
     .argument('<key_id>', 'key id')
-    .requiredOption('--permissions <list>', `comma-separated permissions, or "all": ${permissions.join(', ')}`)
+    .requiredOption(
+      '--permissions <list>',
+      `comma-separated permissions, or "all" (every one but api_keys:write; "all,api_keys:write" for both): ${permissions.join(', ')}`,
+    )
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { permissions: string; json?: boolean }) => {
       const held = parsePermissionList(options.permissions);

@@ -23,6 +23,8 @@ export interface CommunitiesTable {
   /** Bumped in the same transaction as any write to events (or posts): the key of cached counts. */
   events_version: Generated<number>;
   posts_version: Generated<number>;
+  /** Bumped in the same transaction as any write to members: the key of the member list's cached totals. */
+  members_version: Generated<number>;
 }
 
 export interface ApiKeysTable {

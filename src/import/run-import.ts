@@ -56,6 +56,7 @@ export async function runImport(
     // Any section can change what event or post answers show (profiles and feeds are referenced by both).
     w.touch('events');
     w.touch('posts');
+    w.touch('members');
     // One record for the whole run, with its counts (the rows it wrote are not recorded one by one).
     w.record({ action: 'import.completed', target: { type: 'community', id: communityId, name: null }, metadata: { counts } });
     return counts;

@@ -20,10 +20,10 @@ import {
  * The cached views of a community that a change can make stale. Each has a version column on
  * `communities` that cached answers and counts are keyed by (see the response and count caches).
  */
-export type DataView = 'events' | 'posts';
+export type DataView = 'events' | 'posts' | 'members';
 
 /** The version column of each view (read by the cached reads, bumped here). */
-export const dataVersionColumn = { events: 'events_version', posts: 'posts_version' } as const;
+export const dataVersionColumn = { events: 'events_version', posts: 'posts_version', members: 'members_version' } as const;
 
 /** What a change of community data is given: its transaction and the means to say what it changed. */
 export interface CommunityWrite {

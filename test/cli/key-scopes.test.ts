@@ -84,5 +84,24 @@ for (const { engine, skip } of engines) {
       assert.equal(revoked.code, 1);
       assert.match(revoked.stderr, /revoked/);
     });
+
+    it('all never implies api_keys:write: a key without --permissions lacks it, "all,api_keys:write" holds both; the help says so', async () => {
+      const plain = parseJsonOutput<{ permissions: string[] }>(await runCli(['key', 'create', '--community', communityId, '--json'], env));
+      assert.equal(plain.permissions.includes('api_keys:write'), false);
+      assert.equal(plain.permissions.includes('groups:read'), true);
+      const created = await runCli(['key', 'create', '--community', communityId, '--permissions', 'all,api_keys:write', '--json'], env);
+      assert.equal(created.code, 0, created.stderr);
+      const manager = parseJsonOutput<{ id: string; permissions: string[] }>(created);
+      assert.equal(manager.permissions.includes('api_keys:write'), true);
+      const listed = parseJsonOutput<{ id: string; all_permissions: boolean; permissions: string[] }[]>(
+        await runCli(['key', 'list', '--community', communityId, '--json'], env),
+      );
+      const row = listed.find((k) => k.id === manager.id);
+      assert.deepEqual([row?.all_permissions, row?.permissions.includes('api_keys:write')], [true, true]);
+      const set = await runCli(['key', 'set-permissions', manager.id, '--permissions', 'all', '--json'], env);
+      assert.equal(parseJsonOutput<{ permissions: string[] }>(set).permissions.includes('api_keys:write'), false);
+      const help = await runCli(['key', 'create', '--help'], env);
+      assert.match(help.stdout.replace(/\s+/g, ' '), /except api_keys:write, which a key holds only when named/);
+    });
   });
 }

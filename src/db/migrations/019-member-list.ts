@@ -14,6 +14,9 @@ import { atomically, isPostgres, type MigrationDb } from './migration-support.js
  * until the page's own rows. On PostgreSQL the sort key and the id sort in byte order (`collate "C"`),
  * as SQLite does, so that both engines answer the same pages.
  *
+ * `communities.members_version`: bumped with every change of members, the key of the list's totals in
+ * the count cache (a COUNT over 100k members of a community costs tens of milliseconds on SQLite).
+ *
  * The fold below is this migration's own (frozen): the application's (src/shared/search-text.ts,
  * foldText) writes new rows; a change of that rule is a new migration that rewrites the columns.
  */
@@ -63,6 +66,9 @@ export async function up(db: MigrationDb): Promise<void> {
       await sql`alter table members add column search_text text not null default ''`.execute(tx);
     }
     await fillColumns(tx);
+    // The version of the community's members, bumped by every change of them (the write path): the key
+    // of the list's cached totals, as events_version and posts_version are of theirs.
+    await sql`alter table communities add column members_version integer not null default 0`.execute(tx);
     const id = postgres ? sql`id collate "C"` : sql`id`;
     await sql`create index members_list_name on members (community_id, name_sort, ${id}, state, search_text)`.execute(tx);
     await sql`create index members_list_joined on members (community_id, created_at, ${id}, state, search_text)`.execute(tx);
@@ -74,6 +80,7 @@ export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropIndex('files_list_created').ifExists().execute();
   await db.schema.dropIndex('members_list_joined').ifExists().execute();
   await db.schema.dropIndex('members_list_name').ifExists().execute();
+  await db.schema.alterTable('communities').dropColumn('members_version').execute();
   await db.schema.alterTable('members').dropColumn('search_text').execute();
   await db.schema.alterTable('members').dropColumn('name_sort').execute();
 }

@@ -46,5 +46,5 @@ export async function countCommunities(db: Db): Promise<number> {
  * read on every cached request (src/caching/data-version.ts).
  */
 export const communityVersionsQuery = preparedQuery((db, p: { communityId: string }) =>
-  db.selectFrom('communities').select(['events_version', 'posts_version']).where('id', '=', p.communityId),
+  db.selectFrom('communities').select(['events_version', 'posts_version', 'members_version']).where('id', '=', p.communityId),
 );

@@ -106,6 +106,7 @@ async function saveMember(deps: MemberDeps, communityId: string, body: AddMember
   const run = () =>
     writeCommunityData(deps, communityId, async (w) => {
       const saved = await saveInTransaction(w.tx, communityId, body, w.now);
+      w.touch('members');
       w.emit(saved.created ? 'member.created' : 'member.updated', () => toMember(saved.row));
       w.record({
         action: saved.created ? 'member.created' : 'member.updated',
@@ -164,6 +165,7 @@ export async function deactivateMember(
   // Conditional on the state: of two concurrent calls exactly one reports the change.
   const { changed, now } = await writeCommunityData(deps, communityId, async (w) => {
     const changed = await deactivateActiveMember(w.tx, communityId, id, w.now);
+    if (changed) w.touch('members');
     if (changed) w.emit('member.deactivated', () => toMember({ ...existing, state: 'deactivated', updated_at: w.now }));
     if (changed) w.record({ action: 'member.deactivated', target: { type: 'member', id, name: existing.full_name } });
     return { changed, now: w.now };
@@ -279,6 +281,7 @@ export async function linkMembersToChatProfiles(w: CommunityWrite, profiles: rea
   for (const member of members) {
     const profileId = byEmail.get(member.email_norm) as string;
     await linkMemberToProfile(w.tx, w.communityId, member.id, profileId, w.now);
+    w.touch('members');
     w.emit('member.updated', () => toMember({ ...member, chat_profile_id: profileId, updated_at: w.now }));
   }
 }

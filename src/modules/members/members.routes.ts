@@ -3,8 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { commandDeps } from '../../routing/command-context.js';
+import { sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../schemas/common.schemas.js';
+import { pagedListEnvelope } from '../../schemas/json-text.js';
 import { withDeadline } from '../../shared/request-deadline.js';
 import { type AddMemberResult, addMember, deactivateMember } from './members.commands.js';
 import { checkMembership, listMembers } from './members.reads.js';
@@ -65,10 +67,10 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await listMembers(deps, principalOf(request).communityId, request.query),
-    }),
+    async (request, reply) => {
+      const { records, ...meta } = await listMembers(deps, principalOf(request).communityId, request.query);
+      return sendJsonText(reply, pagedListEnvelope(meta, records));
+    },
   );
 
   app.post(

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import fastJson from 'fast-json-stringify';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { createCommunity } from '../../../src/modules/communities/communities.commands.js';
+import { MemberListRecordSchema } from '../../../src/modules/members/members.schemas.js';
 import { describeEachEngine } from '../../support/harness.js';
 import { importInto } from './members-support.js';
 
@@ -41,7 +43,7 @@ const member = (n: number, fullName: string, email: string, joined: string, extr
 
 // Names chosen so that byte order, case and accents would each give another order than the folded one.
 const members = [
-  member(1, 'Ada Lovelace', 'ada@example.com', '2024-03-01T10:00:00Z'),
+  member(1, 'Ada Lovelace', 'ada@example.com', '2024-03-01T10:00:00Z', { avatar_url_original: 'https://example.com/ada.png' }),
   member(2, 'bob Smith', 'BOB@Example.org', '2024-01-01T10:00:00Z'),
   member(3, 'Zoë Ålander', 'zoe@example.org', '2024-02-01T10:00:00Z', { preferred_name: 'Zozo' }),
   member(4, 'Émile Zola', 'emile@example.fr', '2023-12-01T10:00:00Z', { state: 'deactivated' }),
@@ -86,8 +88,12 @@ describeEachEngine('members: GET /members (extension)', (ctx) => {
     );
   });
 
-  it('answers the member object of POST /members plus is_deactivated and joined_at', async () => {
+  it('answers the member object of POST /members plus is_deactivated and joined_at, as its schema serialises it', async () => {
     const { body } = await list('q=emile');
+    // The records are assembled as JSON text (members.records.ts): they must read back through the schema unchanged.
+    const serialize = fastJson(MemberListRecordSchema);
+    for (const record of (await list('per_page=50')).body.data.records)
+      assert.deepEqual(JSON.parse(serialize(record)), record, record.full_name);
     assert.deepEqual(body.data.records, [
       {
         id: id(4),
@@ -214,6 +220,15 @@ describeEachEngine('members: GET /members (extension)', (ctx) => {
     });
     assert.equal((await list('q=nandu', community.auth)).body.data.total_records, 0);
     assert.equal((await list('q=other%20name', community.auth)).body.data.total_records, 1);
+    // Totals are exact after each change (the count cache is keyed by the members' version).
+    assert.equal((await list('status=deactivated', community.auth)).body.data.total_records, 0);
+    const memberId = (await list('', community.auth)).body.data.records[0]?.id;
+    const deactivated = await t.request({ method: 'POST', url: `/admin/v0/members/${memberId}/deactivate`, headers: community.auth });
+    assert.equal(deactivated.statusCode, 200, deactivated.body);
+    assert.equal((await list('status=deactivated', community.auth)).body.data.total_records, 1);
+    assert.equal((await list('status=active', community.auth)).body.data.total_records, 0);
+    await importInto(t, community.id, { members: [member(50, 'Imported One', 'imported@example.com', '2024-01-01T00:00:00Z')] });
+    assert.equal((await list('status=active', community.auth)).body.data.total_records, 1);
   });
 
   const refused: [query: string, param: string][] = [
