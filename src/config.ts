@@ -21,6 +21,7 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 1 }),
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_DOWNLOADS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
+  RATE_LIMIT_COST_PER_SECOND: Type.Integer({ minimum: 1, default: 100 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   REQUEST_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 15000 }),
@@ -63,7 +64,14 @@ export interface Config {
   logFormat: 'auto' | 'json' | 'pretty';
   chatApiUrl: string;
   chatTimeoutMs: DurationMs;
-  rateLimit: { perSecond: number; windowSeconds: number; unauthenticatedPerSecond: number; downloadsPerSecond: number };
+  rateLimit: {
+    perSecond: number;
+    windowSeconds: number;
+    unauthenticatedPerSecond: number;
+    downloadsPerSecond: number;
+    /** Cost units per window per API key (searches: docs/idempotency-and-rate-limits.md, "Cost budget"). */
+    costPerSecond: number;
+  };
   corsOrigins: string[];
   requestTimeoutMs: DurationMs;
   /** How long a request may run once received before it answers 503 request_timeout and its write is rolled back. */
@@ -159,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
       downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
+      costPerSecond: parsed.RATE_LIMIT_COST_PER_SECOND,
     },
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),
     requestTimeoutMs: durationMs(parsed.REQUEST_TIMEOUT_MS),

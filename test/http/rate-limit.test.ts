@@ -47,6 +47,7 @@ describe('rate-limit building blocks', () => {
       windowSeconds: 1,
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
+      costPerSecond: 100,
     });
     assert.deepEqual(await limiter.consume(limiter.perKey, 'k'), {
       allowed: true,
@@ -64,6 +65,7 @@ describe('rate-limit building blocks', () => {
       windowSeconds: 10,
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
+      costPerSecond: 100,
     });
     assert.equal((await long.consume(long.perKey, 'k')).resetSeconds, 8);
   });

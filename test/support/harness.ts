@@ -118,9 +118,15 @@ export interface HarnessOptions {
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 }
 
-/** Test config: the operator defaults, with a rate limit high enough not to interfere. */
+/** Test config: the operator defaults, with rate limits (and the cost budget) high enough not to interfere. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000',
+    RATE_LIMIT_COST_PER_SECOND: '100000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
 }
 
 /** Builds the app on a fresh database of the engine; everything is torn down when the suite ends. */
