@@ -21,7 +21,7 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 1 }),
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_DOWNLOADS_PER_SECOND: Type.Integer({ minimum: 1, default: 200 }),
-  RATE_LIMIT_COST_PER_SECOND: Type.Integer({ minimum: 1, default: 100 }),
+  RATE_LIMIT_COST_PER_SECOND: Type.Integer({ minimum: 1, default: 50 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   REQUEST_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 15000 }),

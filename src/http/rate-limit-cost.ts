@@ -9,6 +9,56 @@ import type { GuardStep } from './request-guard.js';
 /** Costs remembered per instance: enough for every query a busy community repeats, bounded whatever the queries. */
 const maxRemembered = 10_000;
 
+/**
+ * The expected cost (units) from which costed work is heavy and takes turns (HeavyWorkTurns). A search
+ * of 2,000 matches or more: a few ms of the event loop each on SQLite.
+ */
+const heavyUnits = 5;
+
+/**
+ * Heavy work takes turns, one at a time per instance, keys in rotation, and each turn starts on a
+ * new turn of the event loop (setImmediate, after the poll phase). On SQLite a search runs on the
+ * event loop: when a key's admitted searches arrive together (a window opens, 50 connections wake
+ * from Retry-After), they would otherwise run back to back in one poll phase while every other
+ * key's request read in the same phase waits behind all of them. Taking turns, another key's
+ * request waits at most for one heavy search. On PostgreSQL it bounds what one instance asks of the
+ * database for heavy searches to one at a time.
+ */
+class HeavyWorkTurns {
+  private busy = false;
+  /** Waiting work per key; the map's order is the rotation (a key served goes to the end). */
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  enter(keyId: string): Promise<void> {
+    return new Promise((resolve) => {
+      const queue = this.waiting.get(keyId);
+      if (queue) queue.push(resolve);
+      else this.waiting.set(keyId, [resolve]);
+      if (!this.busy) {
+        this.busy = true;
+        setImmediate(() => this.next());
+      }
+    });
+  }
+
+  leave(): void {
+    setImmediate(() => this.next());
+  }
+
+  private next(): void {
+    const first = this.waiting.entries().next();
+    if (first.done) {
+      this.busy = false;
+      return;
+    }
+    const [keyId, queue] = first.value;
+    const resolve = queue.shift() as () => void;
+    this.waiting.delete(keyId);
+    if (queue.length > 0) this.waiting.set(keyId, queue);
+    resolve();
+  }
+}
+
 /** A map that forgets its oldest entries past `max` (insertion order; a set moves an entry to the end). */
 class Recent {
   private readonly entries = new Map<string, number>();
@@ -37,6 +87,7 @@ export class CostBudget {
   readonly policy: RateLimitPolicy;
   private readonly costOfOperation = new Recent(maxRemembered);
   private readonly lastCostOfKey = new Recent(maxRemembered);
+  readonly turns = new HeavyWorkTurns();
 
   constructor(
     private readonly limiter: RateLimiter,
@@ -81,6 +132,7 @@ class KeyCostMeter implements CostMeter {
   private charged = 0;
   private chargedAt: EpochMillis | null = null;
   private recorded: number | null = null;
+  private holdsTurn = false;
 
   constructor(
     private readonly budget: CostBudget,
@@ -99,6 +151,10 @@ class KeyCostMeter implements CostMeter {
         this.chargedAt = null;
         throw rateLimitedError(decision, this.budget.refusal());
       }
+      if (this.charged < heavyUnits) return;
+      return this.budget.turns.enter(this.keyId).then(() => {
+        this.holdsTurn = true;
+      });
     });
   }
 
@@ -107,6 +163,10 @@ class KeyCostMeter implements CostMeter {
   }
 
   settle(): void {
+    if (this.holdsTurn) {
+      this.holdsTurn = false;
+      this.budget.turns.leave();
+    }
     if (this.chargedAt === null) return;
     const chargedAt = this.chargedAt;
     this.chargedAt = null;

@@ -8,11 +8,14 @@ import type { Principal } from '../shared/principal.js';
  * it has its answer (the difference is charged or given back).
  */
 export interface CostMeter {
-  /** Charges the expected cost of `operation` (a key naming the same work: same community, same query); throws 429 past the budget. */
+  /**
+   * Charges the expected cost of `operation` (a key naming the same work: same community, same
+   * query); throws 429 past the budget. Heavy work resolves when its turn comes (one at a time).
+   */
   admit(operation: string): void | Promise<void>;
   /** What the work cost, in units (an uncached page of posts is one); called by the code that did it. */
   record(units: number): void;
-  /** Charges (or gives back) the difference between what was recorded and what was admitted; once. */
+  /** Charges (or gives back) the difference between what was recorded and what was admitted, and ends the turn; must follow every admission. */
   settle(): void;
 }
 

@@ -100,6 +100,33 @@ function costSuite(name: string, env: Record<string, string>, skip: string | fal
       },
       { env: { RATE_LIMIT_COST_PER_SECOND: '7', ...env } },
     );
+
+    describeEachEngine(
+      'heavy searches take turns',
+      (ctx) => {
+        it('answers concurrent heavy searches of two keys, one after the other, and then a light one', async () => {
+          const t = ctx();
+          const community = await t.community();
+          const second = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'second');
+          // 2,600 matches: 6 units, heavy (5 or more) once its cost is known.
+          await fx.importInto(t, community.id, {
+            ...corpus,
+            posts: Array.from({ length: 2600 }, (_, i) => fx.post(i + 1, 1, { body_plaintext: `olive ${i}` })),
+          });
+          t.clock.advance(1000);
+          const searchAs = (auth: string, page: number) =>
+            t.request({ method: 'GET', url: `/admin/v0/search?q=olive&page=${page}`, headers: { authorization: `Bearer ${auth}` } });
+          assert.equal((await searchAs(community.key, 0)).statusCode, 200);
+          const answers = await Promise.all([0, 1, 2, 3].map((page) => searchAs(page % 2 ? second.key : community.key, page)));
+          assert.deepEqual(
+            answers.map((res) => [res.statusCode, res.json<{ data: { total_records: number } }>().data.total_records]),
+            Array(4).fill([200, 2600]),
+          );
+          assert.equal((await searchAs(community.key, 5)).statusCode, 200, 'every turn was given back');
+        });
+      },
+      { env: { RATE_LIMIT_COST_PER_SECOND: '1000', RESPONSE_CACHE_MB: '0', ...env } },
+    );
   });
 }
 

@@ -35,7 +35,13 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       if (!meter) return sendJsonBytes(reply, readSearch(options.services, communityId, request.query, null));
       // Admitted at what the same search cost last time; settled at what it cost (nothing when the answer was cached).
       return andThen(meter.admit(searchOperation(communityId, request.query)), () => {
-        const body = readSearch(options.services, communityId, request.query, meter);
+        let body: ReturnType<typeof readSearch>;
+        try {
+          body = readSearch(options.services, communityId, request.query, meter);
+        } catch (error) {
+          meter.settle();
+          throw error;
+        }
         if (Buffer.isBuffer(body)) {
           meter.settle();
           return sendJsonBytes(reply, body);
