@@ -95,7 +95,9 @@ async function paced(url: URL, headers: Record<string, string>, rate: number, co
         if (wait > 0) await sleep(wait);
         const { status, ms } = await get(agent, url, headers);
         samples.push({ status, ms });
-        next += interval;
+        // Late (the server or this client waited for a core) slots are skipped, not sent in a burst:
+        // a burst would exceed B's own request budget and measure its 429s.
+        next = Math.max(next + interval, performance.now());
       }
     }),
   );
@@ -144,6 +146,9 @@ async function phase(name: string, server: RunningServer, keys: { a: string; b: 
     phase: name,
     requestsOfB: samples.length,
     nonOkOfB: samples.filter((s) => s.status !== 200).length,
+    statusesOfB: Object.fromEntries(
+      [...new Set(samples.map((s) => s.status))].map((status) => [status, samples.filter((s) => s.status === status).length]),
+    ),
     p50OfB: round1(percentile(ms, 50)),
     p99OfB: round1(percentile(ms, 99)),
     maxOfB: round1(Math.max(...ms)),

@@ -21,7 +21,8 @@ if (file) {
   const cycles = [];
   const http = createRequire(import.meta.url)('node:http');
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (event, request, response) {
+  http.Server.prototype.emit = function (event, ...rest) {
+    const [request, response] = rest;
     if (event === 'request') {
       const started = performance.now();
       const socket = request.socket;
@@ -37,7 +38,7 @@ if (file) {
         served.push(socket.lastFinished - started);
       });
     }
-    return emit.apply(this, arguments);
+    return emit.call(this, event, ...rest);
   };
   const pct = (values, p) => {
     if (values.length === 0) return 0;
@@ -56,7 +57,9 @@ if (file) {
     if (existsSync(file) && statSync(file).size === 0) cycles.length = 0;
     const byKind = {};
     for (const { kind, ms } of gcs) {
-      const k = (byKind[kinds[kind] ?? kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
+      const name = kinds[kind] ?? kind;
+      if (!byKind[name]) byKind[name] = { count: 0, totalMs: 0, maxMs: 0 };
+      const k = byKind[name];
       k.count++;
       k.totalMs = Math.round((k.totalMs + ms) * 10) / 10;
       k.maxMs = Math.max(k.maxMs, Math.round(ms * 10) / 10);
