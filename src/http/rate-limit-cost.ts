@@ -134,6 +134,10 @@ class KeyCostMeter implements CostMeter {
   private recorded: number | null = null;
   private holdsTurn = false;
 
+  get heavy(): boolean {
+    return this.holdsTurn;
+  }
+
   constructor(
     private readonly budget: CostBudget,
     private readonly keyId: string,

@@ -13,6 +13,8 @@ export interface CostMeter {
    * query); throws 429 past the budget. Heavy work resolves when its turn comes (one at a time).
    */
   admit(operation: string): void | Promise<void>;
+  /** True once admitted as heavy work (it holds a turn): the work should leave the event loop where it can. */
+  readonly heavy: boolean;
   /** What the work cost, in units (an uncached page of posts is one); called by the code that did it. */
   record(units: number): void;
   /** Charges (or gives back) the difference between what was recorded and what was admitted, and ends the turn; must follow every admission. */

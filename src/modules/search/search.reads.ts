@@ -15,8 +15,9 @@ export async function searchPosts(
   filters: SearchFilters,
   page: number,
   perPage: number,
+  offLoop = false,
 ): Promise<PageMeta & { records: string[] }> {
-  const hits = await selectSearchHits(database.db, communityId, query, filters, perPage, page * perPage);
+  const hits = await selectSearchHits(database.db, communityId, query, filters, perPage, page * perPage, offLoop);
   return pageOf(page, perPage, hits.total, await renderPageRows(database, communityId, hits.rows));
 }
 
@@ -44,7 +45,15 @@ export const readSearch = cachedRead({
   },
   render: async (deps, communityId, _now, query: SearchQuery, meter: CostMeter | null) => {
     const parsed = parseSearchQuery(searchText(query.q));
-    const { records, ...meta } = await searchPosts(deps.database, communityId, parsed, filtersOf(query), query.page, query.per_page);
+    const { records, ...meta } = await searchPosts(
+      deps.database,
+      communityId,
+      parsed,
+      filtersOf(query),
+      query.page,
+      query.per_page,
+      meter?.heavy ?? false,
+    );
     meter?.record(costOfSearch(meta.total_records));
     return { body: pagedListEnvelope(meta, records) };
   },
