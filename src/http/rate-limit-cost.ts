@@ -21,8 +21,10 @@ const heavyUnits = 5;
  * event loop: when a key's admitted searches arrive together (a window opens, 50 connections wake
  * from Retry-After), they would otherwise run back to back in one poll phase while every other
  * key's request read in the same phase waits behind all of them. Taking turns, another key's
- * request waits at most for one heavy search. On PostgreSQL it bounds what one instance asks of the
- * database for heavy searches to one at a time.
+ * request waits at most for one heavy search; and a search holding the turn is told it is heavy
+ * (CostMeter.heavy), so that on SQLite its statement runs on the read thread, off the event loop,
+ * one at a time there too. On PostgreSQL it bounds what one instance asks of the database for heavy
+ * searches to one at a time.
  */
 class HeavyWorkTurns {
   private busy = false;
