@@ -3,7 +3,7 @@
 // within its 50 requests/s and honouring Retry-After, while key B (another community) pages its
 // uncached event list at ~35 requests/s on 4 connections. Reported: B's p50/p99 alone and with A
 // running, on the server with the cost budget (the defaults) and on one without it (a cost budget
-// too large to refuse anything), all in the same run, phases interleaved; A's answers by status; the
+// too large to refuse anything; its heavy searches still take turns on SQLite's read thread), all in the same run, phases interleaved; A's answers by status; the
 // server's CPU per phase; the machine's load beside every figure.
 // Usage: npm run bench:fairness [-- POSTS]   (posts in A's community, default 40,000)
 // BENCH_FAIRNESS_SECONDS (20) per phase, BENCH_FAIRNESS_ROUNDS (2), BENCH_FAIRNESS_ENGINE (sqlite | postgres,
