@@ -49,8 +49,8 @@ const profileId = (c: number, a: number) => `a${String(c).padStart(7, '0')}-0000
 const threeYears = 3 * 365 * 24 * 3600 * 1000;
 const anchor = Date.parse('2026-11-01T00:00:00Z');
 
-/** Import records of posts [from, to) of community `c`. */
-function postRecords(c: number, from: number, to: number, count: number, names: string[]) {
+/** Import records of posts [from, to) of community `c`; with `everyThird`, that word ends the body of every third post. */
+function postRecords(c: number, from: number, to: number, count: number, names: string[], everyThird?: string) {
   const records = [];
   for (let i = from; i < to; i++) {
     const { title, body } = postText(`community-${c}`, i, names);
@@ -63,7 +63,7 @@ function postRecords(c: number, from: number, to: number, count: number, names: 
       // A few authors write most posts.
       author_profile_id: profileId(c, 1 + Math.floor((((i * 104729) % 1000) / 1000) ** 2 * authorsPerCommunity)),
       title: i % 5 === 0 ? '' : title,
-      body_plaintext: body,
+      body_plaintext: everyThird !== undefined && i % 3 === 0 ? `${body} ${everyThird}` : body,
       content_created_at: new Date(created).toISOString(),
       latest_activity_at: new Date(activity).toISOString(),
       reactions_count: i % 11,
@@ -97,8 +97,16 @@ async function openTarget(engine: Engine, name: string, postgresUrl: string): Pr
  * The corpus of `total` posts on the engine, built unless a current one is cached; with `only`, a
  * database holding only that community of the corpus, exactly as it is there (the isolation figure).
  */
-export async function searchCorpus(engine: Engine, total: number, postgresUrl: string, log: Log, only?: number): Promise<SearchCorpus> {
-  const name = only === undefined ? String(total) : `${total}-only${only}`;
+export async function searchCorpus(
+  engine: Engine,
+  total: number,
+  postgresUrl: string,
+  log: Log,
+  only?: number,
+  /** A plain word added to every third post (bench/fairness.ts: the corpus has no plain word that frequent). */
+  everyThird?: string,
+): Promise<SearchCorpus> {
+  const name = `${only === undefined ? String(total) : `${total}-only${only}`}${everyThird ? `-${everyThird}` : ''}`;
   const path = join(corpusDir, `${engine}-${name}.meta`);
   if (existsSync(path)) {
     const meta = JSON.parse(readFileSync(path, 'utf8')) as SearchCorpus;
@@ -139,7 +147,7 @@ export async function searchCorpus(engine: Engine, total: number, postgresUrl: s
         if (count === 0) continue;
         const from = Math.floor((round * count) / roundsOfImport);
         const to = Math.floor(((round + 1) * count) / roundsOfImport);
-        await runImport(database, systemClock, ids[c] as string, { posts: postRecords(c, from, to, count, names) });
+        await runImport(database, systemClock, ids[c] as string, { posts: postRecords(c, from, to, count, names, everyThird) });
       }
       log.line(`search corpus ${engine} ${name}: round ${round + 1}/${roundsOfImport}`);
     }

@@ -22,6 +22,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { permissionSteps, planSteps, routeRuleOf } from './http/plans.js';
 import { createRateLimiter, keyBudgetStep } from './http/rate-limit.js';
 import { AddressBudget, calendarBudgetStep, downloadBudgetStep, signInBudgetStep } from './http/rate-limit-address.js';
+import { CostBudget, costMeterStep } from './http/rate-limit-cost.js';
 import { registerRequestDeadline } from './http/request-deadline.js';
 import {
   guardCalendarRoutes,
@@ -116,11 +117,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const rateLimiter = createRateLimiter(app, config, clock);
   const identify = authenticationStep(services.authenticator, new AddressBudget(rateLimiter, services.authenticator, clock));
   const keyBudget = keyBudgetStep(rateLimiter);
+  const costMeter = costMeterStep(new CostBudget(rateLimiter, clock, config.rateLimit));
   app.decorateRequest('principal', null);
+  app.decorateRequest('costMeter', null);
   const routeRule = routeRuleOf(routeRules);
   guardProtectedRoutes(app, (route) => {
     const rule = routeRule(route);
-    return [identify, keyBudget, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
+    const cost = route.config?.costBudget ? [costMeter] : [];
+    return [identify, keyBudget, ...cost, ...planSteps(rule?.plan), ...permissionSteps(rule?.permission)];
   });
   guardDownloadRoutes(app, [downloadBudgetStep(rateLimiter)]);
   guardSignInRoutes(app, [signInBudgetStep(rateLimiter)]);

@@ -25,6 +25,7 @@ const EnvironmentSchema = Type.Object({
   RATE_LIMIT_CALENDAR_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND: Type.Integer({ minimum: 1, default: 100 }),
   CALENDAR_FEED_PAST_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 30 }),
+  RATE_LIMIT_COST_PER_SECOND: Type.Integer({ minimum: 1, default: 50 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30000 }),
   REQUEST_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 15000 }),
@@ -80,6 +81,8 @@ export interface Config {
     /** Calendar feeds (docs/calendar-feeds.md): per token, and per address across tokens. */
     calendarPerSecond: number;
     calendarAddressPerSecond: number;
+    /** Cost units per window per API key (searches: docs/idempotency-and-rate-limits.md, "Cost budget"). */
+    costPerSecond: number;
   };
   /** Calendar feeds show events ending this many days ago or later, and cancellations for as long (docs/calendar-feeds.md). */
   calendarFeedPastDays: number;
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInPerMinute: parsed.RATE_LIMIT_SIGN_IN_PER_MINUTE,
       calendarPerSecond: parsed.RATE_LIMIT_CALENDAR_PER_SECOND,
       calendarAddressPerSecond: parsed.RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND,
+      costPerSecond: parsed.RATE_LIMIT_COST_PER_SECOND,
     },
     calendarFeedPastDays: parsed.CALENDAR_FEED_PAST_DAYS,
     corsOrigins: parseCorsOrigins(parsed.CORS_ORIGINS),

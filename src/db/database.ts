@@ -8,11 +8,12 @@ import { lazyRequire } from '../shared/lazy-require.js';
 import { type DurationMs, durationMs } from '../shared/time.js';
 import type { Db } from './handles.js';
 import { namingPool } from './pg-statements.js';
-import { registerPostgresPool, registerSqliteHandle } from './prepared-query.js';
+import { registerPostgresPool, registerSqliteHandle, registerSqliteReadThread } from './prepared-query.js';
 import type { DB } from './schema.js';
 import { migratorOf } from './schema-migrator.js';
 import { SqliteCommitWatch } from './sqlite-commit-watch.js';
 import { sqliteDriver } from './sqlite-driver.js';
+import { SqliteReadThread } from './sqlite-read-thread.js';
 import { type WriteLockWaits, withStatementCache } from './statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -92,6 +93,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     const statements = withStatementCache(sqlite, undefined, lockWaits);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
     registerSqliteHandle(db, sqlite, statements);
+    const readThread = target.path === ':memory:' ? null : new SqliteReadThread(target.path, options.timeouts?.statementMs || 5000);
+    if (readThread) registerSqliteReadThread(db, readThread);
     // Opened on first use: the -shm file exists once a connection has used the WAL.
     let watch: SqliteCommitWatch | null = null;
     return {
@@ -106,6 +109,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       close: async () => {
         watch?.close();
         watch = null;
+        await readThread?.close();
         await db.destroy();
       },
       stats: () => ({ engine: 'sqlite', writeLockWaits: lockWaits.count, writeLockWaitSeconds: lockWaits.seconds }),

@@ -11,6 +11,7 @@ import {
 import { andThen } from '../shared/maybe-async.js';
 import type { Db, Tx } from './handles.js';
 import { statementNames } from './pg-statements.js';
+import type { SqliteReadThread } from './sqlite-read-thread.js';
 import type { StatementCache } from './statement-cache.js';
 
 /** Values a prepared query is run with: scalars, or arrays (an `in` list, one slot per element). */
@@ -65,6 +66,14 @@ export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database, st
 export function registerSqliteTransaction(db: Db, tx: Tx): void {
   const handle = sqliteHandles.get(db);
   if (handle) sqliteHandles.set(tx, { ...handle, transaction: true });
+}
+
+/** The read thread of a SQLite file database opened by openDatabase (allOffLoop). */
+const sqliteReadThreads = new WeakMap<Db | Tx, SqliteReadThread>();
+
+/** Called by openDatabase for SQLite databases in a file. */
+export function registerSqliteReadThread(db: Db, thread: SqliteReadThread): void {
+  sqliteReadThreads.set(db, thread);
 }
 
 /**
@@ -129,6 +138,19 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
   /** Every row, as Kysely's execute() would return them. */
   async all(db: Db | Tx, params: P): Promise<InferResult<Q>> {
     return this.allNow(db, params);
+  }
+
+  /**
+   * Every row, read off the event loop where the database allows it: on a SQLite file outside a
+   * transaction, by its read thread (sqlite-read-thread.ts), for a read long enough to hold up every
+   * other request (a heavy search). Elsewhere as `all` (PostgreSQL does not run on the event loop).
+   */
+  async allOffLoop(db: Db | Tx, params: P): Promise<InferResult<Q>> {
+    const thread = sqliteReadThreads.get(db);
+    if (!thread) return this.all(db, params);
+    const call = this.bind(db, params);
+    if (!call.statement) return this.all(db, params);
+    return (await thread.all(call.compiled.sql, call.values)) as InferResult<Q>;
   }
 
   /** The first row, or undefined. */

@@ -3,15 +3,15 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
 import { andThen } from '../shared/maybe-async.js';
-import { durationMs } from '../shared/time.js';
+import { durationMs, type EpochMillis } from '../shared/time.js';
 import { MemoryRateLimitStore } from './rate-limit-stores/memory-store.js';
-import type { RateLimitStore, WindowCount } from './rate-limit-stores/rate-limit-store.js';
+import { type RateLimitStore, type WindowCount, windowOf } from './rate-limit-stores/rate-limit-store.js';
 import { RedisRateLimitStore } from './rate-limit-stores/redis-store.js';
 import type { GuardStep } from './request-guard.js';
 
 /** One budget: `limit` requests per fixed window of `windowSeconds`, counted per bucket id. */
 export interface RateLimitPolicy {
-  name: 'key' | 'address' | 'download' | 'sign_in' | 'calendar' | 'calendar-address';
+  name: 'key' | 'address' | 'download' | 'sign_in' | 'calendar' | 'calendar-address' | 'cost';
   limit: number;
   windowSeconds: number;
 }
@@ -54,21 +54,44 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one request of `id` against `policy` and says whether it is within the budget:
-   * synchronously when the store counts in memory, a promise when it asks Redis.
+   * Counts one request of `id` (or `amount` units of the cost budget) against `policy` and says
+   * whether it is within the budget: synchronously when the store counts in memory, a promise when
+   * it asks Redis. Allowed when the budget was not spent before it (an operation that costs more
+   * than what is left still runs once; what it overspends refuses the rest of the window).
    */
-  consume(policy: RateLimitPolicy, id: string): RateLimitDecision | Promise<RateLimitDecision> {
+  consume(policy: RateLimitPolicy, id: string, amount = 1): RateLimitDecision | Promise<RateLimitDecision> {
     const bucket = `${policy.name}:${id}`;
     const windowMs = durationMs(policy.windowSeconds * 1000);
     const now = this.clock.now();
-    const count = this.store.incrementNow ? this.store.incrementNow(bucket, windowMs, now) : this.store.increment(bucket, windowMs, now);
-    return andThen(count, (settled) => decide(policy, settled));
+    const count = this.store.incrementNow
+      ? this.store.incrementNow(bucket, windowMs, now, amount)
+      : this.store.increment(bucket, windowMs, now, amount);
+    return andThen(count, (settled) => decide(policy, settled, amount));
+  }
+
+  /**
+   * Adds `amount` units to `id`'s count in the current window, not waiting for the store. A
+   * negative amount gives units back, only while the window of `chargedAt` lasts: given back in a
+   * later window it would be credit there. A positive one is debt and counts in whatever window it
+   * lands in.
+   */
+  adjust(policy: RateLimitPolicy, id: string, amount: number, chargedAt: EpochMillis): void {
+    if (amount === 0) return;
+    const bucket = `${policy.name}:${id}`;
+    const windowMs = durationMs(policy.windowSeconds * 1000);
+    const now = this.clock.now();
+    if (amount < 0 && windowOf(now, windowMs).index !== windowOf(chargedAt, windowMs).index) return;
+    if (this.store.incrementNow) this.store.incrementNow(bucket, windowMs, now, amount);
+    else
+      this.store.increment(bucket, windowMs, now, amount).catch(() => {
+        // The store falls back to memory itself and logs the outage; an adjustment is never worth an error.
+      });
   }
 }
 
-function decide(policy: RateLimitPolicy, { count, resetMs }: WindowCount): RateLimitDecision {
+function decide(policy: RateLimitPolicy, { count, resetMs }: WindowCount, amount = 1): RateLimitDecision {
   return {
-    allowed: count <= policy.limit,
+    allowed: count - amount < policy.limit,
     policy: policy.name,
     limit: policy.limit,
     remaining: Math.max(0, policy.limit - count),
@@ -95,7 +118,7 @@ export function applyRateLimitHeaders(reply: FastifyReply, decision: RateLimitDe
 /** The 429 for an exhausted budget, with Retry-After in whole seconds. */
 export function rateLimitedError(decision: RateLimitDecision, message: string): ApiError {
   return new ApiError('rate_limited', message, {
-    hint: `Retry after ${decision.resetSeconds} second${decision.resetSeconds === 1 ? '' : 's'} (Retry-After); the budget is ${decision.limit} requests per ${decision.windowSeconds} s.`,
+    hint: `Retry after ${decision.resetSeconds} second${decision.resetSeconds === 1 ? '' : 's'} (Retry-After); the budget is ${decision.limit} ${decision.policy === 'cost' ? 'cost units' : 'requests'} per ${decision.windowSeconds} s.`,
     headers: { 'retry-after': String(decision.resetSeconds) },
   });
 }

@@ -1,6 +1,27 @@
 import type { Failure } from '../shared/failures.js';
 import type { Principal } from '../shared/principal.js';
 
+/**
+ * What a costed request spends of its key's cost budget (docs/idempotency-and-rate-limits.md, "Cost
+ * budget"). The route admits the operation before its work (429, policy `cost`, when the key has
+ * spent its budget for the window: charged what the same operation cost last time), records what
+ * the work really cost when it ran (nothing for an answer served from the cache), and settles once
+ * it has its answer (the difference is charged or given back).
+ */
+export interface CostMeter {
+  /**
+   * Charges the expected cost of `operation` (a key naming the same work: same community, same
+   * query); throws 429 past the budget. Heavy work resolves when its turn comes (one at a time).
+   */
+  admit(operation: string): void | Promise<void>;
+  /** True once admitted as heavy work (it holds a turn): the work should leave the event loop where it can. */
+  readonly heavy: boolean;
+  /** What the work cost, in units (an uncached page of posts is one); called by the code that did it. */
+  record(units: number): void;
+  /** Charges (or gives back) the difference between what was recorded and what was admitted, and ends the turn; must follow every admission. */
+  settle(): void;
+}
+
 /** Body encodings a route accepts. */
 export type BodyType = 'json' | 'form' | 'multipart';
 
@@ -14,6 +35,8 @@ declare module 'fastify' {
      * replayed (the route must then stop), false to go on.
      */
     claimIdempotencyKey: ((body: unknown) => Promise<boolean>) | null;
+    /** On routes with `config.costBudget`: the key's cost meter (see CostMeter). */
+    costMeter: CostMeter | null;
   }
   interface FastifyContextConfig {
     /** No API key needed (OpenAPI document, docs, health). */
@@ -38,6 +61,8 @@ declare module 'fastify' {
      * stored, since a stored answer would keep the secret at rest for an hour; the header is ignored.
      */
     answersSecret?: boolean;
+    /** The route's work varies widely in cost (a search): it spends the key's cost budget through `request.costMeter`. */
+    costBudget?: boolean;
     /** The parts of a multipart/form-data body the route reads itself (documentation only: the OpenAPI requestBody). */
     documentedMultipartBody?: object;
     /**

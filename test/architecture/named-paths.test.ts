@@ -84,7 +84,9 @@ const notOurs = new Set([
 export function missingCodeNames(at: string = root): string[] {
   const sources = ['src', 'test', 'bench', 'clients', 'console'].flatMap((dir) =>
     // This file names missing names on purpose (its own examples).
-    filesUnder(join(at, dir), ['.ts', '.tsx']).filter((path) => !/\/(node_modules|dist)\//.test(path) && !path.endsWith('named-paths.test.ts')),
+    filesUnder(join(at, dir), ['.ts', '.tsx']).filter(
+      (path) => !/\/(node_modules|dist)\//.test(path) && !path.endsWith('named-paths.test.ts'),
+    ),
   );
   const words = new Set<string>();
   for (const path of sources) for (const word of readFileSync(path, 'utf8').matchAll(/[A-Za-z_$][\w$]*/g)) words.add(word[0]);

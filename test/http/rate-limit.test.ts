@@ -50,6 +50,7 @@ describe('rate-limit building blocks', () => {
       signInPerMinute: 10,
       calendarPerSecond: 5,
       calendarAddressPerSecond: 5,
+      costPerSecond: 100,
     });
     assert.deepEqual(await limiter.consume(limiter.perKey, 'k'), {
       allowed: true,
@@ -70,6 +71,7 @@ describe('rate-limit building blocks', () => {
       signInPerMinute: 10,
       calendarPerSecond: 5,
       calendarAddressPerSecond: 5,
+      costPerSecond: 100,
     });
     assert.equal((await long.consume(long.perKey, 'k')).resetSeconds, 8);
   });

@@ -118,7 +118,7 @@ export interface HarnessOptions {
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 }
 
-/** Test config: the operator defaults, with a rate limit high enough not to interfere. */
+/** Test config: the operator defaults, with rate limits (and the cost budget) high enough not to interfere. */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     RATE_LIMIT_PER_SECOND: '100000',
@@ -126,6 +126,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
     RATE_LIMIT_CALENDAR_PER_SECOND: '100000',
     RATE_LIMIT_CALENDAR_ADDRESS_PER_SECOND: '100000',
+    RATE_LIMIT_COST_PER_SECOND: '100000',
     LOG_LEVEL: 'silent',
     ...env,
   });

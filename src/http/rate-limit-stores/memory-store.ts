@@ -20,7 +20,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   constructor(private readonly maxBuckets = defaultMaxBuckets) {}
 
   /** Counts synchronously; exposed so the Redis store can fall back without an extra tick. */
-  incrementNow(bucket: string, windowMs: DurationMs, now: EpochMillis): WindowCount {
+  incrementNow(bucket: string, windowMs: DurationMs, now: EpochMillis, amount = 1): WindowCount {
     const { index, resetMs } = windowOf(now, windowMs);
     let generation = this.generations.get(windowMs);
     if (!generation || generation.index !== index) {
@@ -29,13 +29,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     const counts = generation.counts;
     const target = counts.has(bucket) || counts.size < this.maxBuckets ? bucket : overflowBucket;
-    const count = (counts.get(target) ?? 0) + 1;
+    const count = (counts.get(target) ?? 0) + amount;
     counts.set(target, count);
     return { count, resetMs };
   }
 
-  async increment(bucket: string, windowMs: DurationMs, now: EpochMillis): Promise<WindowCount> {
-    return this.incrementNow(bucket, windowMs, now);
+  async increment(bucket: string, windowMs: DurationMs, now: EpochMillis, amount = 1): Promise<WindowCount> {
+    return this.incrementNow(bucket, windowMs, now, amount);
   }
 
   async start(): Promise<void> {}

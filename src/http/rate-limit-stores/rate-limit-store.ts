@@ -11,10 +11,13 @@ export interface WindowCount {
  * one budget. Counting is atomic per bucket, so concurrent requests never both take the last slot.
  */
 export interface RateLimitStore {
-  /** Counts one request of `bucket` in the window of length `windowMs` that holds `now`. */
-  increment(bucket: string, windowMs: DurationMs, now: EpochMillis): Promise<WindowCount>;
+  /**
+   * Counts one request of `bucket` in the window of length `windowMs` that holds `now`; `amount`
+   * (default 1) counts that many units at once, negative to give some back (the cost budget).
+   */
+  increment(bucket: string, windowMs: DurationMs, now: EpochMillis, amount?: number): Promise<WindowCount>;
   /** The same, synchronously, for stores that need not wait (this process's memory). */
-  incrementNow?(bucket: string, windowMs: DurationMs, now: EpochMillis): WindowCount;
+  incrementNow?(bucket: string, windowMs: DurationMs, now: EpochMillis, amount?: number): WindowCount;
   /** Connects where there is something to connect to; waits at most a bounded time. */
   start(): Promise<void>;
   /** Releases connections and timers. */

@@ -80,10 +80,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.client.on('ready', () => this.markHealthy());
   }
 
-  async increment(bucket: string, windowMs: DurationMs, now: EpochMillis): Promise<WindowCount> {
+  async increment(bucket: string, windowMs: DurationMs, now: EpochMillis, amount = 1): Promise<WindowCount> {
     if (this.client.status !== 'ready' || performance.now() < this.skipUntil) {
       if (this.client.status !== 'ready') this.markDegraded(`connection ${this.client.status}`);
-      return this.fallback.incrementNow(bucket, windowMs, now);
+      return this.fallback.incrementNow(bucket, windowMs, now, amount);
     }
     const { index, resetMs } = windowOf(now, windowMs);
     const key = `${this.options.keyPrefix}rl:${bucket}:${index}`;
@@ -91,19 +91,19 @@ export class RedisRateLimitStore implements RateLimitStore {
       const replies = await withTimeout(
         this.client
           .multi()
-          .incr(key)
+          .incrby(key, amount)
           .pexpire(key, resetMs + expiryGraceMs)
           .exec(),
       );
-      const [error, count] = replies?.[0] ?? [new Error('no reply to INCR'), null];
+      const [error, count] = replies?.[0] ?? [new Error('no reply to INCRBY'), null];
       if (error) throw error;
-      if (typeof count !== 'number') throw new Error('unexpected reply to INCR');
+      if (typeof count !== 'number') throw new Error('unexpected reply to INCRBY');
       if (this.degraded) this.markHealthy();
       return { count, resetMs };
     } catch (error) {
       this.skipUntil = performance.now() + coolOffMs;
       this.markDegraded(error instanceof Error ? error.message : String(error));
-      return this.fallback.incrementNow(bucket, windowMs, now);
+      return this.fallback.incrementNow(bucket, windowMs, now, amount);
     }
   }
 

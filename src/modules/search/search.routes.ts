@@ -4,8 +4,9 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { sendJsonBytes } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
+import { andThen } from '../../shared/maybe-async.js';
 import { PostSchema } from '../posts/posts.schemas.js';
-import { readSearch } from './search.reads.js';
+import { readSearch, searchOperation } from './search.reads.js';
 import { searchText } from './search.rules.js';
 import { SearchQuerySchema } from './search.schemas.js';
 
@@ -14,7 +15,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   app.get(
     '/admin/v0/search',
     {
-      config: { operation: 'search' },
+      config: { operation: 'search', costBudget: true },
       schema: {
         tags: ['Feeds'],
         summary: 'Search the posts of the community',
@@ -27,9 +28,29 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       },
     },
     (request, reply) => {
-      // Checked before the cache so that a bad query is a 400 whatever is cached.
+      // Checked before the cache so that a bad query is a 400 whatever is cached (and costs nothing).
       searchText(request.query.q);
-      return sendJsonBytes(reply, readSearch(options.services, principalOf(request).communityId, request.query));
+      const communityId = principalOf(request).communityId;
+      const meter = request.costMeter;
+      if (!meter) return sendJsonBytes(reply, readSearch(options.services, communityId, request.query, null));
+      // Admitted at what the same search cost last time; settled at what it cost (nothing when the answer was cached).
+      return andThen(meter.admit(searchOperation(communityId, request.query)), () => {
+        let body: ReturnType<typeof readSearch>;
+        try {
+          body = readSearch(options.services, communityId, request.query, meter);
+        } catch (error) {
+          meter.settle();
+          throw error;
+        }
+        if (Buffer.isBuffer(body)) {
+          meter.settle();
+          return sendJsonBytes(reply, body);
+        }
+        return sendJsonBytes(
+          reply,
+          body.finally(() => meter.settle()),
+        );
+      });
     },
   );
 };

@@ -214,6 +214,8 @@ export async function selectSearchHits(
   filters: SearchFilters,
   limit: number,
   offset: number,
+  /** A heavy search (many matches): read off the event loop where the engine runs on it (SQLite's read thread). */
+  offLoop = false,
 ): Promise<SearchHits> {
   if (query.include.length === 0) return { rows: [], total: 0 };
   const tag = communityTag(communityId);
@@ -249,7 +251,7 @@ export async function selectSearchHits(
       ? fts5Term
       : (prefix: string, term: SearchTerm, scope: TermScope, withPairs: boolean) =>
           `(${match}) AND ${fts5Term(prefix, term, scope, withPairs)}`;
-  const rows = await statement.all(db, {
+  const params = {
     communityId,
     match,
     title: query.include.map((term) => termOf(tag, term, 'title', paired)),
@@ -258,7 +260,8 @@ export async function selectSearchHits(
     authorId: filters.authorProfileId ?? '',
     limit,
     offset,
-  });
+  };
+  const rows = await (offLoop ? statement.allOffLoop(db, params) : statement.all(db, params));
   if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0]?.total) };
   // Past the end the page has no row to carry the total: count it alone (first page: there is none).
   return { rows: [], total: offset === 0 ? 0 : await countMatches(db, tag, communityId, query, filters, postgres, paired) };

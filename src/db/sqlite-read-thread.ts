@@ -1,0 +1,105 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { sqliteDriverName } from './sqlite-driver.js';
+
+/**
+ * The thread's code, plain CommonJS (an `eval` worker: no file to resolve in src under tsx and in
+ * dist alike): its own read-only connection to the database file, one prepared statement per SQL
+ * text, a message per statement run.
+ */
+const threadCode = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Driver = require(workerData.driverPath);
+const db = new Driver(workerData.path, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+const statements = new Map();
+parentPort.on('message', ({ id, sql, values }) => {
+  try {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    parentPort.postMessage({ id, rows: statement.all(...values) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+interface Reply {
+  id: number;
+  rows?: unknown[];
+  error?: string;
+}
+
+/**
+ * Reads of a SQLite database file run on a thread of their own, off the event loop. A statement on
+ * the main connection holds the event loop while it runs: a search of a word in a third of 40k
+ * posts holds it ~20 ms, and every other request read meanwhile waits (docs/performance.md,
+ * *Fairness*). The thread's connection reads what is committed (WAL), as the main connection does
+ * outside a write. Started on first use, one per database; `close` ends it.
+ */
+export class SqliteReadThread {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
+
+  constructor(
+    private readonly path: string,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  all(sql: string, values: readonly unknown[]): Promise<unknown[]> {
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // Kept alive while it has a read to answer (nothing else may hold the loop: a test's inject); idle, it holds nothing.
+      if (this.pending.size === 0) worker.ref();
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, sql, values });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+    this.failAll(new Error('the database is closed'));
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const driverPath = createRequire(import.meta.url).resolve(sqliteDriverName());
+    const worker = new Worker(threadCode, {
+      eval: true,
+      workerData: { path: this.path, driverPath, busyTimeoutMs: this.busyTimeoutMs },
+      // tsx and other loaders of the parent are not needed by plain CommonJS.
+      execArgv: [],
+    });
+    worker.on('message', (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.error !== undefined) waiting.reject(new Error(reply.error));
+      else waiting.resolve(reply.rows ?? []);
+    });
+    worker.on('error', (error) => {
+      this.worker = null;
+      this.failAll(error);
+    });
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = null;
+      this.failAll(new Error('the read thread stopped'));
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+}
