@@ -5,7 +5,8 @@
 //      bytes (bench/ceiling-server.ts), in interleaved runs: on a shared machine the ratio is the figure;
 //   2. its first render after a change: the time of the first GET after an event's title changed
 //      through the API (median of a few rounds), beside the time of a cached GET of the same bytes;
-//   3. the feed's bytes for 1,000 events.
+//   3. the render alone, in this process (no HTTP): the feed read with an empty response cache;
+//   4. the feed's bytes for 1,000 events.
 // Usage: npm run bench:calendar [-- EVENTS, default 1000]
 // SQLite in a temp directory by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (own schema).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -14,11 +15,16 @@ import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CountCache } from '../src/caching/count-cache.js';
+import { ResponseCache } from '../src/caching/response-cache.js';
 import { serverNodeOptions } from '../src/cli/server-node-options.js';
 import { parseDatabaseUrl } from '../src/config.js';
-import { migrateToLatest } from '../src/db/database.js';
+import { migrateToLatest, openDatabase } from '../src/db/database.js';
 import { runImport } from '../src/import/run-import.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
+import { selectLiveFeedByTokenHash } from '../src/modules/calendar-feeds/calendar-feeds.queries.js';
+import { readCalendarFeed } from '../src/modules/calendar-feeds/calendar-feeds.reads.js';
+import { tokenHash } from '../src/modules/calendar-feeds/calendar-feeds.rules.js';
 import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { openBenchDatabase } from './bench-database.js';
@@ -179,9 +185,12 @@ async function main(): Promise<void> {
   const server = await startServer(url, port);
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  let report = '';
+  let feedToken = '';
   try {
     const created = await fetch(`${base}/admin/v0/calendar_feeds`, { method: 'POST', headers: auth, body: '{}' });
     const feedUrl = ((await created.json()) as { data: { url: string } }).data.url;
+    feedToken = /\/calendar\/([^/]+)\.ics$/.exec(feedUrl)?.[1] ?? '';
     const firstEver = await timedGet(feedUrl);
     const afterChange: number[] = [];
     const cached: number[] = [];
@@ -234,25 +243,40 @@ async function main(): Promise<void> {
     }
     const engine = parseDatabaseUrl(url).engine;
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-    process.stdout.write(
-      [
-        `engine: ${engine}; node ${process.version}; ${eventCount} events; server and ceiling pinned to core 0, wrk (1 thread, 50 connections, 10 s per run, ${runs} runs interleaved) to core 1; load average at the end ${load}`,
-        `feed bytes: ${plain.body.length} (${(plain.body.length / eventCount).toFixed(0)} per event); gzip: ${gzipBytes} (${((100 * gzipBytes) / plain.body.length).toFixed(0)}%)`,
-        `first GET ever (render, ${eventCount} entries written, cold code): ${firstEver.ms.toFixed(1)} ms`,
-        `first GET after a change (render + one entry written): median ${median(afterChange).toFixed(1)} ms of ${afterChange.length} (each: ${afterChange.map((ms) => ms.toFixed(1)).join(', ')}); target <= 50 ms`,
-        `cached GET, same bytes, one at a time: median ${median(cached).toFixed(1)} ms`,
-        ...results,
-        'target: >= 5,000 req/s from cache',
-        '',
-        'wrk, the last run of the 304s:',
-        lastOutput,
-      ].join('\n'),
-    );
+    report = [
+      `engine: ${engine}; node ${process.version}; ${eventCount} events; server and ceiling pinned to core 0, wrk (1 thread, 50 connections, 10 s per run, ${runs} runs interleaved) to core 1; load average at the end ${load}`,
+      `feed bytes: ${plain.body.length} (${(plain.body.length / eventCount).toFixed(0)} per event); gzip: ${gzipBytes} (${((100 * gzipBytes) / plain.body.length).toFixed(0)}%)`,
+      `first GET ever (render, ${eventCount} entries written, cold code): ${firstEver.ms.toFixed(1)} ms`,
+      `first GET after a change (render + one entry written): median ${median(afterChange).toFixed(1)} ms of ${afterChange.length} (each: ${afterChange.map((ms) => ms.toFixed(1)).join(', ')}); target <= 50 ms`,
+      `cached GET, same bytes, one at a time: median ${median(cached).toFixed(1)} ms`,
+      ...results,
+      'target: >= 5,000 req/s from cache',
+      '',
+      'wrk, the last run of the 304s:',
+      lastOutput,
+    ].join('\n');
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
+  }
+  // The render alone: the same read the route makes, each time with an empty response cache.
+  const inProcess = openDatabase(parseDatabaseUrl(url));
+  try {
+    const feed = await selectLiveFeedByTokenHash(inProcess.db, tokenHash(feedToken));
+    if (!feed) throw new Error('the feed is gone');
+    const renders: number[] = [];
+    for (let round = 0; round < 12; round++) {
+      const deps = { database: inProcess, clock: systemClock, responses: new ResponseCache(64 * 1024 * 1024), counts: new CountCache() };
+      const start = performance.now();
+      await readCalendarFeed(deps, community.id, feed, { pastDays: 30, uidHost: '127.0.0.1' });
+      renders.push(performance.now() - start);
+    }
+    report += `\nrender alone, in process (read, settle, iCalendar text, ETag): median ${median(renders.slice(2)).toFixed(1)} ms of ${renders.length - 2} after 2 warm-ups (each: ${renders.map((ms) => ms.toFixed(1)).join(', ')})\n`;
+  } finally {
+    await inProcess.close();
     await cleanup();
   }
+  process.stdout.write(report);
 }
 
 await main();
