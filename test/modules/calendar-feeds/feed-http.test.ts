@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
 import { it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { buildApp } from '../../../src/app.js';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { describeEachEngine, type TestApp, testConfig } from '../../support/harness.js';
@@ -74,7 +74,10 @@ describeEachEngine(
         assert.equal(again.statusCode, 304);
       }
       assert.equal((await getFeed(app, feed, { 'accept-encoding': 'gzip;q=0, identity' })).headers['content-encoding'], undefined);
-      assert.equal((await getFeed(app, feed, { 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag as string })).statusCode, 304);
+      assert.equal(
+        (await getFeed(app, feed, { 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag as string })).statusCode,
+        304,
+      );
     });
 
     it('is rendered once per data version and then served from the response cache', async () => {
