@@ -28,6 +28,7 @@ import { tokenHash } from '../src/modules/calendar-feeds/calendar-feeds.rules.js
 import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { systemClock } from '../src/shared/clock.js';
 import { openBenchDatabase } from './bench-database.js';
+import { assertServerProcess, cpuPerRequest, readCpuTicks } from './proc-cpu.js';
 import { freePort, pinned } from './server.js';
 import { findWrk } from './wrk-client.js';
 
@@ -113,11 +114,12 @@ async function timedGet(url: string, headers: Record<string, string> = {}): Prom
 }
 
 /** wrk's req/s against the URL (one thread, 50 connections, 10 s, pinned to core 1). */
-function wrkRate(wrk: string, url: string, headers: string[] = []): { rps: number; output: string } {
+function wrkRate(wrk: string, url: string, headers: string[] = []): { rps: number; requests: number; output: string } {
   const args = [wrk, '-t1', '-c50', '-d10s', '--latency', ...headers.flatMap((header) => ['-H', header]), url];
   const run = spawnSync(pinned(1, args)[0] as string, pinned(1, args).slice(1), { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1] ?? Number.NaN);
-  return { rps, output: run.stdout };
+  const requests = Number(/(\d+) requests in/.exec(run.stdout)?.[1] ?? Number.NaN);
+  return { rps, requests, output: run.stdout };
 }
 
 /** One GET with its bytes as sent (fetch would undo the gzip). */
@@ -183,6 +185,14 @@ async function main(): Promise<void> {
   await database.close();
   const port = await freePort();
   const server = await startServer(url, port);
+  assertServerProcess(server.pid as number);
+  /** The server's CPU (user + system, ms) while `step` runs: steadier than wall time on a shared machine. */
+  const serverCpuMs = async <T>(step: () => Promise<T>): Promise<{ result: T; cpuMs: number }> => {
+    const before = readCpuTicks(server.pid);
+    const result = await step();
+    const used = cpuPerRequest(before, readCpuTicks(server.pid), 1);
+    return { result, cpuMs: used ? (used.userUs + used.sysUs) / 1000 : Number.NaN };
+  };
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   let report = '';
@@ -193,6 +203,7 @@ async function main(): Promise<void> {
     feedToken = /\/calendar\/([^/]+)\.ics$/.exec(feedUrl)?.[1] ?? '';
     const firstEver = await timedGet(feedUrl);
     const afterChange: number[] = [];
+    const afterChangeCpu: number[] = [];
     const cached: number[] = [];
     for (let round = 0; round < 9; round++) {
       const patched = await fetch(`${base}/admin/v0/calendar_events/cal${String(round * 7).padStart(9, '0')}`, {
@@ -201,7 +212,9 @@ async function main(): Promise<void> {
         body: JSON.stringify({ title: `Renamed meetup, round ${round}` }),
       });
       if (patched.status !== 200) throw new Error(`PATCH answered ${patched.status}`);
-      afterChange.push((await timedGet(feedUrl)).ms);
+      const timed = await serverCpuMs(() => timedGet(feedUrl));
+      afterChange.push(timed.result.ms);
+      afterChangeCpu.push(timed.cpuMs);
       cached.push((await timedGet(feedUrl)).ms);
     }
     // fetch asks for gzip by itself (and undoes it): the plain and the gzip answers are read raw.
@@ -223,9 +236,13 @@ async function main(): Promise<void> {
         const ceiling = await startCeiling(feedUrl, scenario.fetchHeaders, dir, scenario.name);
         const real: number[] = [];
         const bare: number[] = [];
+        const cpuUs: number[] = [];
         try {
           for (let run = 0; run < runs; run++) {
+            const before = readCpuTicks(server.pid);
             const measured = wrkRate(wrk, feedUrl, scenario.headers);
+            const used = cpuPerRequest(before, readCpuTicks(server.pid), measured.requests);
+            if (used) cpuUs.push(used.userUs + used.sysUs);
             real.push(measured.rps);
             lastOutput = measured.output;
             bare.push(wrkRate(wrk, ceiling.url, scenario.headers).rps);
@@ -235,7 +252,7 @@ async function main(): Promise<void> {
         }
         const ratios = real.map((rps, i) => rps / (bare[i] as number));
         results.push(
-          `cached feed, ${scenario.name}: ${median(real).toFixed(0)} req/s (runs ${real.map((r) => r.toFixed(0)).join(', ')}); ceiling ${median(bare).toFixed(0)} req/s (runs ${bare.map((r) => r.toFixed(0)).join(', ')}); ratio ${median(ratios).toFixed(2)}`,
+          `cached feed, ${scenario.name}: ${median(real).toFixed(0)} req/s (runs ${real.map((r) => r.toFixed(0)).join(', ')}); ceiling ${median(bare).toFixed(0)} req/s (runs ${bare.map((r) => r.toFixed(0)).join(', ')}); ratio ${median(ratios).toFixed(2)}; server CPU ${median(cpuUs).toFixed(0)} µs per request (one core: ${(1e6 / median(cpuUs)).toFixed(0)} req/s)`,
         );
       }
     } finally {
@@ -265,13 +282,17 @@ async function main(): Promise<void> {
     const feed = await selectLiveFeedByTokenHash(inProcess.db, tokenHash(feedToken));
     if (!feed) throw new Error('the feed is gone');
     const renders: number[] = [];
+    const renderCpu: number[] = [];
     for (let round = 0; round < 12; round++) {
       const deps = { database: inProcess, clock: systemClock, responses: new ResponseCache(64 * 1024 * 1024), counts: new CountCache() };
       const start = performance.now();
+      const cpu = process.cpuUsage();
       await readCalendarFeed(deps, community.id, feed, { pastDays: 30, uidHost: '127.0.0.1' });
       renders.push(performance.now() - start);
+      const used = process.cpuUsage(cpu);
+      renderCpu.push((used.user + used.system) / 1000);
     }
-    report += `\nrender alone, in process (read, settle, iCalendar text, ETag): median ${median(renders.slice(2)).toFixed(1)} ms of ${renders.length - 2} after 2 warm-ups (each: ${renders.map((ms) => ms.toFixed(1)).join(', ')})\n`;
+    report += `\nrender alone, in process (read, settle, iCalendar text, ETag): median ${median(renders.slice(2)).toFixed(1)} ms of ${renders.length - 2} after 2 warm-ups (each: ${renders.map((ms) => ms.toFixed(1)).join(', ')}); its CPU: median ${median(renderCpu.slice(2)).toFixed(1)} ms\n`;
   } finally {
     await inProcess.close();
     await cleanup();
