@@ -265,6 +265,7 @@ async function main(): Promise<void> {
       `feed bytes: ${plain.body.length} (${(plain.body.length / eventCount).toFixed(0)} per event); gzip: ${gzipBytes} (${((100 * gzipBytes) / plain.body.length).toFixed(0)}%)`,
       `first GET ever (render, ${eventCount} entries written, cold code): ${firstEver.ms.toFixed(1)} ms`,
       `first GET after a change (render + one entry written): median ${median(afterChange).toFixed(1)} ms of ${afterChange.length} (each: ${afterChange.map((ms) => ms.toFixed(1)).join(', ')}); target <= 50 ms`,
+      `  server CPU of that GET (10 ms ticks): median ${median(afterChangeCpu).toFixed(0)} ms (each: ${afterChangeCpu.map((ms) => ms.toFixed(0)).join(', ')})`,
       `cached GET, same bytes, one at a time: median ${median(cached).toFixed(1)} ms`,
       ...results,
       'target: >= 5,000 req/s from cache',
