@@ -9,7 +9,7 @@ import { selectCommunity } from '../communities/communities.queries.js';
 import { selectMemberById } from '../members/members.queries.js';
 import { settleCalendarFeed } from './calendar-feeds.commands.js';
 import { type CalendarFeedRow, selectCalendarFeeds, selectFeedEntries, selectLiveFeedByTokenHash } from './calendar-feeds.queries.js';
-import { type CalendarFeedRecord, calendarFeedRecord, feedEventOf, renderFeedIcs } from './calendar-feeds.records.js';
+import { type CalendarFeedRecord, calendarFeedRecord, feedEventOf, lastRendered, renderFeedIcs } from './calendar-feeds.records.js';
 import { settledNothing, settleFeed, tokenHash, tokenPattern } from './calendar-feeds.rules.js';
 
 const dayMicros = 86_400_000_000;
@@ -100,12 +100,18 @@ export const readCalendarFeed = cachedRead({
       includeUnlisted: Number(feed.include_unlisted) === 1,
       attendeeProfileId,
     });
-    const events = rows.map(feedEventOf);
+    const previous = lastRendered(feed.id);
+    const events = rows.map((row) => feedEventOf(row, previous.get(row.id)));
     let settled = settleFeed(events, await selectFeedEntries(db, communityId, feed.id), now, endsFrom, pastMicros);
     if (!settledNothing(settled)) settled = await settleCalendarFeed(deps, communityId, feed.id, events, now, endsFrom, pastMicros);
     const community = await selectCommunity(db, communityId);
     const name = feed.label ? `${community?.name ?? ''}: ${feed.label}` : (community?.name ?? '');
-    const ics = renderFeedIcs({ name, uidHost: options.uidHost }, settled, new Map(events.map((event) => [event.row.id, event.doc])));
+    const ics = renderFeedIcs(
+      feed.id,
+      { name, uidHost: options.uidHost },
+      settled,
+      new Map(events.map((event) => [event.row.id, event.doc])),
+    );
     let lastModified = Number(feed.created_at);
     for (const { event, entry } of settled.live)
       lastModified = Math.max(lastModified, Number(event.row.updated_at), Number(entry.changed_at));
