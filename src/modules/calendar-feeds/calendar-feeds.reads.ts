@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { type CachedReadDeps, cachedRead } from '../../caching/cached-read.js';
 import { readDataVersion } from '../../caching/data-version.js';
 import type { Database } from '../../db/database.js';
+import { andThen } from '../../shared/maybe-async.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { selectCalendarFeedEvents } from '../calendar-events/queries/feed.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { selectMemberById } from '../members/members.queries.js';
 import { settleCalendarFeed } from './calendar-feeds.commands.js';
 import { type CalendarFeedRow, selectCalendarFeeds, selectFeedEntries, selectLiveFeedByTokenHash } from './calendar-feeds.queries.js';
-import { type CalendarFeedRecord, calendarFeedRecord, feedEventOf, renderFeedIcs } from './calendar-feeds.records.js';
+import { type CalendarFeedRecord, calendarFeedRecord, feedEventOf, lastRendered, renderFeedIcs } from './calendar-feeds.records.js';
 import { settledNothing, settleFeed, tokenHash, tokenPattern } from './calendar-feeds.rules.js';
 
 const dayMicros = 86_400_000_000;
@@ -23,10 +24,33 @@ export async function listCalendarFeeds(
   return rows.map((row) => calendarFeedRecord(row, null));
 }
 
-/** The live feed a token names, or undefined (unknown, malformed and revoked alike). Synchronous on SQLite. */
+/** Feeds looked up since the last commit anywhere, per database (SQLite in WAL mode only): token hash to row. */
+const lookups = new WeakMap<Database, { epoch: number; feeds: Map<string, CalendarFeedRow | undefined> }>();
+const maxRemembered = 10_000;
+
+/**
+ * The live feed a token names, or undefined (unknown, malformed and revoked alike). On SQLite,
+ * outside a transaction, a lookup is reused until anything commits (src/db/sqlite-commit-watch.ts, as
+ * readDataVersion does): a revocation is a commit, so it is seen by the next request; the epoch is
+ * taken before the read, so a commit landing during it is not missed. Synchronous on SQLite.
+ */
 export function findLiveFeed(database: Database, token: string): CalendarFeedRow | undefined | Promise<CalendarFeedRow | undefined> {
   if (!tokenPattern.test(token)) return undefined;
-  return selectLiveFeedByTokenHash(database.db, tokenHash(token));
+  const hash = tokenHash(token);
+  const watch = database.sqlite?.inTransaction === false ? database.commitWatch() : null;
+  if (!watch) return selectLiveFeedByTokenHash(database.db, hash);
+  const epoch = watch.epochNow();
+  let memo = lookups.get(database);
+  if (!memo || memo.epoch !== epoch || memo.feeds.size >= maxRemembered) {
+    memo = { epoch, feeds: new Map() };
+    lookups.set(database, memo);
+  }
+  const feeds = memo.feeds;
+  if (feeds.has(hash)) return feeds.get(hash);
+  return andThen(selectLiveFeedByTokenHash(database.db, hash), (row) => {
+    feeds.set(hash, row);
+    return row;
+  });
 }
 
 /** How feeds are rendered on this server. */
@@ -43,8 +67,9 @@ export interface FeedOptions {
  * entry holds all three and a hit costs no rendering of either.
  */
 export function splitFeedAnswer(body: Buffer | string): { etag: string; lastModified: string; ics: Buffer | string } {
-  const first = body.indexOf('\n');
-  const second = body.indexOf('\n', first + 1);
+  // A number needle: a string one is encoded again on every call.
+  const first = typeof body === 'string' ? body.indexOf('\n') : body.indexOf(10);
+  const second = typeof body === 'string' ? body.indexOf('\n', first + 1) : body.indexOf(10, first + 1);
   const head = (from: number, to: number) => (typeof body === 'string' ? body.slice(from, to) : body.toString('latin1', from, to));
   return {
     etag: head(0, first),
@@ -75,12 +100,18 @@ export const readCalendarFeed = cachedRead({
       includeUnlisted: Number(feed.include_unlisted) === 1,
       attendeeProfileId,
     });
-    const events = rows.map(feedEventOf);
+    const previous = lastRendered(feed.id);
+    const events = rows.map((row) => feedEventOf(row, previous.get(row.id)));
     let settled = settleFeed(events, await selectFeedEntries(db, communityId, feed.id), now, endsFrom, pastMicros);
     if (!settledNothing(settled)) settled = await settleCalendarFeed(deps, communityId, feed.id, events, now, endsFrom, pastMicros);
     const community = await selectCommunity(db, communityId);
     const name = feed.label ? `${community?.name ?? ''}: ${feed.label}` : (community?.name ?? '');
-    const ics = renderFeedIcs({ name, uidHost: options.uidHost }, settled, new Map(events.map((event) => [event.row.id, event.doc])));
+    const ics = renderFeedIcs(
+      feed.id,
+      { name, uidHost: options.uidHost },
+      settled,
+      new Map(events.map((event) => [event.row.id, event.doc])),
+    );
     let lastModified = Number(feed.created_at);
     for (const { event, entry } of settled.live)
       lastModified = Math.max(lastModified, Number(event.row.updated_at), Number(entry.changed_at));

@@ -14,10 +14,49 @@ export const refreshSeconds = 3600;
 /** The stored doc fields a feed shows. */
 type FeedDoc = Pick<CalendarEventDoc, 'title' | 'description_chat_blocks' | 'location' | 'link' | 'tags' | 'reminders_config'>;
 
-/** An event row with the fields of its doc that a feed shows. */
-export function feedEventOf(row: CalendarFeedEventRow): FeedEvent & { doc: FeedDoc } {
-  const doc = JSON.parse(row.doc) as FeedDoc;
+/** An event row with the fields of its doc that a feed shows (the parse of the last render reused while the doc is the same text). */
+export function feedEventOf(row: CalendarFeedEventRow, previous?: RenderedEvent): FeedEvent & { doc: FeedDoc } {
+  const doc = previous && previous.doc === row.doc ? previous.parsed : (JSON.parse(row.doc) as FeedDoc);
   return { row, doc, title: doc.title ?? '', location: doc.location ?? '', link: doc.link ?? null };
+}
+
+/**
+ * An event's text as a feed's last render made it: reused by the next render of that feed while
+ * everything the text is made of is the same (the stored doc, by its text, and `key`: dates, stamps,
+ * SEQUENCE, the UID host). So a change of one event re-renders one VEVENT, not the whole feed.
+ */
+export interface RenderedEvent {
+  doc: string;
+  parsed: FeedDoc;
+  key: string;
+  /** Folded VEVENT text, CRLF after every line. */
+  text: string;
+}
+
+/** The events of the feeds rendered last, per feed id, least recently rendered first (a few MB at most). */
+const renderedFeeds = new Map<string, Map<string, RenderedEvent>>();
+let renderedCount = 0;
+const maxRenderedEvents = 5000;
+
+/** The events of a feed's last render (empty when it was not kept). */
+export function lastRendered(feedId: string): ReadonlyMap<string, RenderedEvent> {
+  return renderedFeeds.get(feedId) ?? new Map();
+}
+
+function keepRendered(feedId: string, events: Map<string, RenderedEvent>): void {
+  const previous = renderedFeeds.get(feedId);
+  if (previous) {
+    renderedFeeds.delete(feedId);
+    renderedCount -= previous.size;
+  }
+  if (events.size > maxRenderedEvents / 4) return;
+  renderedFeeds.set(feedId, events);
+  renderedCount += events.size;
+  for (const [oldest, kept] of renderedFeeds) {
+    if (renderedCount <= maxRenderedEvents) break;
+    renderedFeeds.delete(oldest);
+    renderedCount -= kept.size;
+  }
 }
 
 const dateOf = (us: EpochMicros | number): Date => new Date(Math.floor(Number(us) / 1000));
@@ -36,7 +75,9 @@ export interface FeedHeading {
  * folded at 75 octets. Events are rendered by ical-generator (escaping, formats) unfolded and folded
  * once here (foldLines); the calendar's own lines come from ical-generator as well.
  */
-export function renderFeedIcs(heading: FeedHeading, settled: SettledFeed, docs: ReadonlyMap<string, FeedDoc>): string {
+export function renderFeedIcs(feedId: string, heading: FeedHeading, settled: SettledFeed, docs: ReadonlyMap<string, FeedDoc>): string {
+  const previous = lastRendered(feedId);
+  const rendered = new Map<string, RenderedEvent>();
   const calendar = ical({
     name: heading.name,
     prodId: { company: 'community-admin', product: 'calendar-feeds', language: 'EN' },
@@ -44,6 +85,14 @@ export function renderFeedIcs(heading: FeedHeading, settled: SettledFeed, docs: 
   });
   const events: string[] = [];
   for (const { event, entry } of settled.live) {
+    const { row } = event;
+    const key = `${row.start_at} ${row.end_at} ${row.created_at} ${row.updated_at} ${entry.sequence} ${entry.changed_at} ${heading.uidHost}`;
+    const before = previous.get(row.id);
+    if (before && before.doc === row.doc && before.key === key) {
+      rendered.set(row.id, before);
+      events.push(before.text);
+      continue;
+    }
     const doc = docs.get(event.row.id);
     const stamp = dateOf(Math.max(Number(event.row.updated_at), Number(entry.changed_at)));
     // Not added to the calendar (createEvent would): the calendar's toString folds 70x slower than foldLines.
@@ -70,13 +119,16 @@ export function renderFeedIcs(heading: FeedHeading, settled: SettledFeed, docs: 
       },
       calendar,
     );
-    events.push(vevent.toString());
+    const text = foldLines(vevent.toString());
+    if (doc) rendered.set(row.id, { doc: row.doc, parsed: doc, key, text });
+    events.push(text);
   }
-  for (const entry of settled.cancelled) events.push(cancelledEvent(calendar, heading, entry));
+  keepRendered(feedId, rendered);
+  for (const entry of settled.cancelled) events.push(foldLines(cancelledEvent(calendar, heading, entry)));
   // The calendar without events ends with END:VCALENDAR and no line break (ical-generator's form).
   const frame = calendar.toString();
   const end = 'END:VCALENDAR';
-  return `${frame.slice(0, frame.length - end.length)}${foldLines(events.join(''))}${end}\r\n`;
+  return `${frame.slice(0, frame.length - end.length)}${events.join('')}${end}\r\n`;
 }
 
 function cancelledEvent(calendar: ICalCalendar, heading: FeedHeading, entry: FeedEntryRow): string {

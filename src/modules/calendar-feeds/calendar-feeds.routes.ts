@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
@@ -102,14 +104,17 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
   );
 };
 
-/** True when If-None-Match names the ETag (or is `*`); weak forms compare by their tag (RFC 9110). */
-function matchesAny(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
+/** True when If-None-Match names the ETag, either representation's (or is `*`); weak forms compare by their tag (RFC 9110). */
+function matchesAny(header: string, etag: string): boolean {
+  const gzipped = gzipTag(etag);
   return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+    const trimmed = tag.trim().replace(/^W\//, '');
+    return trimmed === '*' || trimmed === etag || trimmed === gzipped;
   });
 }
+
+/** The ETag of the gzip representation: another representation, another strong validator (RFC 9110 8.8.3). */
+const gzipTag = (etag: string): string => `${etag.slice(0, -1)}-gzip"`;
 
 /** 304 when the client holds this version: If-None-Match first; If-Modified-Since only without it (RFC 9110 13.1.3). */
 function notModified(request: FastifyRequest, etag: string, lastModified: string): boolean {
@@ -121,15 +126,57 @@ function notModified(request: FastifyRequest, etag: string, lastModified: string
   return !Number.isNaN(sinceMs) && Date.parse(lastModified) <= sinceMs;
 }
 
-function sendFeed(request: FastifyRequest, reply: FastifyReply, body: Buffer | string): void {
+/** True when the client takes gzip (calendar apps do): `gzip` listed without `q=0`. */
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== 'x-gzip') return false;
+    return !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+  });
+}
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * The gzip bytes of a cached feed, made once per cached answer (keyed by its Buffer, so they go when
+ * it is evicted): a feed of 1,000 events is about a megabyte of text that compresses several times,
+ * and calendar apps all accept gzip. Compressed on the thread pool, so the event loop goes on serving.
+ */
+const gzipped = new WeakMap<Buffer, Buffer | Promise<Buffer>>();
+
+function gzipOf(cached: Buffer, ics: Buffer): Buffer | Promise<Buffer> {
+  const known = gzipped.get(cached);
+  if (known) return known;
+  const pending = gzipAsync(ics).then((bytes) => {
+    gzipped.set(cached, bytes);
+    return bytes;
+  });
+  gzipped.set(cached, pending);
+  pending.catch(() => gzipped.delete(cached));
+  return pending;
+}
+
+function sendFeed(request: FastifyRequest, reply: FastifyReply, body: Buffer | string): void | Promise<void> {
   const { etag, lastModified, ics } = splitFeedAnswer(body);
   // Private: the URL is the secret, so no shared cache should keep (or serve) it.
-  reply.header('cache-control', 'private, max-age=300').header('etag', etag).header('last-modified', lastModified);
+  reply.header('cache-control', 'private, max-age=300').header('last-modified', lastModified).header('vary', 'accept-encoding');
+  // Only a cached answer (a Buffer) is compressed: with the cache off, each request would compress again.
+  const compress = Buffer.isBuffer(body) && Buffer.isBuffer(ics) && acceptsGzip(request);
+  reply.header('etag', compress ? gzipTag(etag) : etag);
   if (notModified(request, etag, lastModified)) {
     reply.code(304).send();
     return;
   }
-  reply.type('text/calendar; charset=utf-8').send(ics);
+  reply.type('text/calendar; charset=utf-8');
+  if (!compress) {
+    reply.send(ics);
+    return;
+  }
+  return andThen(gzipOf(body, ics as Buffer), (bytes) => {
+    reply.header('content-encoding', 'gzip').send(bytes);
+  });
 }
 
 /**

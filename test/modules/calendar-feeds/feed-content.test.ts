@@ -184,6 +184,33 @@ describeEachEngine(
     );
 
     it(
+      'shows every change of an event, also one that keeps its updated_at (events unchanged since the last render are reused)',
+      { skip: icalReaderSkipReason },
+      async () => {
+        const app = ctx();
+        const { auth, id } = await seeded(app);
+        const feed = await createFeed(app, auth);
+        const stamp = '2026-11-10T08:00:00Z';
+        const record = (label: string, minutes: number) =>
+          event(8, '2026-12-09T18:00:00Z', 3600_000, {
+            publish_to_site: true,
+            updated_at: stamp,
+            tags: [{ id: 't9', label, tag_group_id: 'g1' }],
+            reminders_config: [{ minutes }],
+          });
+        await importInto(app, id, { calendar_events: [record('Before', 10)] });
+        const first = byUid(readIcs((await getFeed(app, feed)).rawPayload).events, 8) as ReadEvent;
+        assert.deepEqual([first.categories, first.alarms.map((a) => a.trigger_seconds)], [['Before'], [-600]]);
+        // The same updated_at, another label and reminder: the text must follow the stored event, not its stamp.
+        await importInto(app, id, { calendar_events: [record('After', 30)] });
+        const calendar = readIcs((await getFeed(app, feed)).rawPayload);
+        const second = byUid(calendar.events, 8) as ReadEvent;
+        assert.deepEqual([second.categories, second.alarms.map((a) => a.trigger_seconds), second.sequence], [['After'], [-1800], 0]);
+        assert.equal(byUid(calendar.events, 1)?.summary, trickyTitle, 'the others are unchanged');
+      },
+    );
+
+    it(
       'filters by tag (id or label) and unlisted as the feed was created; an unknown tag is a 400',
       { skip: icalReaderSkipReason },
       async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { buildApp } from '../../../src/app.js';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { describeEachEngine, type TestApp, testConfig } from '../../support/harness.js';
@@ -53,6 +54,30 @@ describeEachEngine(
       assert.ok(Date.parse(changed.headers['last-modified'] as string) > Date.parse(lastModified));
       assert.ok(changed.body.includes('SUMMARY:One\\, renamed'));
       assert.equal((await getFeed(app, feed, { 'if-modified-since': lastModified })).statusCode, 200);
+    });
+
+    it('sends gzip to clients that take it (its own ETag, 304 on either), the same text once unzipped', async () => {
+      const app = ctx();
+      const { auth } = await communityWithEvents(app, 'Zipped', ['One', 'Two']);
+      const feed = await createFeed(app, auth);
+      const plain = await getFeed(app, feed);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.headers.vary, 'accept-encoding');
+      for (const acceptEncoding of ['gzip, deflate, br', 'br;q=1.0, gzip;q=0.8']) {
+        const zipped = await getFeed(app, feed, { 'accept-encoding': acceptEncoding });
+        assert.equal(zipped.statusCode, 200);
+        assert.equal(zipped.headers['content-encoding'], 'gzip');
+        assert.equal(zipped.headers['content-type'], 'text/calendar; charset=utf-8');
+        assert.equal(zipped.headers.etag, `${(plain.headers.etag as string).slice(0, -1)}-gzip"`);
+        assert.ok(gunzipSync(zipped.rawPayload).equals(plain.rawPayload));
+        const again = await getFeed(app, feed, { 'accept-encoding': 'gzip', 'if-none-match': zipped.headers.etag as string });
+        assert.equal(again.statusCode, 304);
+      }
+      assert.equal((await getFeed(app, feed, { 'accept-encoding': 'gzip;q=0, identity' })).headers['content-encoding'], undefined);
+      assert.equal(
+        (await getFeed(app, feed, { 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag as string })).statusCode,
+        304,
+      );
     });
 
     it('is rendered once per data version and then served from the response cache', async () => {
