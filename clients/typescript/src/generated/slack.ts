@@ -3262,7 +3262,7 @@ export interface paths {
                                     plan: "free" | "growth" | "momentum" | "enterprise";
                                 };
                                 /** @description What the key may do. A key created without --permissions holds every permission, including ones added later, except api_keys:write, which a key holds only when it is named. */
-                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write")[];
+                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write" | "chat:read" | "chat:write" | "activities:read")[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** @description null: the key never expires. */
@@ -3441,6 +3441,32 @@ export interface paths {
          * @description Needs the Enterprise plan or higher and the key permission `webhooks:write`.
          */
         delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL or event types, or disable or enable it
+         * @description Absent fields are kept. A disabled endpoint receives nothing (its pending deliveries are marked failed unsent) and is listed with `disabled: true` and its reason; enabling it clears the reason and the failing run. The URL is checked by the same rules as at creation. The secret does not change. Answers the endpoint as listed.
+         *
+         *     Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/admin/v0/webhook_event_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The closed list of webhook event types, each with one line saying when it is sent
+         * @description Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3685,6 +3711,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v0/webhook_endpoints/{id}/redeliver_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue every failed delivery of the endpoint since a time again (at most 1000 per call)
+         * @description Failed deliveries created at or after `since` are made pending again, oldest first, with the same webhook-id and a fresh retry schedule, in one statement (all of the batch or none). At most 1000 per call: `remaining` says how many failed ones are left; call again to queue them. A disabled endpoint is refused (409).
+         *
+         *     Needs the Enterprise plan or higher and the key permission `webhooks:write`.
+         */
+        post: operations["redeliverFailedWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v0/awards/{award_id}/assign": {
         parameters: {
             query?: never;
@@ -3729,6 +3777,182 @@ export interface paths {
          *     Needs the Free plan or higher and the key permission `awards:write`.
          */
         post: operations["createAward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/console/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the console with a one-time link
+         * @description Signs the operator's console in (docs/console.md): exchanges the one-time token of a console link (`community-admin console link --community ID`, the part of its URL after `#token=`) for a console session: a new API key of the community holding every permission, labelled `Console session`, expiring after CONSOLE_SESSION_HOURS (12 by default), listed by `community-admin key list`. A link works once: of two concurrent uses exactly one gets a session. A used, expired or unknown token answers 401 `console_link_refused`, the same for all three. Sign out by revoking the session key. Absent (404) when CONSOLE=false.
+         *
+         *     Needs no API key (public), on every plan; rate limited per address.
+         */
+        post: operations["signInToConsole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/chat/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The community's Slack connection: tokens, bot presence, last sync, the running backfill, the event queue
+         * @description Read from what is stored, without asking Slack, unless `check=true`: then auth.test is called with each stored token and conversations.info for each bound channel first, and their answers stored. A token is valid as last checked (a connect checks it).
+         *
+         *     Needs the Free plan or higher and the key permission `chat:read`.
+         */
+        get: operations["getChatStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/chat/sync_jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a backfill from Slack (as `community-admin chat sync`), run by the server; 202 with the job
+         * @description One queued or running job per community: a second start is refused with 409 `slack_sync_job_running` naming the running job. Needs a bot connection (400 `slack_bot_not_connected`). Poll GET /chat/sync_jobs/{id} for its progress.
+         *
+         *     Needs the Free plan or higher and the key permission `chat:write`.
+         */
+        post: operations["startChatSyncJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/chat/sync_jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A backfill job: its state (queued, running, succeeded, failed), progress counts, times and error
+         * @description Needs the Free plan or higher and the key permission `chat:read`.
+         */
+        get: operations["getChatSyncJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/calendar_feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the community's live calendar feeds (never their tokens)
+         * @description Needs the Free plan or higher and the key permission `calendar_events:write`.
+         */
+        get: operations["listCalendarFeeds"];
+        put?: never;
+        /**
+         * Create a calendar subscription of the community's events; its URL is in this answer only
+         * @description The feed (`GET /calendar/{token}.ics`, no key) shows published events on the site ending CALENDAR_FEED_PAST_DAYS ago or later, optionally only those with a tag and with unlisted ones. Only the token's hash is kept: store the URL now.
+         *
+         *     Needs the Free plan or higher and the key permission `calendar_events:write`.
+         */
+        post: operations["createCalendarFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/calendar_feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a calendar feed: its URL answers 404 from now on
+         * @description Needs the Free plan or higher and the key permission `calendar_events:write`.
+         */
+        delete: operations["revokeCalendarFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/members/{member_id}/calendar_feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member's own calendar feed (the events the member attends): the same URL on every call until it is revoked
+         * @description 201 when this call created the feed, 200 with the same URL afterwards. Revoked with DELETE /calendar_feeds/{id}; the next call then makes a new URL.
+         *
+         *     Needs the Free plan or higher and the key permission `members:write`.
+         */
+        post: operations["memberCalendarFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The community's activity log: who changed what, when and from where, newest first
+         * @description One record per change, written in the same transaction as the change; each record is chained to the one before it by SHA-256 (`hash`), so that an edited or deleted record is found by `community-admin activity verify`. Filters combine; `action` takes one action or a family (`calendar_event.*`).
+         *
+         *     Needs the Free plan or higher and the key permission `activities:read`.
+         */
+        get: operations["listActivities"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4636,7 +4860,7 @@ export interface operations {
                                 id: string;
                                 label: string;
                                 /** @description Every permission the key holds now, in catalogue order. */
-                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write")[];
+                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write" | "chat:read" | "chat:write" | "activities:read")[];
                                 /** @description True when the key holds `all`: permissions added in later versions too (api_keys:write only when named besides). */
                                 all_permissions: boolean;
                                 /** Format: date-time */
@@ -4719,7 +4943,7 @@ export interface operations {
                     /** @description What the key is for (may be empty). */
                     label: string;
                     /** @description What the key may do: permission names, or `all` (every permission, including ones added later, except `api_keys:write`, which a key holds only when it is named: `["all", "api_keys:write"]`). A key can only be given permissions the calling key holds itself. */
-                    permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write" | "all")[];
+                    permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write" | "chat:read" | "chat:write" | "activities:read" | "all")[];
                     /** @description Lifetime from now: `30s`, `15m`, `24h`, `90d` (at most 100 years), as `key create --expires-in`. Absent: never expires. */
                     expires_in?: string;
                 };
@@ -4742,7 +4966,7 @@ export interface operations {
                             /** @description The secret (`Authorization: Bearer <key>`): shown in this answer only, never stored in clear. */
                             key: string;
                             label: string;
-                            permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write")[];
+                            permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write" | "chat:read" | "chat:write" | "activities:read")[];
                             all_permissions: boolean;
                             expires_at: string | null;
                         };
@@ -5412,6 +5636,246 @@ export interface operations {
             };
         };
     };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A new receiver URL, checked by the same rules as at creation. */
+                    url?: string;
+                    /** @description The event types to send; null is every type, including types added later. */
+                    events?: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned")[] | null;
+                    /** @description false disables the endpoint (it receives nothing; its pending deliveries are failed unsent); true enables it again, whoever disabled it. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** WebhookEndpoint */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Where deliveries are POSTed. */
+                            url: string;
+                            /** @description The event types sent; null is every type. */
+                            events: ("calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned")[] | null;
+                            /** @description True once the endpoint answered 410 or failed for longer than the retry schedule. */
+                            disabled: boolean;
+                            disabled_at: string | null;
+                            disabled_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * @description A webhook event type (docs/webhooks.md).
+                             * @enum {string}
+                             */
+                            type: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.registration.created" | "calendar_event.registration.updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "post.deleted" | "award.assigned";
+                            /** @description One line saying when it is sent. */
+                            description: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listFiles: {
         parameters: {
             query?: {
@@ -5964,6 +6428,155 @@ export interface operations {
             };
         };
     };
+    redeliverFailedWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Failed deliveries created at or after this instant are queued again.
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** RedeliverFailedResult */
+                        data: {
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            /** Format: date-time */
+                            since: string;
+                            /** @description Failed deliveries made pending again by this call, oldest first (at most 1000). */
+                            queued: number;
+                            /** @description Failed deliveries since `since` left failed: call again to queue them. */
+                            remaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     assignAward: {
         parameters: {
             query?: never;
@@ -6329,6 +6942,1265 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signInToConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of a console link (`community-admin console link`): what follows `#token=` in its URL. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ConsoleSession */
+                        data: {
+                            /** @description The session's API key secret: shown once. Send it as `Authorization: Bearer <key>`; revoke it to sign out. */
+                            key: string;
+                            /**
+                             * Format: uuid
+                             * @description The session key's id (what `DELETE /admin/v0/api_keys/{id}` takes to sign out).
+                             */
+                            key_id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends (CONSOLE_SESSION_HOURS after the sign-in).
+                             */
+                            expires_at: string;
+                            community: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                plan: "free" | "growth" | "momentum" | "enterprise";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link was already used, has expired or is unknown (console_link_refused): make a new one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getChatStatus: {
+        parameters: {
+            query?: {
+                /** @description true: ask Slack now (auth.test with each token, conversations.info of each bound channel) and store what it answered. */
+                check?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ChatStatus */
+                        data: {
+                            /** Format: uuid */
+                            community_id: string;
+                            team_id: string | null;
+                            team_url: string | null;
+                            bot_user_id: string | null;
+                            admin_token: {
+                                stored: boolean;
+                                /** @description As last checked (a connect checks the token); null when none is stored. */
+                                valid: boolean | null;
+                                checked_at: string | null;
+                                /** @description Slack's code when the last check failed. */
+                                error: string | null;
+                            };
+                            bot_token: {
+                                stored: boolean;
+                                /** @description As last checked (a connect checks the token); null when none is stored. */
+                                valid: boolean | null;
+                                checked_at: string | null;
+                                /** @description Slack's code when the last check failed. */
+                                error: string | null;
+                            };
+                            /** @description The channels bound to feeds. */
+                            channels: {
+                                channel_id: string;
+                                name: string | null;
+                                feed_ids: string[];
+                                /** @description As last checked; null when never checked. */
+                                bot_is_member: boolean | null;
+                                checked_at: string | null;
+                                error: string | null;
+                            }[];
+                            last_sync: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @enum {string} */
+                                result: "succeeded" | "failed";
+                                error: string | null;
+                                /** @description null when the CLI ran it. */
+                                job_id: string | null;
+                            } | null;
+                            /** @description The queued or running backfill job, if any. */
+                            active_job: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "succeeded" | "failed";
+                                /** @description Messages from this instant on (`chat sync --since`); null: all. */
+                                since: string | null;
+                                /**
+                                 * ChatSyncProgress
+                                 * @description The counts `community-admin chat sync --json` prints, as of the last page written.
+                                 */
+                                progress: {
+                                    /** @description True when the run went on from a stopped run's checkpoints. */
+                                    resumed: boolean;
+                                    users: {
+                                        read: number;
+                                        changed: number;
+                                    };
+                                    channels: {
+                                        read: number;
+                                        changed: number;
+                                    };
+                                    messages: {
+                                        read: number;
+                                        posts_created: number;
+                                        posts_updated: number;
+                                        skipped: number;
+                                    };
+                                    rate_limit_waits: number;
+                                    seconds: number;
+                                };
+                                /** @description Why the job failed (Slack's method and code, or the refusal). */
+                                error: string | null;
+                                /** @description Claims of the job by a worker (more than 1: taken over or resumed). */
+                                attempts: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            } | null;
+                            event_queue: {
+                                /** @description Events API deliveries waiting to be applied. */
+                                length: number;
+                                oldest_received_at: string | null;
+                                /** @description How long the oldest waiting delivery has waited. */
+                                lag_seconds: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startChatSyncJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only messages from this date or instant on (as `chat sync --since`); absent: the whole history. */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ChatSyncJob */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            state: "queued" | "running" | "succeeded" | "failed";
+                            /** @description Messages from this instant on (`chat sync --since`); null: all. */
+                            since: string | null;
+                            /**
+                             * ChatSyncProgress
+                             * @description The counts `community-admin chat sync --json` prints, as of the last page written.
+                             */
+                            progress: {
+                                /** @description True when the run went on from a stopped run's checkpoints. */
+                                resumed: boolean;
+                                users: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                channels: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                messages: {
+                                    read: number;
+                                    posts_created: number;
+                                    posts_updated: number;
+                                    skipped: number;
+                                };
+                                rate_limit_waits: number;
+                                seconds: number;
+                            };
+                            /** @description Why the job failed (Slack's method and code, or the refusal). */
+                            error: string | null;
+                            /** @description Claims of the job by a worker (more than 1: taken over or resumed). */
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getChatSyncJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sync job id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ChatSyncJob */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            state: "queued" | "running" | "succeeded" | "failed";
+                            /** @description Messages from this instant on (`chat sync --since`); null: all. */
+                            since: string | null;
+                            /**
+                             * ChatSyncProgress
+                             * @description The counts `community-admin chat sync --json` prints, as of the last page written.
+                             */
+                            progress: {
+                                /** @description True when the run went on from a stopped run's checkpoints. */
+                                resumed: boolean;
+                                users: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                channels: {
+                                    read: number;
+                                    changed: number;
+                                };
+                                messages: {
+                                    read: number;
+                                    posts_created: number;
+                                    posts_updated: number;
+                                    skipped: number;
+                                };
+                                rate_limit_waits: number;
+                                seconds: number;
+                            };
+                            /** @description Why the job failed (Slack's method and code, or the refusal). */
+                            error: string | null;
+                            /** @description Claims of the job by a worker (more than 1: taken over or resumed). */
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCalendarFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            /** @description A member's own feed: the member; null for a shared feed. */
+                            member_id: string | null;
+                            /** @description Only events carrying this tag; null for all. */
+                            tag_id: string | null;
+                            /** @description Whether unlisted events are shown. */
+                            include_unlisted: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                            /** @description The feed's address (`GET /calendar/{token}.ics`, no key). Only in the answer that creates a shared feed, and in every answer of a member's feed POST; null in lists. */
+                            url: string | null;
+                            /** @description The same address as `webcal://`, which calendar apps open as a subscription. */
+                            webcal_url: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown after the community's name as the calendar's name. */
+                    label?: string;
+                    /** @description Only events carrying this tag (its id or its label). */
+                    tag?: string;
+                    /** @description Show unlisted events too (default false). */
+                    include_unlisted?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** CalendarFeed */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            /** @description A member's own feed: the member; null for a shared feed. */
+                            member_id: string | null;
+                            /** @description Only events carrying this tag; null for all. */
+                            tag_id: string | null;
+                            /** @description Whether unlisted events are shown. */
+                            include_unlisted: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                            /** @description The feed's address (`GET /calendar/{token}.ics`, no key). Only in the answer that creates a shared feed, and in every answer of a member's feed POST; null in lists. */
+                            url: string | null;
+                            /** @description The same address as `webcal://`, which calendar apps open as a subscription. */
+                            webcal_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The feed id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    memberCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4, opt-in: a repeat within 1 hour replays the stored response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** CalendarFeed */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            /** @description A member's own feed: the member; null for a shared feed. */
+                            member_id: string | null;
+                            /** @description Only events carrying this tag; null for all. */
+                            tag_id: string | null;
+                            /** @description Whether unlisted events are shown. */
+                            include_unlisted: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                            /** @description The feed's address (`GET /calendar/{token}.ics`, no key). Only in the answer that creates a shared feed, and in every answer of a member's feed POST; null in lists. */
+                            url: string | null;
+                            /** @description The same address as `webcal://`, which calendar apps open as a subscription. */
+                            webcal_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** CalendarFeed */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            /** @description A member's own feed: the member; null for a shared feed. */
+                            member_id: string | null;
+                            /** @description Only events carrying this tag; null for all. */
+                            tag_id: string | null;
+                            /** @description Whether unlisted events are shown. */
+                            include_unlisted: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                            /** @description The feed's address (`GET /calendar/{token}.ics`, no key). Only in the answer that creates a shared feed, and in every answer of a member's feed POST; null in lists. */
+                            url: string | null;
+                            /** @description The same address as `webcal://`, which calendar apps open as a subscription. */
+                            webcal_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found in the caller's community. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listActivities: {
+        parameters: {
+            query?: {
+                /** @description One action, or every action of a resource (`calendar_event.*`). */
+                action?: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.attendees_updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "feed.created" | "feed.updated" | "file.uploaded" | "award.created" | "award.assigned" | "api_key.created" | "api_key.rotated" | "api_key.permissions_changed" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_delivery.redelivered" | "import.completed" | "chat_sync.started" | "chat_sync.completed" | "console.signed_in" | "console.link_refused" | "calendar_event.*" | "member.*" | "group.*" | "post.*" | "feed.*" | "file.*" | "award.*" | "api_key.*" | "webhook_endpoint.*" | "webhook_delivery.*" | "import.*" | "chat_sync.*" | "console.*";
+                actor_type?: "api_key" | "console" | "cli" | "chat_sync" | "system";
+                actor_id?: string;
+                target_type?: string;
+                target_id?: string;
+                /** @description Records at or after this instant. */
+                since?: string;
+                /** @description Records before this instant. */
+                until?: string;
+                /** @description 0-based page number. */
+                page?: number;
+                /** @description Records per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            page: number;
+                            per_page: number;
+                            count: number;
+                            total_records: number;
+                            total_pages: number;
+                            has_next: boolean;
+                            records: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description When the change was made, to the microsecond (`2025-03-11T13:06:35.552988+00:00`). */
+                                occurred_at: string;
+                                /** @enum {string} */
+                                action: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.attendees_updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "feed.created" | "feed.updated" | "file.uploaded" | "award.created" | "award.assigned" | "api_key.created" | "api_key.rotated" | "api_key.permissions_changed" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_delivery.redelivered" | "import.completed" | "chat_sync.started" | "chat_sync.completed" | "console.signed_in" | "console.link_refused";
+                                actor: {
+                                    /** @enum {string} */
+                                    type: "api_key" | "console" | "cli" | "chat_sync" | "system";
+                                    id: string | null;
+                                    label: string | null;
+                                };
+                                target: {
+                                    /** @description The kind of object changed: calendar_event, member, group, api_key, webhook_endpoint, community, ... */
+                                    type: string;
+                                    id: string | null;
+                                    name: string | null;
+                                };
+                                context: {
+                                    request_id: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                } | null;
+                                changes: {
+                                    [key: string]: unknown[];
+                                } | null;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description SHA-256 (hex) over the previous record's hash of the community (its 32 bytes) and this record's canonical JSON without `hash` (docs/activity.md). */
+                                hash: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
