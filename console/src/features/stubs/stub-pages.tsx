@@ -32,12 +32,6 @@ export function OverviewPage() {
     </>
   );
 }
-export const MembersPage = () => (
-  <Stub
-    name="Members"
-    what="Members, searched by name or email, filtered by status and sorted by name or join date, added, deactivated and added to groups, will show here."
-  />
-);
 export const AwardsPage = () => <Stub name="Awards" what="The community's awards, created and assigned here, will show here." />;
 export const ApiKeysPage = () => (
   <Stub
