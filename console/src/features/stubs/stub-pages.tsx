@@ -33,12 +33,6 @@ export function OverviewPage() {
   );
 }
 export const AwardsPage = () => <Stub name="Awards" what="The community's awards, created and assigned here, will show here." />;
-export const ApiKeysPage = () => (
-  <Stub
-    name="API keys"
-    what="The community's API keys (label, permissions, created, expires, last used), created, rotated and revoked here, will show here."
-  />
-);
 export const WebhooksPage = () => (
   <Stub name="Webhooks" what="Webhook endpoints and their delivery log (each attempt), with redelivery and test events, will show here." />
 );
