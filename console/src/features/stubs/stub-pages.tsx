@@ -32,7 +32,6 @@ export function OverviewPage() {
     </>
   );
 }
-export const AwardsPage = () => <Stub name="Awards" what="The community's awards, created and assigned here, will show here." />;
 export const WebhooksPage = () => (
   <Stub name="Webhooks" what="Webhook endpoints and their delivery log (each attempt), with redelivery and test events, will show here." />
 );
