@@ -1,4 +1,3 @@
-import { useSession } from '../../session/session-context.js';
 import { PageTitle } from '../../shared/layout.js';
 
 // Pages whose API lands with other branches (console-api, console-ops-api, activity-log); phase 2
@@ -13,25 +12,6 @@ function Stub({ name, what }: { name: string; what: string }) {
   );
 }
 
-export function OverviewPage() {
-  const { session } = useSession();
-  return (
-    <>
-      <PageTitle name="Overview" />
-      <dl class="facts">
-        <dt>Community</dt>
-        <dd>{session.community.name}</dd>
-        <dt>Plan</dt>
-        <dd>{session.community.plan}</dd>
-        <dt>Community id</dt>
-        <dd>
-          <code>{session.community.id}</code>
-        </dd>
-      </dl>
-      <p class="stub">Counts, the Slack connection, failing webhook endpoints and the latest activity will show here.</p>
-    </>
-  );
-}
 export const WebhooksPage = () => (
   <Stub name="Webhooks" what="Webhook endpoints and their delivery log (each attempt), with redelivery and test events, will show here." />
 );
