@@ -69,10 +69,12 @@ for (const { engine, skip } of engines) {
       const row = page.locator('tr', { hasText: 'minutes 2026.pdf' });
       await row.waitFor();
       assert.equal(await row.locator('td[data-label="Type"]').innerText(), 'application/pdf');
-      assert.equal(await row.locator('td[data-label="Size"]').innerText(), '2.0 MB');
+      assert.equal(await row.locator('td[data-label="Size"]').innerText(), '2.0\u00a0MB', 'a no-break space between number and unit');
       assert.match(String(await row.locator('td[data-label="Uploaded"] time').getAttribute('title')), / UTC$/);
       await page.getByText(/1–1 of 1 \(page 1 of 1\)/).waitFor();
-      const url = await row.getByRole('link', { name: 'Open minutes 2026.pdf' }).getAttribute('href');
+      const link = row.locator('td[data-label="Public URL"] a');
+      const url = await link.getAttribute('href');
+      assert.equal(await link.innerText(), url, 'the URL is shown');
       assert.ok(url?.startsWith(`${server.baseUrl}/files/`), String(url));
       await row.getByRole('button', { name: 'Copy the URL of minutes 2026.pdf' }).click();
       await row.getByText('Copied', { exact: true }).waitFor();

@@ -88,17 +88,14 @@ export function FilesPage() {
               empty="No file has been uploaded yet."
               columns={[
                 { header: 'Name', cell: (file) => file.name },
-                { header: 'Type', cell: (file) => <code>{file.mimetype}</code> },
+                { header: 'Type', cell: (file) => file.mimetype },
                 { header: 'Size', cell: (file) => sizeOf(file.size) },
                 { header: 'Uploaded', cell: (file) => <DateTime value={file.created_at} /> },
                 {
                   header: 'Public URL',
                   cell: (file) => (
                     <span class="file-link">
-                      <a href={file.url} aria-label={`Open ${file.name}`}>
-                        Open
-                      </a>{' '}
-                      <CopyButton value={file.url} label={`the URL of ${file.name}`} />
+                      <a href={file.url}>{file.url}</a> <CopyButton value={file.url} label={`the URL of ${file.name}`} />
                     </span>
                   ),
                 },

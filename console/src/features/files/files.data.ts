@@ -25,7 +25,8 @@ export async function listFiles(client: AdminClient<paths>, page: number): Promi
 
 /** Bytes as people read them (1 KB = 1024 bytes, as file managers show them). */
 export function sizeOf(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
+  // A no-break space keeps the number and its unit on one line.
+  if (bytes < 1024) return `${bytes}\u00a0B`;
   const units = ['KB', 'MB', 'GB'];
   let value = bytes / 1024;
   let unit = 0;
@@ -33,5 +34,5 @@ export function sizeOf(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)}\u00a0${units[unit]}`;
 }

@@ -134,7 +134,7 @@ export function MembersPage() {
                       Add to group
                     </button>
                     {member.is_deactivated ? null : member.chat_profile_id ? (
-                      <span class="muted">Deactivate in the chat workspace</span>
+                      <span class="muted">Deactivate in chat</span>
                     ) : (
                       <button
                         type="button"
