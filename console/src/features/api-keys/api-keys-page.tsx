@@ -83,10 +83,11 @@ export function ApiKeysPage() {
         />
       ) : null}
       {problem ? <ErrorState problem={problem} /> : null}
+      <p class="muted">Revoked keys are not listed; expired ones are, until revoked.</p>
       <Loaded state={list} what="API keys">
         {(keys) => (
           <PagedTable
-            caption="Live keys (revoked ones are not listed)"
+            caption="Live keys"
             page={keys}
             rowKey={(key) => key.id}
             onPage={setPage}
