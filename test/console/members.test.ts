@@ -131,8 +131,14 @@ for (const { engine, skip } of engines) {
       await page.getByLabel('Name or email').fill('ada@example.com');
       await page.keyboard.press('Enter');
       await page.getByText(/1–1 of 1/).waitFor();
-      await page.getByRole('button', { name: 'Deactivate Ada Lovelace' }).click();
+      // By keyboard: Enter on the row's button asks, Escape answers no.
+      await page.getByRole('button', { name: 'Deactivate Ada Lovelace' }).focus();
+      await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Deactivate this member?' });
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Deactivate Ada Lovelace' }).click();
       await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'hidden' });
