@@ -1,18 +1,13 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router } from 'preact-iso';
+import { ApiKeysPage } from './features/api-keys/api-keys-page.js';
+import { AwardsPage } from './features/awards/awards-page.js';
 import { EventsPage } from './features/events/events-page.js';
 import { FilesPage } from './features/files/files-page.js';
+import { MembersPage } from './features/members/members-page.js';
+import { OverviewPage } from './features/overview/overview-page.js';
 import { PostsPage } from './features/posts/posts-page.js';
-import {
-  ActivityPage,
-  ApiKeysPage,
-  AwardsPage,
-  MembersPage,
-  NotFoundPage,
-  OverviewPage,
-  SlackPage,
-  WebhooksPage,
-} from './features/stubs/stub-pages.js';
+import { ActivityPage, NotFoundPage, SlackPage, WebhooksPage } from './features/stubs/stub-pages.js';
 import { clearSession, clientFor, loadSession, type Session, saveSession, untyped } from './session/session.js';
 import { SessionContext, type SessionValue } from './session/session-context.js';
 import { exchangeToken, forgetFragment, tokenFromFragment } from './session/sign-in.js';

@@ -7,6 +7,7 @@ import {
   type ConsoleServer,
   launchBrowser,
   newPage,
+  seriousViolations,
   signInBrowser,
   startConsoleServer,
 } from '../support/browser-kit.js';
@@ -29,6 +30,7 @@ for (const { engine, skip } of engines) {
       const { context, page, errors } = await newPage(browser);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
       await signInBrowser(page, server, '/console/files');
+      await page.getByText('No file has been uploaded yet.').waitFor();
       await page.getByRole('button', { name: 'Upload', exact: true }).click();
       await page.getByText('Choose a file to upload.').waitFor();
 
@@ -55,6 +57,31 @@ for (const { engine, skip } of engines) {
       const download = await fetch(String(url));
       assert.equal(download.status, 200);
       assert.deepEqual(Buffer.from(await download.arrayBuffer()), bytes);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    it('lists the files (name, type, size, date with UTC on hover) with the API’s totals, each public URL with a copy button', async () => {
+      const { context, page, errors } = await newPage(browser, 360);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+      await signInBrowser(page, server, '/console/files');
+      // At 360 px the table is a list of labelled lines.
+      const row = page.locator('tr', { hasText: 'minutes 2026.pdf' });
+      await row.waitFor();
+      assert.equal(await row.locator('td[data-label="Type"]').innerText(), 'application/pdf');
+      assert.equal(await row.locator('td[data-label="Size"]').innerText(), '2.0\u00a0MB', 'a no-break space between number and unit');
+      assert.match(String(await row.locator('td[data-label="Uploaded"] time').getAttribute('title')), / UTC$/);
+      await page.getByText(/1–1 of 1 \(page 1 of 1\)/).waitFor();
+      const link = row.locator('td[data-label="Public URL"] a');
+      const url = await link.getAttribute('href');
+      assert.equal(await link.innerText(), url, 'the URL is shown');
+      assert.ok(url?.startsWith(`${server.baseUrl}/files/`), String(url));
+      await row.getByRole('button', { name: 'Copy the URL of minutes 2026.pdf' }).click();
+      await row.getByText('Copied', { exact: true }).waitFor();
+      assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), url);
+      assert.equal((await fetch(String(url))).status, 200);
+      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 360, 'fits 360 px');
+      assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(errors, []);
       await context.close();
     });

@@ -2,9 +2,12 @@
 // on a fresh SQLite database with a few events, feeds and posts (shown in docs/console.md).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { permissions } from '../../src/shared/permissions.js';
 import { browserSkipReason, launchBrowser, newPage, signInBrowser, startConsoleServer } from '../support/browser-kit.js';
 import { projectRoot } from '../support/cli.js';
 import * as fx from '../support/feed-fixtures.js';
+import { fixture, multipartBody, uploadParts } from '../support/multipart.js';
 
 const pages = [
   ['overview', '/console/'],
@@ -53,10 +56,53 @@ try {
       fx.post(3, 2, { title: 'Bike clinic', body_plaintext: 'Tyres and brakes.', ...when(3) }),
     ],
   });
+  // --- console-pages-a: members, awards, files and keys, and a session holding every permission by name ---
+  const auth = server.community.auth;
+  for (const [email, full_name] of [
+    ['grace@example.org', 'Grace Hopper'],
+    ['linus@example.org', 'Linus Pauling'],
+    ['zoe@example.org', 'Zoë Ålander'],
+  ])
+    await server.t.request({ method: 'POST', url: '/admin/v0/members', headers: auth, payload: { email, full_name } });
+  await server.t.request({
+    method: 'POST',
+    url: '/admin/v0/members',
+    headers: auth,
+    payload: { email: 'person1@example.com', full_name: 'Ada Lovelace' },
+  });
+  const award = await server.t.request({
+    method: 'POST',
+    url: '/admin/v0/awards',
+    headers: auth,
+    payload: { name: 'Helping hand', description: 'For fixing someone else’s bike.', emoji: ':raised_hands:' },
+  });
+  await server.t.request({
+    method: 'POST',
+    url: `/admin/v0/awards/${award.json<{ data: { id: string } }>().data.id}/assign`,
+    headers: auth,
+    payload: { recipient: { email: 'person1@example.com' } },
+  });
+  await server.t.request({
+    method: 'POST',
+    url: '/admin/v0/awards',
+    headers: auth,
+    payload: { name: 'First soldering joint', emoji: ':zap:' },
+  });
+  for (const [name, file] of [
+    ['minutes 2026.pdf', 'tiny.pdf'],
+    ['workshop.png', 'tiny.png'],
+  ]) {
+    const { payload, headers } = multipartBody(uploadParts(fixture(file), name));
+    await server.t.request({ method: 'POST', url: '/admin/v0/files', headers: { ...auth, ...headers }, payload });
+  }
+  const deps = { database: server.t.database, clock: server.t.clock };
+  await createApiKey(deps, server.community.id, 'Reporting', { permissions: new Set(['calendar_events:read', 'members:read'] as const) });
+  const session = await createApiKey(deps, server.community.id, 'Console session', { permissions: new Set(permissions) });
+
   const browser = await launchBrowser();
   for (const width of [1280, 360]) {
     const { context, page } = await newPage(browser, width);
-    await signInBrowser(page, server);
+    await signInBrowser(page, server, '/console/', { key: session.key, keyId: session.id });
     for (const [name, path] of pages) {
       await page.goto(`${server.baseUrl}${path}`);
       await page.locator('h1').waitFor();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { permissions } from '../../src/shared/permissions.js';
 import {
   browserSkipReason,
   type ConsoleServer,
@@ -30,7 +31,11 @@ for (const { engine, skip } of engines) {
 
     it('the nav landmark links every page by name, and each page has one h1 naming it, with no axe violation of impact serious or critical', async () => {
       const { context, page, errors } = await newPage(browser);
-      await signInBrowser(page, server);
+      // Every permission listed by name, as a console session holds them (the API keys page needs api_keys:write).
+      const session = await createApiKey({ database: server.t.database, clock: server.t.clock }, server.community.id, 'Console session', {
+        permissions: new Set(permissions),
+      });
+      await signInBrowser(page, server, '/console/', { key: session.key, keyId: session.id });
       const nav = page.getByRole('navigation', { name: 'Console' });
       assert.deepEqual(await nav.getByRole('link').allInnerTexts(), pageNames);
       for (const name of pageNames) {

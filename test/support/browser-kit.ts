@@ -5,7 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Engine } from '../../src/db/database.js';
 import { ensureConsoleBuilt } from './console-kit.js';
-import { startTestApp, type TestApp } from './harness.js';
+import { type HarnessOptions, startTestApp, type TestApp } from './harness.js';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -39,9 +39,13 @@ export interface ConsoleServer {
 }
 
 /** Builds the console if needed, then the app on a fresh database of the engine, listening for real. */
-export async function startConsoleServer(engine: Engine, communityName = 'Riverside Makers'): Promise<ConsoleServer> {
+export async function startConsoleServer(
+  engine: Engine,
+  communityName = 'Riverside Makers',
+  options: HarnessOptions = {},
+): Promise<ConsoleServer> {
   ensureConsoleBuilt();
-  const t = await startTestApp(engine);
+  const t = await startTestApp(engine, options);
   // The browser runs on the wall clock: the server does too, so "upcoming" means the same to both.
   t.clock.set(Date.now());
   const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -52,6 +52,7 @@ export async function listApiKeys({ database }: Pick<ApiKeyDeps, 'database'>, co
 export interface ApiKeyRecord {
   id: string;
   label: string;
+  kind: KeyKind;
   permissions: Permission[];
   all_permissions: boolean;
   created_at: string;
@@ -72,6 +73,7 @@ export async function listLiveApiKeys(
     return {
       id: row.id,
       label: row.label,
+      kind: row.kind,
       permissions: permissionNames(held),
       all_permissions: holdsAll(held),
       created_at: toIso(row.created_at),

@@ -36,6 +36,9 @@ export const ApiKeyRecordSchema = Type.Object(
   {
     id: Uuid({ description: 'The key id (what rotate and delete take).' }),
     label: Type.String(),
+    kind: StringEnum(['key', 'console'] as const, {
+      description: '`console`: a console session (docs/console.md), made by signing in; `key`: every other key.',
+    }),
     permissions: Type.Array(StringEnum(permissions), { description: 'Every permission the key holds now, in catalogue order.' }),
     all_permissions: Type.Boolean({
       description: 'True when the key holds `all`: permissions added in later versions too (api_keys:write only when named besides).',

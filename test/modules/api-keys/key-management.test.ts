@@ -80,6 +80,7 @@ describeEachEngine('API keys: management over the API (extension)', (ctx) => {
     assert.deepEqual(listed, {
       id: created.id,
       label: 'reporting',
+      kind: 'key',
       permissions: ['calendar_events:read', 'feeds:read'],
       all_permissions: false,
       created_at: new Date(t.clock.now()).toISOString(),

@@ -4859,6 +4859,11 @@ export interface operations {
                                  */
                                 id: string;
                                 label: string;
+                                /**
+                                 * @description `console`: a console session (docs/console.md), made by signing in; `key`: every other key.
+                                 * @enum {string}
+                                 */
+                                kind: "key" | "console";
                                 /** @description Every permission the key holds now, in catalogue order. */
                                 permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "groups:read" | "awards:read" | "files:read" | "api_keys:write" | "chat:read" | "chat:write" | "activities:read")[];
                                 /** @description True when the key holds `all`: permissions added in later versions too (api_keys:write only when named besides). */

@@ -1,14 +1,18 @@
 import { useState } from 'preact/hooks';
 import { useSession } from '../../session/session-context.js';
 import { CopyButton } from '../../shared/copy-button.js';
+import { DateTime } from '../../shared/date-time.js';
 import { Field } from '../../shared/field.js';
 import { PageTitle } from '../../shared/layout.js';
-import { ErrorState } from '../../shared/states.js';
-import { type Problem, problemOf } from '../../shared/use-request.js';
-import { type UploadedFile, upload } from './files.data.js';
+import { PagedTable } from '../../shared/paged-table.js';
+import { ErrorState, Loaded } from '../../shared/states.js';
+import { type Problem, problemOf, useRequest } from '../../shared/use-request.js';
+import { listFiles, sizeOf, type UploadedFile, upload } from './files.data.js';
 
 export function FilesPage() {
-  const { session } = useSession();
+  const { session, client } = useSession();
+  const [page, setPage] = useState(0);
+  const list = useRequest(() => listFiles(client, page), [page]);
   const [file, setFile] = useState<File | null>(null);
   const [description, setDescription] = useState('');
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
@@ -25,6 +29,7 @@ export function FilesPage() {
     setProgress({ sent: 0, total: file.size });
     try {
       setUploaded(await upload(session, file, description, (sent, total) => setProgress({ sent, total })));
+      list.reload();
     } catch (err) {
       setProblem(problemOf(err));
     } finally {
@@ -73,8 +78,31 @@ export function FilesPage() {
       ) : null}
       <section aria-labelledby="list-title">
         <h2 id="list-title">The community’s files</h2>
-        {/* PHASE 2: the list comes with console-api's GET /admin/v0/files: a PagedTable (name, size, type, uploaded, URL with a CopyButton). */}
-        <p class="stub">The list of files arrives with the files list endpoint (GET /admin/v0/files).</p>
+        <Loaded state={list} what="files">
+          {(files) => (
+            <PagedTable
+              caption="Files, newest first"
+              page={files}
+              rowKey={(file) => file.id}
+              onPage={setPage}
+              empty="No file has been uploaded yet."
+              columns={[
+                { header: 'Name', cell: (file) => file.name },
+                { header: 'Type', cell: (file) => file.mimetype },
+                { header: 'Size', cell: (file) => sizeOf(file.size) },
+                { header: 'Uploaded', cell: (file) => <DateTime value={file.created_at} /> },
+                {
+                  header: 'Public URL',
+                  cell: (file) => (
+                    <span class="file-link">
+                      <a href={file.url}>{file.url}</a> <CopyButton value={file.url} label={`the URL of ${file.name}`} />
+                    </span>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </Loaded>
       </section>
     </>
   );
