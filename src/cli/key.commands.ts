@@ -5,7 +5,7 @@ import { listApiKeys } from '../modules/api-keys/api-keys.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { parseDuration, parseDurationOrZero } from '../shared/duration.js';
 import { parsePermissionList, permissions } from '../shared/permissions.js';
-import { type DurationMs, durationMs } from '../shared/time.js';
+import type { DurationMs } from '../shared/time.js';
 import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 

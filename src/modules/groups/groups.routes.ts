@@ -4,7 +4,6 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { addGroupMember } from './groups.commands.js';
 import { listGroups } from './groups.reads.js';
 import { AddGroupMemberBodySchema, AddGroupMemberResponseSchema, GroupIdParamsSchema, GroupRecordSchema } from './groups.schemas.js';

@@ -7,7 +7,6 @@ import { sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../schemas/common.schemas.js';
 import { pagedListEnvelope } from '../../schemas/json-text.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { type AddMemberResult, addMember, deactivateMember } from './members.commands.js';
 import { checkMembership, listMembers } from './members.reads.js';
 import {
