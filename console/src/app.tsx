@@ -13,7 +13,7 @@ import {
   SlackPage,
   WebhooksPage,
 } from './features/stubs/stub-pages.js';
-import { clearSession, clientFor, loadSession, type Session, saveSession, untyped } from './session/session.js';
+import { clearSession, clientFor, loadSession, revokeSessionKey, type Session, saveSession } from './session/session.js';
 import { SessionContext, type SessionValue } from './session/session-context.js';
 import { exchangeToken, forgetFragment, tokenFromFragment } from './session/sign-in.js';
 import { LinkRefusedPage, SignedOutPage, SigningInPage } from './session/signed-out-pages.js';
@@ -61,7 +61,7 @@ export function App() {
       async signOut() {
         // Revokes the session's own key; the storage is cleared even when the server cannot be reached.
         try {
-          await untyped(client, 'DELETE')(`/admin/v0/api_keys/${encodeURIComponent(gate.session.key_id)}`);
+          await revokeSessionKey(client, gate.session);
         } catch {
           // Unreachable server: the key still expires on its own; the tab forgets it either way.
         } finally {
