@@ -11,8 +11,8 @@ import {
   NotFoundPage,
   OverviewPage,
   SlackPage,
-  WebhooksPage,
 } from './features/stubs/stub-pages.js';
+import { WebhooksPage } from './features/webhooks/webhooks-page.js';
 import { clearSession, clientFor, loadSession, revokeSessionKey, type Session, saveSession } from './session/session.js';
 import { SessionContext, type SessionValue } from './session/session-context.js';
 import { exchangeToken, forgetFragment, tokenFromFragment } from './session/sign-in.js';
