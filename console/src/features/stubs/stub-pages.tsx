@@ -45,9 +45,6 @@ export const ApiKeysPage = () => (
     what="The community's API keys (label, permissions, created, expires, last used), created, rotated and revoked here, will show here."
   />
 );
-export const SlackPage = () => (
-  <Stub name="Slack" what="The Slack connection, the bot's presence, the last sync, the event queue's lag and backfills will show here." />
-);
 export const ActivityPage = () => (
   <Stub name="Activity" what="The activity log, filtered by actor, action, target and time, and its export, will show here." />
 );
