@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router } from 'preact-iso';
+import { ActivityPage } from './features/activity/activity-page.js';
 import { EventsPage } from './features/events/events-page.js';
 import { FilesPage } from './features/files/files-page.js';
 import { PostsPage } from './features/posts/posts-page.js';
 import { SlackPage } from './features/slack/slack-page.js';
-import { ActivityPage, ApiKeysPage, AwardsPage, MembersPage, NotFoundPage, OverviewPage } from './features/stubs/stub-pages.js';
+import { ApiKeysPage, AwardsPage, MembersPage, NotFoundPage, OverviewPage } from './features/stubs/stub-pages.js';
 import { WebhooksPage } from './features/webhooks/webhooks-page.js';
 import { clearSession, clientFor, loadSession, revokeSessionKey, type Session, saveSession } from './session/session.js';
 import { SessionContext, type SessionValue } from './session/session-context.js';

@@ -45,9 +45,6 @@ export const ApiKeysPage = () => (
     what="The community's API keys (label, permissions, created, expires, last used), created, rotated and revoked here, will show here."
   />
 );
-export const ActivityPage = () => (
-  <Stub name="Activity" what="The activity log, filtered by actor, action, target and time, and its export, will show here." />
-);
 export const NotFoundPage = () => (
   <>
     <PageTitle name="Page not found" />
