@@ -18,6 +18,18 @@ import { ActivityFiltersForm } from './activity-filters.js';
 
 const shown = (value: unknown): string => (typeof value === 'string' ? `“${value}”` : (JSON.stringify(value) ?? 'nothing'));
 
+/** An action, breakable after its dot only (never inside a word). */
+function ActionName({ action }: { action: string }) {
+  const dot = action.indexOf('.');
+  return (
+    <code class="action-name">
+      {action.slice(0, dot + 1)}
+      <wbr />
+      {action.slice(dot + 1)}
+    </code>
+  );
+}
+
 function Details({ record }: { record: Activity }) {
   const changes = record.changes ? Object.entries(record.changes) : [];
   if (!record.context && changes.length === 0 && !record.metadata) return <span class="muted">—</span>;
@@ -135,7 +147,7 @@ export function ActivityPage() {
                   </>
                 ),
               },
-              { header: 'Action', cell: (r) => <code>{r.action}</code> },
+              { header: 'Action', cell: (r) => <ActionName action={r.action} /> },
               {
                 header: 'Target',
                 cell: (r) => (

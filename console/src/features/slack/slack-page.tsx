@@ -167,7 +167,7 @@ export function SlackPage() {
           )
         }
       </Loaded>
-      <form class="card inline-form" onSubmit={start} aria-labelledby="backfill-title" noValidate>
+      <form class="card inline-form narrow-fields" onSubmit={start} aria-labelledby="backfill-title" noValidate>
         <h2 id="backfill-title" class="form-title">
           Start a backfill
         </h2>

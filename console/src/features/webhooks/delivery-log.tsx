@@ -81,7 +81,7 @@ export function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
           Refresh
         </button>
       </div>
-      <form class="inline-form" onSubmit={askRedeliverFailed} noValidate aria-label="Redeliver failed deliveries">
+      <form class="inline-form narrow-fields" onSubmit={askRedeliverFailed} noValidate aria-label="Redeliver failed deliveries">
         <Field label="Failed since" error={sinceError} help="Every failed delivery created at or after this time is sent again.">
           {(p) => <input {...p} type="datetime-local" value={since} onInput={(e) => setSince(e.currentTarget.value)} />}
         </Field>

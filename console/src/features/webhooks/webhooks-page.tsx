@@ -75,7 +75,12 @@ export function WebhooksPage() {
   const [creating, setCreating] = useState(false);
   const eventTypes = useRequest(() => (creating ? listEventTypes(client) : Promise.resolve([])), [creating]);
   const [created, setCreated] = useState<CreatedEndpoint | null>(null);
-  const [shown, setShown] = useState<string | null>(null);
+  // The endpoint whose deliveries are open, in the address (?endpoint=ID) so that a log can be linked to.
+  const [shown, setShownState] = useState<string | null>(() => new URLSearchParams(window.location.search).get('endpoint'));
+  const setShown = (id: string | null) => {
+    setShownState(id);
+    history.replaceState(history.state, '', id ? `?endpoint=${encodeURIComponent(id)}` : window.location.pathname);
+  };
   const [asking, setAsking] = useState<Asking | null>(null);
   const [notice, setNotice] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -181,7 +186,7 @@ export function WebhooksPage() {
                     cell: (endpoint) => (endpoint.events === null ? 'Every type' : endpoint.events.join(', ')),
                   },
                   {
-                    header: 'Enabled',
+                    header: 'State',
                     cell: (endpoint) =>
                       endpoint.disabled ? (
                         <span class="status status-failed">
