@@ -148,10 +148,13 @@ for (const { engine, skip } of engines) {
       await page.getByText(`Enabled ${receiver.url}.`).waitFor();
       assert.equal((await api('GET', '/admin/v0/webhook_endpoints')).json<{ data: { disabled: boolean }[] }>().data[0]?.disabled, false);
 
-      // Delete asks first; cancel keeps it.
-      await page.getByRole('button', { name: `Delete ${receiver.url}` }).click();
+      // Delete asks first; cancelled from the keyboard (Enter opens, the focus is in the dialog, Escape closes), it keeps it.
+      await page.getByRole('button', { name: `Delete ${receiver.url}` }).focus();
+      await page.keyboard.press('Enter');
       const deleting = page.getByRole('dialog', { name: 'Delete this endpoint?' });
-      await deleting.getByRole('button', { name: 'Cancel' }).click();
+      await deleting.waitFor();
+      assert.equal(await page.evaluate(`document.activeElement?.closest('dialog[open]') !== null`), true, 'the focus is in the dialog');
+      await page.keyboard.press('Escape');
       await deleting.waitFor({ state: 'hidden' });
       assert.equal((await api('GET', '/admin/v0/webhook_endpoints')).json<{ data: unknown[] }>().data.length, 1);
       await page.getByRole('button', { name: `Delete ${receiver.url}` }).click();
