@@ -139,5 +139,25 @@ for (const { engine, skip } of engines) {
       assert.deepEqual(errors, []);
       await context.close();
     });
+
+    it('shows the API’s error, with its hint, when the page cannot be read', async () => {
+      const { context, page } = await newPage(browser);
+      await signInWithLink(page, server);
+      await page.route('**/admin/v0/activities?*', (route) =>
+        route.fulfill({
+          status: 403,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            success: false,
+            error: { code: 'insufficient_scope', message: 'This key lacks the permission.', hint: 'Sign in again with a new link.' },
+          }),
+        }),
+      );
+      await page.goto(`${server.baseUrl}/console/activity`);
+      await page.getByRole('alert').getByText('This key lacks the permission.').waitFor();
+      await page.getByRole('alert').getByText('Sign in again with a new link.').waitFor();
+      await page.getByRole('alert').getByRole('button', { name: 'Try again' }).waitFor();
+      await context.close();
+    });
   });
 }
