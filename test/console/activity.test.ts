@@ -32,8 +32,13 @@ for (const { engine, skip } of engines) {
       await server?.stop();
     });
 
+    /** Applies the filters and waits for the API's answer (the totals shown before may look the same as the next). */
     const apply = async (page: Page) => {
-      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await Promise.all([
+        page.waitForResponse((response) => response.url().includes('/admin/v0/activities?')),
+        page.getByRole('button', { name: 'Apply filters' }).click(),
+      ]);
+      await page.locator('.state-loading').waitFor({ state: 'detached' });
     };
     const exported = async (page: Page, button: string) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
