@@ -1,14 +1,17 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router } from 'preact-iso';
+import { ActivityPage } from './features/activity/activity-page.js';
 import { ApiKeysPage } from './features/api-keys/api-keys-page.js';
 import { AwardsPage } from './features/awards/awards-page.js';
 import { EventsPage } from './features/events/events-page.js';
 import { FilesPage } from './features/files/files-page.js';
 import { MembersPage } from './features/members/members-page.js';
+import { NotFoundPage } from './features/not-found/not-found-page.js';
 import { OverviewPage } from './features/overview/overview-page.js';
 import { PostsPage } from './features/posts/posts-page.js';
-import { ActivityPage, NotFoundPage, SlackPage, WebhooksPage } from './features/stubs/stub-pages.js';
-import { clearSession, clientFor, loadSession, type Session, saveSession, untyped } from './session/session.js';
+import { SlackPage } from './features/slack/slack-page.js';
+import { WebhooksPage } from './features/webhooks/webhooks-page.js';
+import { clearSession, clientFor, loadSession, revokeSessionKey, type Session, saveSession } from './session/session.js';
 import { SessionContext, type SessionValue } from './session/session-context.js';
 import { exchangeToken, forgetFragment, tokenFromFragment } from './session/sign-in.js';
 import { LinkRefusedPage, SignedOutPage, SigningInPage } from './session/signed-out-pages.js';
@@ -56,7 +59,7 @@ export function App() {
       async signOut() {
         // Revokes the session's own key; the storage is cleared even when the server cannot be reached.
         try {
-          await untyped(client, 'DELETE')(`/admin/v0/api_keys/${encodeURIComponent(gate.session.key_id)}`);
+          await revokeSessionKey(client, gate.session);
         } catch {
           // Unreachable server: the key still expires on its own; the tab forgets it either way.
         } finally {

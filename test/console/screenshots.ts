@@ -8,6 +8,7 @@ import { browserSkipReason, launchBrowser, newPage, signInBrowser, startConsoleS
 import { projectRoot } from '../support/cli.js';
 import * as fx from '../support/feed-fixtures.js';
 import { fixture, multipartBody, uploadParts } from '../support/multipart.js';
+import { operationsSeed } from './screenshots-operations.js';
 
 const pages = [
   ['overview', '/console/'],
@@ -29,8 +30,10 @@ if (browserSkipReason) {
 
 const out = join(projectRoot, 'docs', 'console');
 mkdirSync(out, { recursive: true });
-const server = await startConsoleServer('sqlite');
+const operations = await operationsSeed();
+const server = await startConsoleServer('sqlite', undefined, { env: operations.env });
 try {
+  const overrides = await operations.seed(server);
   const day = 86_400_000;
   const titles = ['Repair café', 'Soldering evening', 'Bike clinic', 'Annual general meeting'];
   for (const [i, title] of titles.entries()) {
@@ -104,7 +107,7 @@ try {
     const { context, page } = await newPage(browser, width);
     await signInBrowser(page, server, '/console/', { key: session.key, keyId: session.id });
     for (const [name, path] of pages) {
-      await page.goto(`${server.baseUrl}${path}`);
+      await page.goto(`${server.baseUrl}${overrides[name] ?? path}`);
       await page.locator('h1').waitFor();
       await page.locator('.state-loading').waitFor({ state: 'detached' });
       const file = join(out, `${name}-${width}.png`);
@@ -116,4 +119,5 @@ try {
   await browser.close();
 } finally {
   await server.stop();
+  await operations.stop();
 }

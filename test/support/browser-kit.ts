@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Engine } from '../../src/db/database.js';
+import { ensureBuilt } from '../http/server-processes.js';
+import { parseJsonOutput, runCli } from './cli.js';
 import { ensureConsoleBuilt } from './console-kit.js';
 import { type HarnessOptions, startTestApp, type TestApp } from './harness.js';
 
@@ -111,4 +113,32 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       (violation) =>
         `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`,
     );
+}
+
+// ---- Sign-in with a real console link (console-pages-b) ----
+
+/** A one-time console link for the server's community, made by the real CLI against the server's database. */
+export async function consoleLink(server: ConsoleServer, expires = '15m'): Promise<{ url: string; expires_at: string }> {
+  ensureBuilt();
+  const result = await runCli(['console', 'link', '--community', server.community.id, '--expires', expires, '--json'], {
+    ...server.t.testDb.env,
+    PUBLIC_BASE_URL: server.baseUrl,
+  });
+  if (result.code !== 0) throw new Error(`console link failed: ${result.stderr}`);
+  return parseJsonOutput<{ url: string; expires_at: string }>(result);
+}
+
+/**
+ * Signs the page in as a person would: `community-admin console link` (the CLI, on the server's
+ * database) and the URL opened; then, when `path` is given, goes there. Answers the link's URL.
+ */
+export async function signInWithLink(page: Page, server: ConsoleServer, path?: string): Promise<string> {
+  const { url } = await consoleLink(server);
+  await page.goto(url);
+  await page.locator('nav[aria-label="Console"]').waitFor();
+  if (path) {
+    await page.goto(`${server.baseUrl}${path}`);
+    await page.locator('nav[aria-label="Console"]').waitFor();
+  }
+  return url;
 }

@@ -1,4 +1,4 @@
-import { type AdminClient, createClient, type paths } from '@community-admin/client';
+import { type AdminClient, createClient, type paths, unwrap } from '@community-admin/client';
 
 /** What the console keeps of a sign-in, in sessionStorage (gone when the tab closes; never a cookie). */
 export interface Session {
@@ -46,13 +46,7 @@ export function clientFor(session: Session, onUnauthorized: () => void): AdminCl
   return client;
 }
 
-type UntypedCall = (path: string, init?: { body?: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-/**
- * A call to a route that other branches add (console sessions, key management) and that the
- * generated types do not know yet; it goes through the same client (key, retries, idempotency).
- * Replace each use with the typed call once the client is regenerated with the route.
- */
-export function untyped(client: AdminClient<paths>, method: 'GET' | 'POST' | 'PATCH' | 'DELETE'): UntypedCall {
-  return client[method] as unknown as UntypedCall;
+/** Revokes the session's own key (sign-out): `DELETE /admin/v0/api_keys/{id}`. */
+export async function revokeSessionKey(client: AdminClient<paths>, session: Session): Promise<void> {
+  unwrap(await client.DELETE('/admin/v0/api_keys/{id}', { params: { path: { id: session.key_id } } }));
 }

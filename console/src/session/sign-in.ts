@@ -13,16 +13,8 @@ export function forgetFragment(): void {
   history.replaceState(history.state, '', window.location.pathname + window.location.search);
 }
 
-type UntypedPost = (path: string, init: { body: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-/**
- * Exchanges a link's token for a session (`POST /admin/v0/console/sessions`, no key). The route
- * comes with the console-signin branch; until the client is regenerated with it, the path is
- * called untyped through the same client.
- */
+/** Exchanges a link's token for a session (`POST /admin/v0/console/sessions`, no key). */
 export async function exchangeToken(token: string): Promise<Session> {
   const client = createClient({ baseUrl: apiBase(), apiKey: '', retry: { maxAttempts: 1 } });
-  const post = client.POST as unknown as UntypedPost;
-  const body = unwrap(await post('/admin/v0/console/sessions', { body: { token } })) as { data: Session };
-  return body.data;
+  return unwrap(await client.POST('/admin/v0/console/sessions', { body: { token } })).data;
 }

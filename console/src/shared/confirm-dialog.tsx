@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 /**
  * Asks before a destructive action, in a native modal `<dialog>` (focus trapped and Escape handled
@@ -18,6 +18,8 @@ export function ConfirmDialog({
   onClose: (confirmed: boolean) => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Its own id: a page may hold more than one dialog (the Webhooks page's endpoint and delivery log).
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -25,8 +27,8 @@ export function ConfirmDialog({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} class="confirm" aria-labelledby="confirm-title" onCancel={() => onClose(false)}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={ref} class="confirm" aria-labelledby={titleId} onCancel={() => onClose(false)}>
+      <h2 id={titleId}>{title}</h2>
       <p>{message}</p>
       <div class="actions">
         <button type="button" onClick={() => onClose(false)}>

@@ -1,0 +1,173 @@
+import { useState } from 'preact/hooks';
+import { useClient } from '../../session/session-context.js';
+import { DateTime } from '../../shared/date-time.js';
+import { PageTitle } from '../../shared/layout.js';
+import { PagedTable } from '../../shared/paged-table.js';
+import { ErrorState, Loaded } from '../../shared/states.js';
+import { type Problem, problemOf, useRequest } from '../../shared/use-request.js';
+import {
+  type Activity,
+  type ActivityFilters,
+  allActivities,
+  type ExportFormat,
+  exportText,
+  listActivities,
+  noFilters,
+} from './activity.data.js';
+import { ActivityFiltersForm } from './activity-filters.js';
+
+const shown = (value: unknown): string => (typeof value === 'string' ? `“${value}”` : (JSON.stringify(value) ?? 'nothing'));
+
+/** An action, breakable after its dot only (never inside a word). */
+function ActionName({ action }: { action: string }) {
+  const dot = action.indexOf('.');
+  return (
+    <code class="action-name">
+      {action.slice(0, dot + 1)}
+      <wbr />
+      {action.slice(dot + 1)}
+    </code>
+  );
+}
+
+function Details({ record }: { record: Activity }) {
+  const changes = record.changes ? Object.entries(record.changes) : [];
+  if (!record.context && changes.length === 0 && !record.metadata) return <span class="muted">—</span>;
+  return (
+    <details class="record-details">
+      <summary>
+        {changes.length > 0 ? `${changes.length} ${changes.length === 1 ? 'change' : 'changes'}` : 'Details'}
+        <span class="visually-hidden"> of {record.action}</span>
+      </summary>
+      {changes.length > 0 ? (
+        <ul class="changes">
+          {changes.map(([field, pair]) => (
+            <li key={field}>
+              <code>{field}</code>: {shown(pair[0])} → {shown(pair[1])}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {record.context ? (
+        <p>
+          Request <code>{record.context.request_id}</code>
+          {record.context.ip ? <> from {record.context.ip}</> : null}
+          {record.context.user_agent ? <> ({record.context.user_agent})</> : null}
+        </p>
+      ) : null}
+      {record.metadata ? <pre>{JSON.stringify(record.metadata, null, 2)}</pre> : null}
+    </details>
+  );
+}
+
+/** Saves text as a file, made in the page (no server round trip; the CSP allows it: a blob of our origin). */
+function download(text: string, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function ActivityPage() {
+  const client = useClient();
+  const [filters, setFilters] = useState<ActivityFilters>(noFilters);
+  const [page, setPage] = useState(0);
+  const log = useRequest(() => listActivities(client, filters, page), [filters, page]);
+  const [exporting, setExporting] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+
+  const exportAs = async (format: ExportFormat) => {
+    setProblem(null);
+    setExporting('Reading the log…');
+    try {
+      const records = await allActivities(client, filters, (read, total) => setExporting(`Read ${read} of ${total} records…`));
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      download(
+        exportText(records, format),
+        `activity-${stamp}.${format}`,
+        format === 'csv' ? 'text/csv;charset=utf-8' : 'application/x-ndjson;charset=utf-8',
+      );
+      setExporting(
+        `Exported ${records.length} ${records.length === 1 ? 'record' : 'records'} (${format === 'csv' ? 'CSV' : 'JSON Lines'}).`,
+      );
+    } catch (error) {
+      setExporting('');
+      setProblem(problemOf(error));
+    }
+  };
+
+  return (
+    <>
+      <PageTitle name="Activity">
+        <span class="row-actions">
+          <button type="button" onClick={() => void exportAs('jsonl')}>
+            Export JSON Lines
+          </button>
+          <button type="button" onClick={() => void exportAs('csv')}>
+            Export CSV
+          </button>
+        </span>
+      </PageTitle>
+      <output class="notice">{exporting}</output>
+      {problem ? <ErrorState problem={problem} /> : null}
+      <ActivityFiltersForm
+        filters={filters}
+        onApply={(next) => {
+          setFilters(next);
+          setPage(0);
+        }}
+      />
+      <Loaded state={log} what="the activity log">
+        {(records) => (
+          <PagedTable
+            caption="Activity, newest first"
+            page={records}
+            rowKey={(record) => record.id}
+            onPage={setPage}
+            empty={filters === noFilters ? 'Nothing has been recorded yet.' : 'No records match these filters.'}
+            columns={[
+              { header: 'Time', cell: (r) => <DateTime value={r.occurred_at} /> },
+              {
+                header: 'Actor',
+                cell: (r) => (
+                  <>
+                    <span>
+                      {r.actor.label ?? r.actor.type} <span class="muted">({r.actor.type})</span>
+                    </span>
+                    {r.actor.id ? (
+                      <>
+                        <br />
+                        <code class="muted">{r.actor.id}</code>
+                      </>
+                    ) : null}
+                  </>
+                ),
+              },
+              { header: 'Action', cell: (r) => <ActionName action={r.action} /> },
+              {
+                header: 'Target',
+                cell: (r) => (
+                  <>
+                    {r.target.name !== null ? <span>{r.target.name}</span> : <span class="muted">{r.target.type}</span>}{' '}
+                    {r.target.name ? <span class="muted">({r.target.type})</span> : null}
+                    {r.target.id ? (
+                      <>
+                        <br />
+                        <code class="muted">{r.target.id}</code>
+                      </>
+                    ) : null}
+                  </>
+                ),
+              },
+              { header: 'Details', cell: (r) => <Details record={r} /> },
+            ]}
+          />
+        )}
+      </Loaded>
+    </>
+  );
+}
