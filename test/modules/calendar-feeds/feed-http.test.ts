@@ -31,6 +31,8 @@ describeEachEngine(
       const lastModified = first.headers['last-modified'] as string;
       assert.match(etag, /^"\d+-[A-Za-z0-9_-]{16}"$/);
       assert.equal(new Date(lastModified).toUTCString(), lastModified);
+      const head = await app.request({ method: 'HEAD', url: new URL(feed.url as string).pathname });
+      assert.deepEqual([head.statusCode, head.body, head.headers.etag], [200, '', etag]);
       const byTag = await getFeed(app, feed, { 'if-none-match': etag });
       assert.equal(byTag.statusCode, 304);
       assert.equal(byTag.body, '');
