@@ -41,6 +41,9 @@ export const notCommunityData: Readonly<Record<string, string>> = {
   chat_sync_connections: "the operator's chat bot configuration (sealed secrets)",
   chat_sync_checkpoints: 'where a chat backfill stands; the data it reads is written through the write path',
   chat_event_queue: 'Slack deliveries waiting to be applied; applying one goes through the write path',
+  activities:
+    "the activity log: appended in a change's own transaction by the write path (recordActivities) and the import, never by a command; pruned by retention outside any change",
+  activity_chain_heads: "the head of each community's activity chain, moved with every append (src/activity-log/activities.queries.ts)",
   file_upload_chunks:
     'an upload streaming in, staged outside any transaction; it becomes files and file_chunks rows only in the write path (commitStagedFile)',
 };
