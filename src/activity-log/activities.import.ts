@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Insertable } from 'kysely';
 import type { ActivitiesTable } from '../db/schema.js';
-import { type ImportSection, schemaParser } from '../import/import-section.js';
+import { asImportError, atIndex, type ImportSection, schemaParser } from '../import/import-section.js';
 import { refuse } from '../shared/failures.js';
 import { epochMicros } from '../shared/time.js';
 import { parseTimestamp } from '../shared/timestamps.js';
@@ -32,10 +32,19 @@ const parseShape = schemaParser<ActivityImport>(section, ActivityImportSchema);
 
 function parseActivity(record: unknown, index: number): ActivityImport {
   const parsed = parseShape(record, index);
+  try {
+    return atIndex(index, () => checkChain(parsed));
+  } catch (error) {
+    throw asImportError(section, error);
+  }
+}
+
+/** A record's own hash against its content and predecessor hash (paths in the record). */
+function checkChain(parsed: ActivityImport): ActivityImport {
   const { prev_hash: _prev, ...rest } = parsed;
-  if (parseTimestamp(parsed.occurred_at) === undefined) throw refuse([index, 'occurred_at'], 'timestamp', 'must be a timestamp');
+  if (parseTimestamp(parsed.occurred_at) === undefined) throw refuse(['occurred_at'], 'timestamp', 'must be a timestamp');
   if (chainHash(parsed.prev_hash, canonicalText(rest)) !== parsed.hash)
-    throw refuse([index, 'hash'], 'chain', 'does not match the record: it was changed after it was written');
+    throw refuse(['hash'], 'chain', 'does not match the record: it was changed after it was written');
   return parsed;
 }
 
