@@ -3234,7 +3234,7 @@ export interface paths {
                                     plan: "free" | "growth" | "momentum" | "enterprise";
                                 };
                                 /** @description What the key may do. A key created without --permissions holds every permission, including ones added later. */
-                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write")[];
+                                permissions: ("calendar_events:read" | "calendar_events:write" | "members:read" | "members:write" | "groups:write" | "feeds:read" | "webhooks:write" | "files:write" | "awards:write" | "activities:read")[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** @description null: the key never expires. */
@@ -3595,6 +3595,28 @@ export interface paths {
          *     Needs the Free plan or higher and the key permission `awards:write`.
          */
         post: operations["assignAward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v0/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The community's activity log: who changed what, when and from where, newest first
+         * @description One record per change, written in the same transaction as the change; each record is chained to the one before it by SHA-256 (`hash`), so that an edited or deleted record is found by `community-admin activity verify`. Filters combine; `action` takes one action or a family (`calendar_event.*`).
+         *
+         *     Needs the Free plan or higher and the key permission `activities:read`.
+         */
+        get: operations["listActivities"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5146,6 +5168,139 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listActivities: {
+        parameters: {
+            query?: {
+                /** @description One action, or every action of a resource (`calendar_event.*`). */
+                action?: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.attendees_updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "feed.created" | "feed.updated" | "file.uploaded" | "award.created" | "award.assigned" | "api_key.created" | "api_key.rotated" | "api_key.permissions_changed" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_delivery.redelivered" | "import.completed" | "chat_sync.started" | "chat_sync.completed" | "console.signed_in" | "console.link_refused" | "calendar_event.*" | "member.*" | "group.*" | "post.*" | "feed.*" | "file.*" | "award.*" | "api_key.*" | "webhook_endpoint.*" | "webhook_delivery.*" | "import.*" | "chat_sync.*" | "console.*";
+                actor_type?: "api_key" | "console" | "cli" | "chat_sync" | "system";
+                actor_id?: string;
+                target_type?: string;
+                target_id?: string;
+                /** @description Records at or after this instant. */
+                since?: string;
+                /** @description Records before this instant. */
+                until?: string;
+                /** @description 0-based page number. */
+                page?: number;
+                /** @description Records per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            page: number;
+                            per_page: number;
+                            count: number;
+                            total_records: number;
+                            total_pages: number;
+                            has_next: boolean;
+                            records: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description When the change was made, to the microsecond (`2025-03-11T13:06:35.552988+00:00`). */
+                                occurred_at: string;
+                                /** @enum {string} */
+                                action: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.attendees_updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "feed.created" | "feed.updated" | "file.uploaded" | "award.created" | "award.assigned" | "api_key.created" | "api_key.rotated" | "api_key.permissions_changed" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_delivery.redelivered" | "import.completed" | "chat_sync.started" | "chat_sync.completed" | "console.signed_in" | "console.link_refused";
+                                actor: {
+                                    /** @enum {string} */
+                                    type: "api_key" | "console" | "cli" | "chat_sync" | "system";
+                                    id: string | null;
+                                    label: string | null;
+                                };
+                                target: {
+                                    /** @description The kind of object changed: calendar_event, member, group, api_key, webhook_endpoint, community, ... */
+                                    type: string;
+                                    id: string | null;
+                                    name: string | null;
+                                };
+                                context: {
+                                    request_id: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                } | null;
+                                changes: {
+                                    [key: string]: unknown[];
+                                } | null;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description SHA-256 (hex) over the previous record's hash of the community (its 32 bytes) and this record's canonical JSON without `hash` (docs/activity.md). */
+                                hash: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
