@@ -64,7 +64,7 @@ describe(
     });
 
     it('200 member adds spread over both instances, 16 at a time each: one record each, seqs 1..n, the chain verifies', async () => {
-      const communities = [];
+      const communities: { id: string; authorization: string }[] = [];
       for (const name of ['One', 'Two']) {
         const community = await createCommunity({ database: testDb.database, clock: systemClock }, name, 'enterprise');
         const key = await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'load');
