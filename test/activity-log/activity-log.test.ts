@@ -385,6 +385,15 @@ describeEachEngine('the activity log', (ctx) => {
     await importText(t.database, t.clock, copy.id, exported);
     assert.equal((await verifyChain(t.database.db, copy.id)).records, copied.length + 1);
 
+    // Into a community with records of its own: the imported log goes before them, and all of it verifies.
+    const used = await t.community();
+    await importText(t.database, t.clock, used.id, exported);
+    const mixed = await verifyChain(t.database.db, used.id);
+    assert.equal(mixed.ok, true, JSON.stringify(mixed.problem));
+    assert.equal(mixed.records, source.length + 2, "the imported log, the community's key, the import");
+    assert.equal(mixed.segments, 2);
+    assert.ok((mixed.first_seq ?? 1) <= 0, 'placed below the seqs the community had');
+
     const tampered = JSON.parse(exported) as { activities: Json[] };
     (tampered.activities[1] as { target: Json }).target.name = 'someone else';
     const other = await createCommunity({ database: t.database, clock: t.clock }, 'Other', 'enterprise');
