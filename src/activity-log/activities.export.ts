@@ -77,3 +77,9 @@ export async function* activityExportText(
     progress(written);
   }
 }
+
+/** The `activities` section of the data export: every record in chain order, with its predecessor's hash. */
+export async function* activityExportRecords(db: Db, communityId: string): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const rows of activityRowsInChainOrder(db, communityId))
+    yield rows.map((row) => ({ ...activityRecord(row), prev_hash: row.prev_hash }));
+}

@@ -164,14 +164,30 @@ function filtered<O>(query: SelectQueryBuilder<DB, 'activities', O>, communityId
 export const selectActivityPage = (db: Db, communityId: string, filter: ActivityFilter, limit: number, offset: number) =>
   filtered(db.selectFrom('activities').selectAll(), communityId, filter).orderBy('seq', 'desc').limit(limit).offset(offset).execute();
 
-/** How many records the filter matches (the list's exact total). */
-export async function countActivities(db: Db, communityId: string, filter: ActivityFilter): Promise<number> {
-  const row = await filtered(
+/** How many records the filter matches, within seqs `from` to `to` (inclusive) when given. */
+export async function countActivities(
+  db: Db,
+  communityId: string,
+  filter: ActivityFilter,
+  seqs: { from?: number; to?: number } = {},
+): Promise<number> {
+  let query = filtered(
     db.selectFrom('activities').select((eb) => eb.fn.countAll().as('n')),
     communityId,
     filter,
-  ).executeTakeFirst();
+  );
+  if (seqs.from !== undefined) query = query.where('seq', '>=', seqs.from);
+  if (seqs.to !== undefined) query = query.where('seq', '<=', seqs.to);
+  const row = await query.executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** The community's first and last seqs (two reads of the primary key's ends), null without records. */
+export async function selectSeqBounds(db: Db, communityId: string): Promise<{ first: number; last: number } | null> {
+  const end = (direction: 'asc' | 'desc') =>
+    db.selectFrom('activities').select('seq').where('community_id', '=', communityId).orderBy('seq', direction).limit(1).executeTakeFirst();
+  const [first, last] = await Promise.all([end('asc'), end('desc')]);
+  return first && last ? { first: Number(first.seq), last: Number(last.seq) } : null;
 }
 
 /** A community's records in chain order, `batch` at a time (verify, export): memory stays flat. */

@@ -1,9 +1,10 @@
+import type { Db } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { isActivityAction } from '../shared/activity.js';
 import type { DatabaseDeps } from '../shared/service-deps.js';
 import { parseTimestamp } from '../shared/timestamps.js';
-import { type ActivityFilter, countActivities, selectActivityPage } from './activities.queries.js';
+import { type ActivityFilter, countActivities, selectActivityPage, selectSeqBounds } from './activities.queries.js';
 import { type ActivityRecord, activityRecord } from './activity-records.js';
 
 /** The filters as the API and the CLI take them (texts). */
@@ -45,6 +46,44 @@ export function activityFilter(query: ActivityQuery, name: (field: string) => st
   return filter;
 }
 
+/** A filter's total as last counted, and the seqs the log then spanned. */
+interface CountedTotal {
+  first: number;
+  last: number;
+  total: number;
+}
+
+const totals = new Map<string, CountedTotal>();
+const maxTotals = 10_000;
+
+/**
+ * The exact number of records a filter matches, counted once and then kept up to date from the
+ * log's ends: records are only ever appended above the last seq (in commit order: the head's lock
+ * makes a higher seq visible only after every lower one), so while the first seq stays the total is
+ * the one counted plus the matches appended since: a count over an index range that is empty or
+ * short, where a count over a million records costs a quarter of a second. After a prune (hourly),
+ * or an import that placed records below, the first read counts again.
+ */
+async function exactTotal(db: Db, communityId: string, filter: ActivityFilter): Promise<number> {
+  const bounds = await selectSeqBounds(db, communityId);
+  const key = `${communityId} ${JSON.stringify(filter)}`;
+  if (bounds === null) {
+    totals.delete(key);
+    return 0;
+  }
+  const known = totals.get(key);
+  // Appended since: counted over the new seqs alone. Anything else (a prune, an import below, a
+  // record gone from the top) changes what was counted: counted again.
+  const total =
+    known !== undefined && bounds.first === known.first && bounds.last >= known.last
+      ? known.total +
+        (bounds.last > known.last ? await countActivities(db, communityId, filter, { from: known.last + 1, to: bounds.last }) : 0)
+      : await countActivities(db, communityId, filter, { to: bounds.last });
+  if (totals.size >= maxTotals && known === undefined) totals.clear();
+  totals.set(key, { first: bounds.first, last: bounds.last, total });
+  return total;
+}
+
 /** A page of the community's log, newest first, with its exact total. */
 export async function pageActivities(
   { database }: DatabaseDeps,
@@ -54,6 +93,6 @@ export async function pageActivities(
   perPage: number,
 ): Promise<PageMeta & { records: ActivityRecord[] }> {
   const rows = await selectActivityPage(database.db, communityId, filter, perPage, page * perPage);
-  const total = await countActivities(database.db, communityId, filter);
+  const total = await exactTotal(database.db, communityId, filter);
   return pageOf(page, perPage, total, rows.map(activityRecord));
 }

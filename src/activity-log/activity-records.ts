@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { ActivitiesTable } from '../db/schema.js';
 import type { ActivityAction, ActorType } from '../shared/activity.js';
@@ -57,13 +57,31 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`).join(',')}}`;
 }
 
-/** The bytes a record's hash covers (with its predecessor's): the record without its hash, canonical. */
+/** A string or null as JSON. */
+const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
+
+/**
+ * The bytes a record's hash covers (with its predecessor's): the record without its hash, canonical.
+ * Spelled out field by field, keys in their sorted order, as canonicalJson would write them (a test
+ * holds the two equal): it runs on every write, where the generic walk cost several microseconds.
+ */
 export function canonicalText(record: Omit<ActivityRecord, 'hash'> & { hash?: string }): string {
-  const { hash: _hash, ...rest } = record;
-  return canonicalJson(rest);
+  const { actor, target, context } = record;
+  const contextText =
+    context === null
+      ? 'null'
+      : `{"ip":${text(context.ip)},"request_id":${JSON.stringify(context.request_id)},"user_agent":${text(context.user_agent)}}`;
+  return (
+    `{"action":${JSON.stringify(record.action)},"actor":{"id":${text(actor.id)},"label":${text(actor.label)},"type":${JSON.stringify(actor.type)}},` +
+    `"changes":${canonicalJson(record.changes)},"context":${contextText},"id":${JSON.stringify(record.id)},` +
+    `"metadata":${canonicalJson(record.metadata)},"occurred_at":${JSON.stringify(record.occurred_at)},` +
+    `"target":{"id":${text(target.id)},"name":${text(target.name)},"type":${JSON.stringify(target.type)}}}`
+  );
 }
 
 /** The record's hash, hex: SHA-256 over the previous hash's bytes ('' for none) and its canonical text. */
 export function chainHash(prevHash: string, canonical: string): string {
-  return createHash('sha256').update(Buffer.from(prevHash, 'hex')).update(canonical, 'utf8').digest('hex');
+  // One-shot hash (Node >= 20.12): a createHash object costs more than hashing a record.
+  const text = Buffer.from(canonical, 'utf8');
+  return hash('sha256', prevHash === '' ? text : Buffer.concat([Buffer.from(prevHash, 'hex'), text]), 'hex');
 }

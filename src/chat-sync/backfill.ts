@@ -96,7 +96,7 @@ export async function runBackfill(
   const write = <T>(change: Parameters<typeof writeCommunityData<T>>[2]) => writeCommunityData(syncDeps, communityId, change);
   await recordEvent(syncDeps, communityId, {
     action: 'chat_sync.started',
-    target: { type: 'community', id: communityId, name: null },
+    target: { type: 'community', id: null, name: null },
     metadata: { team_id: connection.teamId, resumed: summary.resumed, since: options.since === undefined ? null : toIso(options.since) },
   });
   const rate = (n: number, since: number) => `${Math.round(n / Math.max((Date.now() - since) / 1000, 0.001))}/s`;
@@ -170,7 +170,7 @@ export async function runBackfill(
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   await recordEvent(syncDeps, communityId, {
     action: 'chat_sync.completed',
-    target: { type: 'community', id: communityId, name: null },
+    target: { type: 'community', id: null, name: null },
     metadata: {
       team_id: connection.teamId,
       users: summary.users,

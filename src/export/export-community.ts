@@ -1,4 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
+import { activityExportRecords } from '../activity-log/activities.export.js';
+import { ActivityImportSchema } from '../activity-log/activities.import.js';
 import type { Database, Db } from '../db/database.js';
 import { awardRowsInIdOrder } from '../modules/awards/awards.queries.js';
 import { AwardImportSchema } from '../modules/awards/awards.schemas.js';
@@ -105,6 +107,12 @@ const exportSections: ExportSection[] = [
     schema: AwardImportSchema,
     records: (tx, { engine }, communityId) =>
       mapped(awardRowsInIdOrder(tx, engine, communityId), (rows) => awardRecords(tx, communityId, rows)),
+  },
+  {
+    // The activity log, in chain order (not by id): loaded unchanged, it verifies where it is imported.
+    name: 'activities',
+    schema: ActivityImportSchema,
+    records: (tx, _database, communityId) => activityExportRecords(tx, communityId),
   },
 ];
 

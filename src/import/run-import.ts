@@ -58,7 +58,7 @@ export async function runImport(
     w.touch('posts');
     w.touch('members');
     // One record for the whole run, with its counts (the rows it wrote are not recorded one by one).
-    w.record({ action: 'import.completed', target: { type: 'community', id: communityId, name: null }, metadata: { counts } });
+    w.record({ action: 'import.completed', target: { type: 'community', id: null, name: null }, metadata: { counts } });
     return counts;
   });
 }

@@ -1,3 +1,4 @@
+import { activitiesImportSection } from '../activity-log/activities.import.js';
 import { awardsImportSection } from '../modules/awards/awards.import.js';
 import { calendarEventsImportSection } from '../modules/calendar-events/calendar-events.import.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
@@ -24,4 +25,6 @@ export const importSections: ImportSection<unknown>[] = [
   calendarEventsImportSection as ImportSection<unknown>,
   // awards: after profiles, whose members hold them.
   awardsImportSection as ImportSection<unknown>,
+  // activities: last, as the log refers to everything; loaded unchanged (docs/activity.md).
+  activitiesImportSection as ImportSection<unknown>,
 ];

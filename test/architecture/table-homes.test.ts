@@ -62,6 +62,8 @@ export const tableHomes: Readonly<Record<string, string>> = {
   webhook_delivery_attempts: 'src/webhooks/',
   webhook_outbox: 'src/webhooks/',
   idempotency_keys: 'src/idempotency/',
+  activities: 'src/activity-log/',
+  activity_chain_heads: 'src/activity-log/',
   chat_sync_connections: 'src/chat-sync/',
   chat_sync_checkpoints: 'src/chat-sync/',
   chat_event_queue: 'src/chat-sync/',

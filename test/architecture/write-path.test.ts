@@ -44,6 +44,9 @@ export const notCommunityData: Readonly<Record<string, string>> = {
   chat_event_queue: 'Slack deliveries waiting to be applied; applying one goes through the write path',
   chat_sync_jobs: 'backfills the server runs for the API (state and progress); the data a backfill reads is written through the write path',
   chat_sync_status: "what was last learnt of the community's Slack connection (token checks, bot presence, last backfill)",
+  activities:
+    "the activity log: appended in a change's own transaction by the write path (recordActivities) and the import, never by a command; pruned by retention outside any change",
+  activity_chain_heads: "the head of each community's activity chain, moved with every append (src/activity-log/activities.queries.ts)",
   file_upload_chunks:
     'an upload streaming in, staged outside any transaction; it becomes files and file_chunks rows only in the write path (commitStagedFile)',
 };

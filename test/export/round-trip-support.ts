@@ -76,3 +76,21 @@ export function firstDifference(a: string, b: string): string {
   const i = left.findIndex((line, k) => line !== right[k]);
   return i < 0 ? `lengths ${left.length} and ${right.length}` : `line ${i + 1}:\n- ${left[i]}\n+ ${right[i]}`;
 }
+
+/**
+ * An export's data without its activity log. The log is the file's last section and grows by one
+ * record with every import (its own `import.completed`), so a round trip compares the data byte for
+ * byte and the log with assertLogCarried.
+ */
+export function dataOf(text: string): string {
+  const at = text.indexOf('\n"activities": [');
+  return at < 0 ? text : text.slice(0, at);
+}
+
+/** The log of `before` is carried unchanged at the start of the log of `after` (which adds its own records after it). */
+export function assertLogCarried(before: string, after: string): void {
+  const log = (text: string) => (JSON.parse(text) as { activities?: unknown[] }).activities ?? [];
+  const earlier = log(before);
+  assert.ok(earlier.length > 0, 'the export holds a log');
+  assert.deepEqual(log(after).slice(0, earlier.length), earlier);
+}
