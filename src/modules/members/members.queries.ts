@@ -392,13 +392,14 @@ function pageQuery(sort: MemberListSort, filter: MemberListFilter) {
 /**
  * SQLite, a text of 3 characters or more: the ids of the page's members, found by the FTS5 phrase
  * (rowid = member_search.doc_id) and ordered and paged on member_search's copy of the list columns,
- * so that only the page's own rows are read from members. The join is driven by the FTS5 table
- * (`cross join`): the matches are what is few.
+ * so that only the page's own rows are read from members. The joins are driven from the FTS5 table
+ * and then from the page (`cross join` fixes SQLite's order): the matches are what is few, and
+ * `members` in the sort's order would otherwise be scanned for them (its index serves the order).
  */
 function indexedPageIds(p: PageParams, byState: boolean, key: 'name_sort' | 'created_at', direction: 'asc' | 'desc') {
   const state = byState ? sql`s.state = ${p.state}` : sql`s.state in ('active', 'deactivated')`;
   const order = sql.raw(`s.${key} ${direction}, s.member_id ${direction}`);
-  return sql<boolean>`id in (select s.member_id from member_search_fts f cross join member_search s on s.doc_id = f.rowid
+  return sql`(select s.member_id from member_search_fts f cross join member_search s on s.doc_id = f.rowid
     where member_search_fts match ${p.phrase} and s.community_id = ${p.communityId} and ${state}
     order by ${order} limit ${p.limit} offset ${p.offset})`;
 }
@@ -408,21 +409,30 @@ function buildPageQuery(sort: MemberListSort, byState: boolean, text: TextForm) 
   const key = sort.endsWith('name') ? 'name_sort' : 'created_at';
   return preparedQuery((db, p: PageParams) => {
     const postgres = isPostgresDb(db);
-    // PostgreSQL: the id in byte order, as the index (migration 019) and SQLite have it.
+    if (text === 'indexed' && !postgres) {
+      return db
+        .selectFrom(indexedPageIds(p, byState, key, direction).as('p'))
+        .crossJoin('members as m')
+        .select(memberColumns.map((column) => `m.${column}` as const))
+        .where('m.community_id', '=', p.communityId)
+        .where(sql<boolean>`m.id = p.member_id`)
+        .orderBy(`m.${key}`, direction)
+        .orderBy('m.id', direction);
+    }
+    // PostgreSQL: the id in byte order, as the index (migration 019) and SQLite have it. It serves
+    // the pattern itself from its trigram index (migration 024) when that pays.
     const id = postgres ? sql`id collate "C"` : sql`id`;
-    // PostgreSQL serves the pattern itself from its trigram index (migration 024).
-    const indexed = text === 'indexed' && !postgres;
     return db
       .selectFrom('members')
       .select(memberColumns)
       .where('community_id', '=', p.communityId)
-      .$if(indexed, (qb) => qb.where(indexedPageIds(p, byState, key, direction)))
-      .$if(!indexed && byState, (qb) => qb.where('state', '=', p.state as MemberState))
-      .$if(!indexed && !byState, (qb) => qb.where('state', 'in', ['active', 'deactivated']))
-      .$if(!indexed && text !== 'none', (qb) => qb.where(sql<boolean>`search_text like ${p.pattern} escape '\\'`))
+      .$if(byState, (qb) => qb.where('state', '=', p.state as MemberState))
+      .$if(!byState, (qb) => qb.where('state', 'in', ['active', 'deactivated']))
+      .$if(text !== 'none', (qb) => qb.where(sql<boolean>`search_text like ${p.pattern} escape '\\'`))
       .orderBy(key, direction)
       .orderBy(id, direction)
-      .$if(!indexed, (qb) => qb.limit(p.limit).offset(p.offset));
+      .limit(p.limit)
+      .offset(p.offset);
   });
 }
 
