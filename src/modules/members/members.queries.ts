@@ -419,9 +419,33 @@ function buildPageQuery(sort: MemberListSort, byState: boolean, text: TextForm) 
         .orderBy(`m.${key}`, direction)
         .orderBy('m.id', direction);
     }
-    // PostgreSQL: the id in byte order, as the index (migration 019) and SQLite have it. It serves
-    // the pattern itself from its trigram index (migration 024) when that pays.
+    // PostgreSQL: the id in byte order, as the index (migration 019) and SQLite have it.
     const id = postgres ? sql`id collate "C"` : sql`id`;
+    if (text === 'indexed') {
+      // PostgreSQL, 3 characters or more: the matches first, from the trigram index (migration 024),
+      // then sorted. Asked in one query, the planner would walk the sort's index until a page is
+      // filled, expecting matches all along, and reads most of the community for a text whose
+      // matches sort last (`zoe` by name: 28 ms where this takes 6, at 100k members).
+      return db
+        .with(
+          (cte) => cte('matches').materialized(),
+          (qb) =>
+            qb
+              .selectFrom('members')
+              .select(memberColumns)
+              .select('name_sort')
+              .where('community_id', '=', p.communityId)
+              .$if(byState, (q) => q.where('state', '=', p.state as MemberState))
+              .$if(!byState, (q) => q.where('state', 'in', ['active', 'deactivated']))
+              .where(sql<boolean>`search_text like ${p.pattern} escape '\\'`),
+        )
+        .selectFrom('matches')
+        .select(memberColumns)
+        .orderBy(key, direction)
+        .orderBy(id, direction)
+        .limit(p.limit)
+        .offset(p.offset);
+    }
     return db
       .selectFrom('members')
       .select(memberColumns)
