@@ -93,6 +93,21 @@ export interface MembersTable {
   search_text: Generated<string>;
 }
 
+/**
+ * SQLite only (migration 024): a member's entry in the substring index of the list's `q`, written by
+ * members.queries.ts with every member write. `doc_id` is the member's rowid in the FTS5 table
+ * `member_search_fts` (search_text under the trigram tokenizer; not typed here); the other columns are
+ * what the list filters and orders the matches by. PostgreSQL indexes members.search_text itself (pg_trgm).
+ */
+export interface MemberSearchTable {
+  doc_id: Generated<number>;
+  community_id: string;
+  member_id: string;
+  state: MembersTable['state'];
+  name_sort: string;
+  created_at: EpochMicros;
+}
+
 export interface ChatInvitationsTable {
   community_id: string;
   id: string;
@@ -529,6 +544,7 @@ export interface DB {
   chat_connections: ChatConnectionsTable;
   profiles: ProfilesTable;
   members: MembersTable;
+  member_search: MemberSearchTable;
   chat_invitations: ChatInvitationsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;

@@ -38,6 +38,7 @@ export const tableHomes: Readonly<Record<string, string>> = {
   profiles: 'src/modules/profiles/',
   members: 'src/modules/members/',
   chat_invitations: 'src/modules/members/',
+  member_search: 'src/modules/members/',
   groups: 'src/modules/groups/',
   group_members: 'src/modules/groups/',
   feeds: 'src/modules/feeds/',

@@ -34,7 +34,8 @@ for (const { engine, skip } of engines) {
     after(async () => testDb?.drop());
 
     it('fills the columns of every member: found and sorted as members written since', async () => {
-      assert.deepEqual(await migrateToLatest(testDb.database), ['019-member-list']);
+      // The later migrations run again too: 019 is the one that matters here.
+      assert.equal((await migrateToLatest(testDb.database))[0], '019-member-list');
       const query = { page: 0, per_page: 10 };
       const all = await listMembers({ database: testDb.database, clock: systemClock }, communityId, query);
       const names = (records: string[]) => records.map((m) => (JSON.parse(m) as { full_name: string }).full_name);

@@ -22,6 +22,7 @@ import * as consoleLinks from './020-console-links.js';
 import * as chatSyncJobs from './021-chat-sync-jobs.js';
 import * as calendarFeeds from './022-calendar-feeds.js';
 import * as activityLog from './023-activity-log.js';
+import * as memberSearchIndex from './024-member-search-index.js';
 
 /** Every migration, in order. Listed explicitly so builds never depend on scanning a folder. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '021-chat-sync-jobs': chatSyncJobs,
   '022-calendar-feeds': calendarFeeds,
   '023-activity-log': activityLog,
+  '024-member-search-index': memberSearchIndex,
 };

@@ -19,12 +19,16 @@ export async function checkMembership(
   return { is_member: state !== undefined, is_deactivated: state === 'deactivated', is_forgotten: state === 'forgotten' };
 }
 
-/** The member list's filter of a validated query: the state, and `q` as a LIKE pattern of its folded text (empty: none). */
+/**
+ * The member list's filter of a validated query: the state, and `q` as a LIKE pattern of its folded
+ * text (empty: none) and, from 3 characters, as an FTS5 phrase of it (trigrams; `"` doubled inside).
+ */
 function listFilterOf(query: ListMembersQuery): MemberListFilter {
   const text = query.q === undefined ? '' : memberQueryText(query.q);
   return {
     state: query.status ?? null,
     pattern: text === '' ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    phrase: Array.from(text).length < 3 ? null : `"${text.replaceAll('"', '""')}"`,
   };
 }
 
