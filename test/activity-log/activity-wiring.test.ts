@@ -184,6 +184,17 @@ describeEachEngine(
       assert.deepEqual(created.actor, { type: 'console', id: session.key_id, label: 'Console session' });
     });
 
+    it('an expired console link records console.link_refused with the reason expired, and signs nobody in', async () => {
+      const t = ctx();
+      const c = await t.community();
+      const link = await createConsoleLink({ database: t.database, clock: t.clock }, c.id, durationMs(60_000));
+      t.clock.set(t.clock.now() + 120_000);
+      const res = await t.request({ method: 'POST', url: '/admin/v0/console/sessions', payload: { token: link.token } });
+      assert.equal(res.statusCode, 401, res.body);
+      assert.deepEqual((await only(t, c.auth, 'console.link_refused')).metadata, { reason: 'expired' });
+      assert.equal((await records(t, c.auth, 'console.signed_in')).length, 0);
+    });
+
     it('API keys created, rotated and revoked over the API and an award created over the API name the calling key; a refused create records none', async () => {
       const t = ctx();
       const community = await t.community();
