@@ -28,8 +28,8 @@ export async function recordActivities(
   postgres: boolean,
   withCommit: boolean,
 ): Promise<void> {
-  const who = actor ?? unnamedSystem;
   for (const entry of entries) {
+    const who = entry.actor ?? actor ?? unnamedSystem;
     const changes = jsonOrNull(entry.changes);
     const metadata = jsonOrNull(entry.metadata);
     const contextText = context ? JSON.stringify(context) : null;

@@ -4,7 +4,7 @@ import { listCalendarFeeds } from '../modules/calendar-feeds/calendar-feeds.read
 import { systemClock } from '../shared/clock.js';
 import { publicBaseUrl } from '../shared/public-base-url.js';
 import { SecretBox } from '../shared/secret-box.js';
-import { withDatabase } from './context.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 
 /** `calendar-feed create|list|revoke` (docs/calendar-feeds.md). */
@@ -25,6 +25,7 @@ export function registerCalendarFeedCommands(program: Command): void {
             {
               database,
               clock: systemClock,
+              actor: cliActor(),
               secrets: new SecretBox(config.secrets),
               publicBaseUrl: () => publicBaseUrl(config.files.publicBaseUrl, config),
             },
@@ -65,7 +66,9 @@ export function registerCalendarFeedCommands(program: Command): void {
     .argument('<id>', 'the feed id')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
-      await asOperatorErrors(() => withDatabase((database) => revokeCalendarFeedById({ database, clock: systemClock }, id)));
+      await asOperatorErrors(() =>
+        withDatabase((database) => revokeCalendarFeedById({ database, clock: systemClock, actor: cliActor() }, id)),
+      );
       printResult({ json: Boolean(options.json) }, { id, revoked: true }, `Revoked calendar feed ${id}.`);
     });
 }

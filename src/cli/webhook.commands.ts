@@ -104,7 +104,12 @@ export function registerWebhookCommands(program: Command): void {
       if (Object.keys(change).length === 0) throw new UserInputError('Give at least one of --url, --events, --enable, --disable.');
       const updated = await asOperatorErrors(() =>
         withDatabase((database, config) =>
-          updateWebhookEndpoint({ database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate }, id, null, change),
+          updateWebhookEndpoint(
+            { database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate, actor: cliActor() },
+            id,
+            null,
+            change,
+          ),
         ),
       );
       printResult(

@@ -21,6 +21,8 @@ export const activityActions = [
   'file.uploaded',
   'award.created',
   'award.assigned',
+  'calendar_feed.created',
+  'calendar_feed.revoked',
   'api_key.created',
   'api_key.rotated',
   'api_key.permissions_changed',
@@ -68,6 +70,11 @@ export interface ActivityInput {
   changes?: Record<string, readonly [unknown, unknown]> | null;
   /** The other party (the member added, the recipient) and counts (import, sync). */
   metadata?: Record<string, unknown> | null;
+  /**
+   * Who acts, when the write itself makes the actor (a console sign-in's new session, whose key id
+   * exists only inside the write); otherwise the deps' actor.
+   */
+  actor?: Actor;
 }
 
 /** The actor of writes that name none: the server itself (workers). */

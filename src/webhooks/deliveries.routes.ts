@@ -123,7 +123,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> =
     async (request) => ({
       success: true as const,
       data: await redeliverFailedWebhooks(
-        services,
+        commandDeps(request, services),
         request.params.id,
         epochMillis(Date.parse(request.body.since)),
         principalOf(request).communityId,

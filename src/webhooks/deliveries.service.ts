@@ -190,7 +190,17 @@ export async function redeliverFailedWebhooks(
   const endpoint = await selectEndpoint(db, endpointId, communityId);
   if (!endpoint) throw notFound('Webhook endpoint');
   refuseDisabled(endpoint);
-  const queued = await resetFailedDeliveries(db, endpointId, since, redeliverFailedCap, deps.clock.now());
+  const now = deps.clock.now();
+  const queued = await writeCommunityData(deps, endpoint.community_id, async (w) => {
+    const count = await resetFailedDeliveries(w.tx, endpointId, since, redeliverFailedCap, now);
+    // One record per call, with its count, as redeliverWebhooks does.
+    w.record({
+      action: 'webhook_delivery.redelivered',
+      target: { type: 'webhook_endpoint', id: endpointId, name: endpoint.url },
+      metadata: { endpoint_id: endpointId, deliveries: count, since: toIso(since), failed_only: true },
+    });
+    return count;
+  });
   const remaining = await countFailedDeliveriesSince(db, endpointId, since);
   return { endpoint_id: endpointId, since: toIso(since), queued, remaining };
 }

@@ -2,7 +2,7 @@ import type { Database } from '../db/database.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { notFound, validationFailed } from '../errors.js';
 import { selectCommunity } from '../modules/communities/communities.queries.js';
-import type { ActorDeps } from '../shared/activity.js';
+import { type ActorDeps, changedFields } from '../shared/activity.js';
 import { type Clock, systemClock, toIso } from '../shared/clock.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
@@ -194,8 +194,18 @@ export async function updateWebhookEndpoint(
     next.failing_since = null;
   }
   if (Object.keys(next).length === 1) return endpointView(row);
-  await updateEndpoint(db, id, next);
-  return endpointView({ ...row, ...next });
+  const before = endpointView(row);
+  const after = endpointView({ ...row, ...next });
+  await writeCommunityData(deps, row.community_id, async (w) => {
+    await updateEndpoint(w.tx, id, next);
+    // What an integrator changed: never the secret (PATCH cannot change it) nor the worker's bookkeeping.
+    w.record({
+      action: 'webhook_endpoint.updated',
+      target: { type: 'webhook_endpoint', id, name: after.url },
+      changes: changedFields(before, after, ['url', 'events', 'disabled']),
+    });
+  });
+  return after;
 }
 
 /** A new secret; the one it replaces keeps signing (a second signature) until the grace ends. */

@@ -117,7 +117,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
     },
     async (request) => {
       const { community_id: _community, ...endpoint } = await updateWebhookEndpoint(
-        deps,
+        commandDeps(request, deps),
         request.params.id,
         principalOf(request).communityId,
         request.body,

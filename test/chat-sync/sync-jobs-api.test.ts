@@ -199,6 +199,24 @@ describeEachEngine(
       );
       assert.deepEqual(status.channels[0]?.feed_ids, [feedId]);
 
+      // The job's run records its start and end once each, as the sync (issue 38); the refused start none.
+      const log = await get<{
+        records: {
+          action: string;
+          actor: { type: string; id: string | null };
+          target: { type: string };
+          metadata: { users?: unknown } | null;
+        }[];
+      }>('/admin/v0/activities?action=chat_sync.*&per_page=100');
+      assert.deepEqual(
+        log.records.map((r) => [r.action, r.actor.type, r.actor.id, r.target.type]),
+        [
+          ['chat_sync.completed', 'chat_sync', fake.teamId, 'community'],
+          ['chat_sync.started', 'chat_sync', fake.teamId, 'community'],
+        ],
+      );
+      assert.deepEqual(log.records[0]?.metadata?.users, { read: users, changed: users });
+
       // Again, from a date: nothing changes, and another job may start now that the first ended.
       const again = await start({ since: '2023-11-14T22:14:00Z' });
       assert.equal(again.statusCode, 202, again.body);

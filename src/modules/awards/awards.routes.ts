@@ -4,7 +4,6 @@ import type { ModuleOptions } from '../../dependencies.js';
 import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { SecretBox } from '../../shared/secret-box.js';
 import { assignAward, createAward } from './awards.commands.js';
 import { listAwardsPage } from './awards.reads.js';
@@ -95,7 +94,7 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request, reply) => {
       const { name, description, emoji } = request.body;
-      const award = await createAward(withDeadline(request, { database, clock }), principalOf(request).communityId, {
+      const award = await createAward(commandDeps(request, { database, clock }), principalOf(request).communityId, {
         name,
         description: description ?? undefined,
         emoji: emoji ?? undefined,

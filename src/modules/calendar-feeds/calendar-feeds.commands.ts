@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { notFound } from '../../errors.js';
+import type { ActorDeps } from '../../shared/activity.js';
 import type { Clock } from '../../shared/clock.js';
 import { refuse } from '../../shared/failures.js';
 import { newUuid } from '../../shared/ids.js';
@@ -24,7 +25,7 @@ import { type CalendarFeedRecord, calendarFeedRecord, feedUrls } from './calenda
 import { type FeedEvent, type SettledFeed, settleFeed, tokenHash } from './calendar-feeds.rules.js';
 
 /** What the feed commands need. */
-export interface CalendarFeedDeps {
+export interface CalendarFeedDeps extends ActorDeps {
   database: Database;
   clock: Clock;
   /** Seals a member feed's token (SECRETS_KEY), so that its URL can be answered again. */
@@ -73,6 +74,12 @@ export async function createCalendarFeed(deps: CalendarFeedDeps, communityId: st
       revoked_at: null,
     };
     await insertCalendarFeed(w.tx, inserted);
+    // Never the token (nor its hash): the record names the feed by its id and label.
+    w.record({
+      action: 'calendar_feed.created',
+      target: { type: 'calendar_feed', id: inserted.id, name: label || null },
+      metadata: { tag_id: tagId, include_unlisted: inserted.include_unlisted === 1 },
+    });
     return inserted;
   });
   return calendarFeedRecord(row, feedUrls(deps.publicBaseUrl(), token));
@@ -109,22 +116,40 @@ export async function memberCalendarFeed(
       revoked_at: null,
     };
     await insertCalendarFeed(w.tx, row);
+    w.record({
+      action: 'calendar_feed.created',
+      target: { type: 'calendar_feed', id: row.id, name: row.label },
+      metadata: { member_id: memberId },
+    });
     return { feed: calendarFeedRecord(row, feedUrls(deps.publicBaseUrl(), token)), created: true };
   });
 }
 
 /** Revokes a feed of the community (the API); its URL answers 404 from now on. */
 export async function revokeCalendarFeed(
-  deps: Pick<CalendarFeedDeps, 'database' | 'clock'>,
+  deps: Pick<CalendarFeedDeps, 'database' | 'clock' | 'actor' | 'requestContext'>,
   communityId: string,
   id: string,
 ): Promise<void> {
-  const revoked = await writeCommunityData(deps, communityId, (w) => revokeCalendarFeedRow(w.tx, communityId, id, w.now));
+  const revoked = await writeCommunityData(deps, communityId, async (w) => {
+    const row = await selectCalendarFeedById(w.tx, id);
+    if (!(await revokeCalendarFeedRow(w.tx, communityId, id, w.now))) return false;
+    // A second revoke changes nothing and records nothing (it is refused: 404).
+    w.record({
+      action: 'calendar_feed.revoked',
+      target: { type: 'calendar_feed', id, name: row?.label || null },
+      metadata: row?.member_id ? { member_id: row.member_id } : null,
+    });
+    return true;
+  });
   if (!revoked) throw notFound('Calendar feed');
 }
 
 /** Revokes a feed by its id alone (the CLI: the operator of the whole service); answers its community. */
-export async function revokeCalendarFeedById(deps: Pick<CalendarFeedDeps, 'database' | 'clock'>, id: string): Promise<string> {
+export async function revokeCalendarFeedById(
+  deps: Pick<CalendarFeedDeps, 'database' | 'clock' | 'actor' | 'requestContext'>,
+  id: string,
+): Promise<string> {
   const row = await selectCalendarFeedById(deps.database.db, id);
   if (!row || row.revoked_at !== null) throw notFound('Calendar feed', `No live calendar feed ${id}.`);
   await revokeCalendarFeed(deps, row.community_id, id);

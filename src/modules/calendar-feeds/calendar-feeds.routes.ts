@@ -4,10 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { notFound } from '../../errors.js';
+import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { andThen } from '../../shared/maybe-async.js';
-import { withDeadline } from '../../shared/request-deadline.js';
 import { createCalendarFeed, memberCalendarFeed, revokeCalendarFeed } from './calendar-feeds.commands.js';
 import { type FeedOptions, findLiveFeed, listCalendarFeeds, readCalendarFeed, splitFeedAnswer } from './calendar-feeds.reads.js';
 import {
@@ -54,7 +54,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
       },
     },
     async (request, reply) => {
-      const feed = await createCalendarFeed(withDeadline(request, services), principalOf(request).communityId, request.body);
+      const feed = await createCalendarFeed(commandDeps(request, services), principalOf(request).communityId, request.body);
       return reply.code(201).send({ success: true as const, data: feed });
     },
   );
@@ -73,7 +73,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
       },
     },
     async (request) => {
-      await revokeCalendarFeed(withDeadline(request, services), principalOf(request).communityId, request.params.id);
+      await revokeCalendarFeed(commandDeps(request, services), principalOf(request).communityId, request.params.id);
       return { success: true as const };
     },
   );
@@ -95,7 +95,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
     },
     async (request, reply) => {
       const { feed, created } = await memberCalendarFeed(
-        withDeadline(request, services),
+        commandDeps(request, services),
         principalOf(request).communityId,
         request.params.member_id,
       );

@@ -1,9 +1,11 @@
+import { recordEvent } from '../../activity-log/record-event.js';
 import { ApiError } from '../../errors.js';
+import { systemActor } from '../../shared/activity.js';
 import { toIso } from '../../shared/clock.js';
 import type { Plan } from '../../shared/plans.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../../shared/time.js';
 import { type CommunityWrite, type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
-import { createConsoleSessionKey } from '../api-keys/api-keys.commands.js';
+import { consoleSessionLabel, createConsoleSessionKey } from '../api-keys/api-keys.commands.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { communityNotFound } from '../communities/communities.reads.js';
 import { deleteConsoleLinksExpiredBy, insertConsoleLink, selectConsoleLink, useConsoleLink } from './console-sessions.queries.js';
@@ -81,6 +83,13 @@ async function consoleSignedIn(w: CommunityWrite, now: EpochMillis, sessionMs: D
   // The link's row is deleted with its community (foreign key): a used link names one that exists.
   if (!community) throw communityNotFound(w.communityId);
   const key = await createConsoleSessionKey(w.tx, w.communityId, now, sessionMs);
+  // The session signs itself in: its key exists only inside this write, so the record names it here.
+  w.record({
+    action: 'console.signed_in',
+    actor: { type: 'console', id: key.id, label: consoleSessionLabel },
+    target: { type: 'api_key', id: key.id, name: consoleSessionLabel },
+    metadata: { expires_at: key.expires_at },
+  });
   return {
     key: key.key,
     key_id: key.id,
@@ -94,6 +103,13 @@ async function consoleSignedIn(w: CommunityWrite, now: EpochMillis, sessionMs: D
  * `console.link_refused` here); the answer is the same whatever the reason, so that it tells
  * nobody whether a token ever existed.
  */
-async function refuseConsoleLink(_deps: ConsoleSessionDeps, _reason: LinkRefusal, _communityId: string | null): Promise<never> {
+async function refuseConsoleLink(deps: ConsoleSessionDeps, reason: LinkRefusal, communityId: string | null): Promise<never> {
+  // The log is per community: an unknown token names none, so nothing is recorded for it.
+  if (communityId !== null)
+    await recordEvent({ ...deps, actor: systemActor('console sign-in') }, communityId, {
+      action: 'console.link_refused',
+      target: { type: 'community', id: null, name: null },
+      metadata: { reason },
+    });
   throw new ApiError('console_link_refused');
 }

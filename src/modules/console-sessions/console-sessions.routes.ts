@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
+import { requestContextOf } from '../../routing/command-context.js';
 import { errorResponses } from '../../schemas/common.schemas.js';
 import { withDeadline } from '../../shared/request-deadline.js';
 import { exchangeConsoleToken } from './console-sessions.commands.js';
@@ -41,7 +42,11 @@ export const consoleSessionsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = a
       },
     },
     async (request, reply) => {
-      const session = await exchangeConsoleToken(withDeadline(request, services), request.body.token, services.config.consoleSessionMs);
+      const session = await exchangeConsoleToken(
+        { ...withDeadline(request, services), requestContext: requestContextOf(request) },
+        request.body.token,
+        services.config.consoleSessionMs,
+      );
       return reply.code(201).send({ success: true as const, data: session });
     },
   );
