@@ -192,7 +192,10 @@ describeEachEngine(
       ]) {
         assert.ok(text.includes(`"${name}"`), name);
       }
-      assert.equal(/"[a-z_]*\bchat_[a-z_]+"/.test(text), false, 'no chat_ identifier left in the document');
+      // The activity log's own vocabulary (actor type `chat_sync`, actions `chat_sync.*`) is the log's, not
+      // the spec's: the same under both spellings (docs/wire-names.md), so stored records never change meaning.
+      const withoutLogVocabulary = text.replace(/"chat_sync(\.[a-z_*]+)?"/g, '""');
+      assert.equal(/"[a-z_]*\bchat_[a-z_]+"/.test(withoutLogVocabulary), false, 'no chat_ identifier left in the document');
     });
   },
   { env: { WIRE_NAMES: 'slack' } },
