@@ -63,6 +63,11 @@ export const errorCatalogue = {
     hint: 'Watch it with GET /admin/v0/chat/sync_jobs/{id}; start another once it has ended.',
   },
   // ---- end console-ops-api ----
+  calendar_feed_unreadable: {
+    status: 409,
+    message: "This member's calendar feed URL was sealed with a secrets key this server no longer holds, so it cannot be answered again.",
+    hint: 'Revoke the feed (DELETE /admin/v0/calendar_feeds/{id}) and ask again for a new URL, or add the old key to SECRETS_KEY_PREVIOUS.',
+  },
   idempotency_key_in_use: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed.',

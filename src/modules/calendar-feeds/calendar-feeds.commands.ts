@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import { notFound } from '../../errors.js';
+import { ApiError, notFound } from '../../errors.js';
 import type { ActorDeps } from '../../shared/activity.js';
 import type { Clock } from '../../shared/clock.js';
 import { refuse } from '../../shared/failures.js';
@@ -85,6 +86,16 @@ export async function createCalendarFeed(deps: CalendarFeedDeps, communityId: st
   return calendarFeedRecord(row, feedUrls(deps.publicBaseUrl(), token));
 }
 
+/** A member feed's token, or a 409 when it was sealed with a key this server no longer holds (SECRETS_KEY rotated, the old one dropped). */
+function openSealedToken(deps: Pick<CalendarFeedDeps, 'secrets'>, sealed: string): string {
+  try {
+    return deps.secrets.open(sealed);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ApiError('calendar_feed_unreadable');
+    throw error;
+  }
+}
+
 /**
  * A member's own feed (the events the member attends): created on the first call, the same URL on
  * every later one until it is revoked. The token is kept hashed for lookups and sealed (SecretBox)
@@ -99,7 +110,7 @@ export async function memberCalendarFeed(
   return writeCommunityData(deps, communityId, async (w) => {
     const existing = await selectLiveMemberFeed(w.tx, communityId, memberId);
     if (existing?.token_sealed) {
-      const token = deps.secrets.open(existing.token_sealed);
+      const token = openSealedToken(deps, existing.token_sealed);
       return { feed: calendarFeedRecord(existing, feedUrls(deps.publicBaseUrl(), token)), created: false };
     }
     const token = newToken();
