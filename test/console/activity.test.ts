@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
+  allLoaded,
   browserSkipReason,
   type ConsoleServer,
   launchBrowser,
@@ -38,7 +39,7 @@ for (const { engine, skip } of engines) {
         page.waitForResponse((response) => response.url().includes('/admin/v0/activities?')),
         page.getByRole('button', { name: 'Apply filters' }).click(),
       ]);
-      await page.locator('.state-loading').waitFor({ state: 'detached' });
+      await allLoaded(page);
     };
     const exported = async (page: Page, button: string) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../src/shared/permissions.js';
-import { browserSkipReason, launchBrowser, newPage, signInBrowser, startConsoleServer } from '../support/browser-kit.js';
+import { allLoaded, browserSkipReason, launchBrowser, newPage, signInBrowser, startConsoleServer } from '../support/browser-kit.js';
 import { projectRoot } from '../support/cli.js';
 import * as fx from '../support/feed-fixtures.js';
 import { fixture, multipartBody, uploadParts } from '../support/multipart.js';
@@ -109,7 +109,7 @@ try {
     for (const [name, path] of pages) {
       await page.goto(`${server.baseUrl}${overrides[name] ?? path}`);
       await page.locator('h1').waitFor();
-      await page.locator('.state-loading').waitFor({ state: 'detached' });
+      await allLoaded(page);
       const file = join(out, `${name}-${width}.png`);
       await page.screenshot({ path: file, fullPage: true });
       console.log(`saved ${file}`);

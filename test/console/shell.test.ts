@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
 import { permissions } from '../../src/shared/permissions.js';
 import {
+  allLoaded,
   browserSkipReason,
   type ConsoleServer,
   launchBrowser,
@@ -43,7 +44,7 @@ for (const { engine, skip } of engines) {
         await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
         assert.equal(await page.locator('h1').count(), 1, name);
         assert.equal(await nav.getByRole('link', { name, exact: true }).getAttribute('aria-current'), 'page', name);
-        await page.locator('.state-loading').waitFor({ state: 'detached' });
+        await allLoaded(page);
         assert.deepEqual(await seriousViolations(page), [], name);
       }
       // Real paths: reloading a page's address opens that page.
@@ -59,7 +60,7 @@ for (const { engine, skip } of engines) {
       for (const path of ['/console/', '/console/events', '/console/posts', '/console/files']) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.locator('h1').waitFor();
-        await page.locator('.state-loading').waitFor({ state: 'detached' });
+        await allLoaded(page);
         const width = await page.evaluate<number>('document.documentElement.scrollWidth');
         assert.ok(width <= 360, `${path} is ${width} px wide`);
         for (const link of await page.getByRole('navigation', { name: 'Console' }).getByRole('link').all())
@@ -117,7 +118,7 @@ for (const { engine, skip } of engines) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
       const page = await context.newPage();
       await signInBrowser(page, server, '/console/events');
-      await page.locator('.state-loading').waitFor({ state: 'detached' });
+      await allLoaded(page);
       assert.equal(await page.evaluate<boolean>("matchMedia('(prefers-color-scheme: dark)').matches"), true);
       assert.deepEqual(await seriousViolations(page), []);
       await page.getByRole('button', { name: 'New event' }).click();

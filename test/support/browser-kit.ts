@@ -105,6 +105,15 @@ export async function newPage(
 }
 
 /** Axe's violations of impact serious or critical on the page as it is, as readable lines. */
+/**
+ * Resolves once no part of the page is loading. Several parts load at once (the Overview's), so it
+ * waits for each in turn; a string predicate would be refused by the console's CSP (no unsafe-eval).
+ */
+export async function allLoaded(page: Page): Promise<void> {
+  const loading = page.locator('.state-loading');
+  while ((await loading.count()) > 0) await loading.first().waitFor({ state: 'detached' });
+}
+
 export async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
