@@ -4,8 +4,9 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { EventPeople } from '../modules/calendar-events/calendar-events.records.js';
 import { eventPeopleByEventIdsPart, selectEventPeople } from '../modules/calendar-events/queries/children.js';
 import { feedsByChannelIdsPart, selectFeedsByChannelIds as selectFeedRowsByChannelIds } from '../modules/feeds/feeds.queries.js';
-import { profilesByChatUserIdsPart, selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
+import { profilesByChatUserIdsPart, selectProfileDocsByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';
+import { derivedOnce } from '../shared/derived-once.js';
 
 /** A feed as a channel mention shows it. */
 export interface FeedSummary {
@@ -25,9 +26,12 @@ export interface RelatedKeys {
   channelIds: readonly string[];
 }
 
+/** A profile as a user mention shows it. */
+export type MentionedProfile = Readonly<Pick<Profile, 'profile_id' | 'preferred_name'>>;
+
 export interface RelatedRows {
   people: Map<string, EventPeople>;
-  profilesByChatUserId: Map<string, Profile>;
+  profilesByChatUserId: Map<string, MentionedProfile>;
   feedsByChannelId: Map<string, FeedSummary>;
 }
 
@@ -56,7 +60,7 @@ export async function selectRelatedRows(db: Db | Tx, communityId: string, keys: 
   // Each of these lookups takes the distinct values of its keys itself.
   const [people, profilesByChatUserId, feedsByChannelId] = await Promise.all([
     eventIds.length ? selectEventPeople(db, communityId, eventIds) : new Map<string, EventPeople>(),
-    chatUserIds.length ? selectProfilesByChatUserIds(db, communityId, chatUserIds) : new Map<string, Profile>(),
+    chatUserIds.length ? selectMentionedProfiles(db, communityId, chatUserIds) : new Map<string, MentionedProfile>(),
     channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : new Map<string, FeedSummary>(),
   ]);
   return { people, profilesByChatUserId, feedsByChannelId };
@@ -107,23 +111,43 @@ function relatedRowsOf(rows: readonly RelatedRow[]): RelatedRows {
       }
       (row.role === 'host' ? entry.hosts : entry.speakers).push(row.doc);
     } else if (row.part === profilePart) {
-      related.profilesByChatUserId.set(row.key, JSON.parse(row.doc) as Profile);
+      related.profilesByChatUserId.set(row.key, mentionedProfileOf(row.key, row.doc));
     } else if (row.id !== null && !related.feedsByChannelId.has(row.key)) {
-      related.feedsByChannelId.set(row.key, feedSummaryOf(row.id, row.doc));
+      related.feedsByChannelId.set(row.key, mentionedFeedOf(row.id, row.doc));
     }
   }
   return related;
 }
 
-function feedSummaryOf(id: string, doc: string): FeedSummary {
+// What a mention shows of a profile or a feed, parsed once per stored text (derivedOnce): the same
+// users and channels are mentioned page after page, and a stored profile is ~0.8 kB, a feed ~1.4 kB.
+const mentionedProfileOf = derivedOnce((_chatUserId, doc): MentionedProfile => {
+  const profile = JSON.parse(doc) as Profile;
+  return Object.freeze({ profile_id: profile.profile_id, preferred_name: profile.preferred_name });
+}, 4096);
+
+const mentionedFeedOf = derivedOnce((id, doc): FeedSummary => {
   const feed = JSON.parse(doc) as Partial<FeedSummary>;
-  return {
+  return Object.freeze({
     id,
     label: feed.label ?? '',
     slug: feed.slug ?? '',
     public_id: feed.public_id ?? '',
     chat_channel_name: feed.chat_channel_name ?? '',
-  };
+  });
+}, 1024);
+
+/** Mentioned profiles by chat user id (SQLite's lookup). */
+async function selectMentionedProfiles(
+  db: Db | Tx,
+  communityId: string,
+  chatUserIds: readonly string[],
+): Promise<Map<string, MentionedProfile>> {
+  const profiles = new Map<string, MentionedProfile>();
+  for (const row of await selectProfileDocsByChatUserIds(db, communityId, chatUserIds)) {
+    if (row.chat_user_id) profiles.set(row.chat_user_id, mentionedProfileOf(row.chat_user_id, row.doc));
+  }
+  return profiles;
 }
 
 /** Feeds by chat channel id, the oldest of a channel where several share it (SQLite's lookup). */
@@ -132,7 +156,7 @@ async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channel
   const rows = await selectFeedRowsByChannelIds(db, communityId, channelIds);
   for (const row of rows) {
     if (!row.chat_channel_id || feeds.has(row.chat_channel_id)) continue;
-    feeds.set(row.chat_channel_id, feedSummaryOf(row.id, row.doc));
+    feeds.set(row.chat_channel_id, mentionedFeedOf(row.id, row.doc));
   }
   return feeds;
 }

@@ -5,6 +5,7 @@ import { lockRow } from '../../db/lock-row.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { FeedsTable, Flag } from '../../db/schema.js';
+import { derivedOnce } from '../../shared/derived-once.js';
 import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
 
 /** A feed row as stored. */
@@ -82,11 +83,16 @@ export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids:
   return new Map([...rows].map(([id, row]) => [id, feedSummaryOf(row)]));
 }
 
-/** The `feed` summary of a stored feed. */
-export function feedSummaryOf(row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary {
-  const doc = JSON.parse(row.doc) as Partial<FeedDoc>;
-  return { id: row.id, label: doc.label ?? '', slug: doc.slug ?? '' };
-}
+const summaryOfFeedDoc = derivedOnce((id, text): FeedSummary => {
+  const doc = JSON.parse(text) as Partial<FeedDoc>;
+  return Object.freeze({ id, label: doc.label ?? '', slug: doc.slug ?? '' });
+}, 1024);
+
+/**
+ * The `feed` summary of a stored feed, parsed once per feed text (every post of a page shows its
+ * feed's): one frozen object for a text, which renderers may key their own work on.
+ */
+export const feedSummaryOf = (row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary => summaryOfFeedDoc(row.id, row.doc);
 
 /** The community's feeds, every column (the lists below narrow and order them). */
 const feedsOf = (db: Db | Tx, communityId: string) => db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId);

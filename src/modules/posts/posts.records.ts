@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
+import { derivedOnce } from '../../shared/derived-once.js';
 import { epochMicros } from '../../shared/time.js';
 import { formatTextTimestamp, parseTimestamp } from '../../shared/timestamps.js';
 import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
@@ -18,6 +19,19 @@ const serializeColumns = compiledOnFirstCall(() =>
 const serializeFeed = compiledOnFirstCall(() => fastJson(FeedSummarySchema));
 const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema));
 const serializeProfile = compiledOnFirstCall(() => fastJson(ProfileSchema));
+
+/** An author's part of a post record from its stored profile, derived once per profile text (a page often repeats authors). */
+const authorPart = derivedOnce((_profileId, profileJson) => serializeProfile(inTextSpelling(profileJson)), 4096);
+
+/** The serialised feed summary of each summary object: feedSummaryOf gives one object per stored feed text. */
+const feedParts = new WeakMap<FeedSummary, string>();
+function feedPart(feed: FeedSummary): string {
+  const known = feedParts.get(feed);
+  if (known !== undefined) return known;
+  const json: string = serializeFeed(feed);
+  feedParts.set(feed, json);
+  return json;
+}
 
 /** The members of a JSON object's text, without its braces. */
 const members = (objectJson: string): string => objectJson.slice(1, -1);
@@ -39,8 +53,8 @@ export function renderPost(row: PostRow, authorJson: string | undefined, feed: F
     feed_id: row.feed_id,
     author_profile_id: authorId,
   });
-  const author = serializeProfile(authorJson === undefined ? placeholderProfile(authorId) : inTextSpelling(authorJson));
-  return `{${members(columns)},${members(row.doc)},"author":${author},"feed":${serializeFeed(feed)},"references":${serializeReferences(references)}}`;
+  const author = authorJson === undefined ? serializeProfile(placeholderProfile(authorId)) : authorPart(authorId, authorJson);
+  return `{${members(columns)},${members(row.doc)},"author":${author},"feed":${feedPart(feed)},"references":${serializeReferences(references)}}`;
 }
 
 /**

@@ -67,9 +67,19 @@ export async function selectProfilesByChatUserIds(
   chatUserIds: readonly string[],
 ): Promise<Map<string, Profile>> {
   const result = new Map<string, Profile>();
-  const rows = await selectInBatches(chatUserIds, (batch) => profilesByChatUserIds.all(db, { communityId, chatUserIds: batch }));
-  for (const row of rows) if (row.chat_user_id) result.set(row.chat_user_id, JSON.parse(row.doc) as Profile);
+  for (const row of await selectProfileDocsByChatUserIds(db, communityId, chatUserIds)) {
+    if (row.chat_user_id) result.set(row.chat_user_id, JSON.parse(row.doc) as Profile);
+  }
   return result;
+}
+
+/** The stored profiles (JSON text) of these chat user ids, unparsed: mention resolution derives what it shows once per text. */
+export function selectProfileDocsByChatUserIds(
+  db: Db | Tx,
+  communityId: string,
+  chatUserIds: readonly string[],
+): Promise<readonly Pick<ProfilesTable, 'chat_user_id' | 'doc'>[]> {
+  return selectInBatches(chatUserIds, (batch) => profilesByChatUserIds.all(db, { communityId, chatUserIds: batch }));
 }
 
 /** The first profile with this email that has a chat identity (the member's chat profile), and the first profile of any kind. */
