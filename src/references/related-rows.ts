@@ -124,7 +124,7 @@ function relatedRowsOf(rows: readonly RelatedRow[]): RelatedRows {
 const mentionedProfileOf = derivedOnce((_chatUserId, doc): MentionedProfile => {
   const profile = JSON.parse(doc) as Profile;
   return Object.freeze({ profile_id: profile.profile_id, preferred_name: profile.preferred_name });
-}, 4096);
+}, 1024);
 
 const mentionedFeedOf = derivedOnce((id, doc): FeedSummary => {
   const feed = JSON.parse(doc) as Partial<FeedSummary>;
@@ -135,7 +135,7 @@ const mentionedFeedOf = derivedOnce((id, doc): FeedSummary => {
     public_id: feed.public_id ?? '',
     chat_channel_name: feed.chat_channel_name ?? '',
   });
-}, 1024);
+}, 256);
 
 /** Mentioned profiles by chat user id (SQLite's lookup). */
 async function selectMentionedProfiles(

@@ -5,7 +5,8 @@
  * found by a key (the row's id) and used only while the text read now is equal to the one it was
  * derived from, so a changed row is derived again on its first read: nothing to invalidate, and
  * the answer is the same bytes as deriving it every time. At most `capacity` entries are kept (the
- * oldest written goes first); a miss costs what the read cost before, plus one comparison.
+ * oldest written goes first); a miss costs what the read cost before, plus one comparison. An entry
+ * holds its text: keep capacities small (a server's peak RSS has a target, docs/performance.md).
  */
 export function derivedOnce<T>(derive: (key: string, text: string) => T, capacity: number): (key: string, text: string) => T {
   const entries = new Map<string, { text: string; value: T }>();

@@ -86,7 +86,7 @@ export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids:
 const summaryOfFeedDoc = derivedOnce((id, text): FeedSummary => {
   const doc = JSON.parse(text) as Partial<FeedDoc>;
   return Object.freeze({ id, label: doc.label ?? '', slug: doc.slug ?? '' });
-}, 1024);
+}, 256);
 
 /**
  * The `feed` summary of a stored feed, parsed once per feed text (every post of a page shows its

@@ -21,7 +21,7 @@ const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema)
 const serializeProfile = compiledOnFirstCall(() => fastJson(ProfileSchema));
 
 /** An author's part of a post record from its stored profile, derived once per profile text (a page often repeats authors). */
-const authorPart = derivedOnce((_profileId, profileJson) => serializeProfile(inTextSpelling(profileJson)), 4096);
+const authorPart = derivedOnce((_profileId, profileJson) => serializeProfile(inTextSpelling(profileJson)), 1024);
 
 /** The serialised feed summary of each summary object: feedSummaryOf gives one object per stored feed text. */
 const feedParts = new WeakMap<FeedSummary, string>();
