@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { runSeed } from '../src/cli/seed/run-seed.js';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { sqliteDriver } from '../src/db/sqlite-driver.js';
 import { runImport } from '../src/import/run-import.js';
@@ -234,4 +235,21 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A community of 10k seeded events (and no posts) added once to a corpus' database: the uncached
+ * event list of bench/search.ts's tail figures and of key B in bench/fairness.ts.
+ */
+export async function eventsCommunity(database: Database): Promise<string> {
+  const found = await sql<{ id: string }>`select id from communities where name = 'Fairness B'`.execute(database.db);
+  if (found.rows[0]) return found.rows[0].id;
+  const community = await createCommunity({ database, clock: systemClock }, 'Fairness B', 'enterprise');
+  await runSeed(database, systemClock, {
+    communityId: community.id,
+    seed: 'fairness-b',
+    anchor: Date.parse('2026-11-01T00:00:00Z'),
+    counts: { profiles: 1000, members: 0, groups: 0, feeds: 3, posts: 0, events: 10_000 },
+  });
+  return community.id;
 }
