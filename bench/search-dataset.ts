@@ -188,12 +188,18 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
     try {
       await client.query(`set search_path to "${schema}"`);
       await client.query('set session_replication_role = replica');
+      // SQLite's own tables (FTS5 shadow tables of a virtual table) have no PostgreSQL counterpart.
+      const onPostgres = new Set(
+        (
+          await client.query<{ name: string }>('select table_name as name from information_schema.tables where table_schema = $1', [schema])
+        ).rows.map((row) => row.name),
+      );
       const tables = (
         sqlite
           .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid")
           .pluck()
           .all() as string[]
-      ).filter((table) => !notCopied.test(table));
+      ).filter((table) => !notCopied.test(table) && onPostgres.has(table));
       for (const table of tables) {
         const columns = (sqlite.prepare(`pragma table_info("${table}")`).all() as { name: string }[]).map((column) => `"${column.name}"`);
         const perInsert = Math.max(1, Math.floor(60_000 / columns.length));
