@@ -65,6 +65,8 @@ interface QueryFigures {
   cpuToHome: number | null;
   /** The server's own view of the closed-loop runs (bench/hooks/loop-delay.mjs), the median run's. */
   server: ServerTail | null;
+  /** The same closed loop of `connections` from a raw-socket client in Node (bench/open-loop.ts), pinned like wrk: a second opinion of p50/p99. */
+  nodeClosedLoop: OpenLoopResult | null;
   /** An open loop at a fixed rate (bench/open-loop.ts): half the Home page's capacity (the frequent word: half its own). */
   openLoop: OpenLoopResult | null;
   /** The machine's 1-minute load average at the end of the runs (2 cores: above 2, the figures measure the neighbours too). */
@@ -99,8 +101,14 @@ async function serverTail(pid: number, file: string): Promise<ServerTail | null>
   return null;
 }
 
-async function openLoop(url: string, path: string, headers: Record<string, string>, rate: number): Promise<OpenLoopResult> {
-  const spec = { url, path, headers, rate: Math.max(1, Math.round(rate)), warmupSeconds: 1, durationSeconds: seconds };
+async function openLoop(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  rate: number,
+  closed?: number,
+): Promise<OpenLoopResult> {
+  const spec = { url, path, headers, rate: Math.max(1, Math.round(rate)), warmupSeconds: 1, durationSeconds: seconds, closed };
   const { code, stdout, stderr } = await runCollecting(
     pinned(1, [process.execPath, '--import', 'tsx', openLoopScript, JSON.stringify(spec)]),
   );
@@ -178,6 +186,7 @@ async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
         cpuMsPerRequest: cpuMs,
         cpuToHome: cpuMs !== null && homeCpu ? ratio(cpuMs, homeCpu) : null,
         server: tails[Math.floor(tails.length / 2)] ?? null,
+        nodeClosedLoop: await openLoop(server.url, path, headers, 0, connections),
         openLoop: await openLoop(server.url, path, headers, rate),
         loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10,
       });
