@@ -175,9 +175,11 @@ class KeyCostMeter implements CostMeter {
         throw rateLimitedError(decision, this.budget.refusal());
       }
       if (this.charged < heavyUnits) return;
-      return this.budget.turns.enter(this.keyId, () => this.answeredOrGone()).then(() => {
-        this.holdsTurn = true;
-      });
+      return this.budget.turns
+        .enter(this.keyId, () => this.answeredOrGone())
+        .then(() => {
+          this.holdsTurn = true;
+        });
     });
   }
 
