@@ -10,17 +10,14 @@
 // the latter with BENCH_DATABASE_URL).
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import { sql } from 'kysely';
-import { runSeed } from '../src/cli/seed/run-seed.js';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, type Engine, openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.commands.js';
-import { createCommunity } from '../src/modules/communities/communities.commands.js';
 import { searchPosts } from '../src/modules/search/search.reads.js';
 import { parseSearchQuery } from '../src/modules/search/search.rules.js';
 import { systemClock } from '../src/shared/clock.js';
 import { readCpuTicks } from './proc-cpu.js';
-import { searchCorpus } from './search-dataset.js';
+import { eventsCommunity, searchCorpus } from './search-dataset.js';
 import { type RunningServer, startServer } from './server.js';
 import { Log, sleep } from './util.js';
 
@@ -39,21 +36,6 @@ const open = (url: string): Database => {
 };
 
 const load = () => Math.round((loadavg()[0] ?? 0) * 10) / 10;
-
-/** B's community: 10k events (the seed's generator), added once to the corpus' database. */
-async function communityOfB(database: Database): Promise<string> {
-  const found = await sql<{ id: string }>`select id from communities where name = 'Fairness B'`.execute(database.db);
-  if (found.rows[0]) return found.rows[0].id;
-  const community = await createCommunity({ database, clock: systemClock }, 'Fairness B', 'enterprise');
-  const anchor = Date.parse('2026-11-01T00:00:00Z');
-  await runSeed(database, systemClock, {
-    communityId: community.id,
-    seed: 'fairness-b',
-    anchor,
-    counts: { profiles: 1000, members: 0, groups: 0, feeds: 3, posts: 0, events: 10_000 },
-  });
-  return community.id;
-}
 
 /**
  * The corpus' most frequent plain words (ranks 0-9) are all common words, and the next one is in
@@ -167,7 +149,7 @@ async function main(): Promise<void> {
   const corpus = await searchCorpus(engine, postsOfA * 5, postgresUrl, log, 0, plainWord);
   const database = open(corpus.databaseUrl);
   const communityA = corpus.communityIds[0] as string;
-  const communityB = await communityOfB(database);
+  const communityB = await eventsCommunity(database);
   const q = plainWord;
   const matches = (await searchPosts(database, communityA, parseSearchQuery(q), { feedId: undefined, authorProfileId: undefined }, 0, 1))
     .total_records;

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { runSeed } from '../src/cli/seed/run-seed.js';
 import { type Database, type Engine, ensurePostgresSchema, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { sqliteDriver } from '../src/db/sqlite-driver.js';
 import { runImport } from '../src/import/run-import.js';
@@ -187,12 +188,18 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
     try {
       await client.query(`set search_path to "${schema}"`);
       await client.query('set session_replication_role = replica');
+      // SQLite's own tables (FTS5 shadow tables of a virtual table) have no PostgreSQL counterpart.
+      const onPostgres = new Set(
+        (
+          await client.query<{ name: string }>('select table_name as name from information_schema.tables where table_schema = $1', [schema])
+        ).rows.map((row) => row.name),
+      );
       const tables = (
         sqlite
           .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid")
           .pluck()
           .all() as string[]
-      ).filter((table) => !notCopied.test(table));
+      ).filter((table) => !notCopied.test(table) && onPostgres.has(table));
       for (const table of tables) {
         const columns = (sqlite.prepare(`pragma table_info("${table}")`).all() as { name: string }[]).map((column) => `"${column.name}"`);
         const perInsert = Math.max(1, Math.floor(60_000 / columns.length));
@@ -234,4 +241,21 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A community of 10k seeded events (and no posts) added once to a corpus' database: the uncached
+ * event list of bench/search.ts's tail figures and of key B in bench/fairness.ts.
+ */
+export async function eventsCommunity(database: Database): Promise<string> {
+  const found = await sql<{ id: string }>`select id from communities where name = 'Fairness B'`.execute(database.db);
+  if (found.rows[0]) return found.rows[0].id;
+  const community = await createCommunity({ database, clock: systemClock }, 'Fairness B', 'enterprise');
+  await runSeed(database, systemClock, {
+    communityId: community.id,
+    seed: 'fairness-b',
+    anchor: Date.parse('2026-11-01T00:00:00Z'),
+    counts: { profiles: 1000, members: 0, groups: 0, feeds: 3, posts: 0, events: 10_000 },
+  });
+  return community.id;
 }

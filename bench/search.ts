@@ -1,8 +1,11 @@
 // Search figures (docs/search.md), on SQLite and (with BENCH_DATABASE_URL) PostgreSQL:
 //   1. GET /admin/v0/search uncached (RESPONSE_CACHE_MB=0) at 50 connections on the target community
 //      (a fifth of the corpus): one word, two words, a phrase, a prefix, and a very frequent word
-//      (reported apart: it matches most posts); req/s, p50, p99, the server's CPU per request;
-//      and, for reference, the community's uncached Home page (the same records, no search);
+//      (reported apart: it matches most posts); req/s, p50, p99 and p99/p50, the server's CPU per request
+//      and its ratio to the Home page's; the server's own view of the tail (bench/hooks/loop-delay.mjs:
+//      each request's cycle, what the slowest 1% waited behind); p99 at a fixed offered rate of half the
+//      Home page's capacity (bench/open-loop.ts, an open loop on core 1); and, for reference, the
+//      community's uncached Home page (the same records, no search) and an uncached event list;
 //   2. isolation: the same searches of a community in the corpus and in a database holding that
 //      community alone (in-process, the median of many runs);
 //   3. the index's size on disk against the size of the text it indexes.
@@ -10,7 +13,10 @@
 // BENCH_SEARCH_PARTS (http,isolation,size) and BENCH_SEARCH_ENGINES (sqlite[,postgres]) choose what is measured.
 // BENCH_SECONDS (5) per run, BENCH_RUNS (2) measured runs after a warm-up, BENCH_CONNECTIONS (50).
 // The import's cost is measured by bench/search-import.ts (two builds).
-import { loadavg } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { parseDatabaseUrl } from '../src/config.js';
 import { type Database, type Engine, openDatabase } from '../src/db/database.js';
@@ -19,10 +25,11 @@ import { searchPosts } from '../src/modules/search/search.reads.js';
 import { parseSearchQuery } from '../src/modules/search/search.rules.js';
 import { systemClock } from '../src/shared/clock.js';
 import { loadGeneratorName, runLoad } from './load.js';
-import { type SearchCorpus, searchCorpus } from './search-dataset.js';
+import type { OpenLoopResult } from './open-loop.js';
+import { eventsCommunity, type SearchCorpus, searchCorpus } from './search-dataset.js';
 import { searchQueries } from './search-queries.js';
-import { startServer } from './server.js';
-import { Log, median } from './util.js';
+import { pinned, startServer } from './server.js';
+import { Log, median, runCollecting, sleep } from './util.js';
 
 const total = Number(process.argv[2] ?? process.env.BENCH_SEARCH_POSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -51,54 +58,136 @@ interface QueryFigures {
   rps: number;
   p50: number;
   p99: number;
+  /** p99 / p50 of the closed loop, the median of the runs' ratios (the tail target: at most 4). */
+  p99ToP50: number;
   cpuMsPerRequest: number | null;
+  /** CPU per request as a multiple of the Home page's in the same run. */
+  cpuToHome: number | null;
+  /** The server's own view of the closed-loop runs (bench/hooks/loop-delay.mjs), the median run's. */
+  server: ServerTail | null;
+  /** The same closed loop of `connections` from a raw-socket client in Node (bench/open-loop.ts), pinned like wrk: a second opinion of p50/p99. */
+  nodeClosedLoop: OpenLoopResult | null;
+  /** An open loop at a fixed rate (bench/open-loop.ts): half the Home page's capacity (the frequent word: half its own). */
+  openLoop: OpenLoopResult | null;
   /** The machine's 1-minute load average at the end of the runs (2 cores: above 2, the figures measure the neighbours too). */
   loadAverage: number;
 }
+
+/** What loop-delay.mjs summarises of a run (its `run: true` line). */
+interface ServerTail {
+  cycleP50: number;
+  cycleP99: number;
+  cycleMax: number;
+  slowest1pct: { cycle: number; waited: number; served: number; gcInCycle: number; turnsWaited: number };
+  median1pct: { cycle: number; waited: number; served: number; gcInCycle: number; turnsWaited: number };
+  gc: { count: number; totalMs: number; maxMs: number };
+  turnsWaited: Record<string, number>;
+  perConnection: { connections: number; min: number; p50: number; max: number };
+}
+
+const loopHook = fileURLToPath(new URL('./hooks/loop-delay.mjs', import.meta.url));
+const openLoopScript = fileURLToPath(new URL('./open-loop.ts', import.meta.url));
+
+/** Asks the hook for the run so far (SIGUSR2) and returns its summary line. */
+async function serverTail(pid: number, file: string): Promise<ServerTail | null> {
+  const before = existsSync(file) ? readFileSync(file, 'utf8').length : 0;
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 50; i++) {
+    await sleep(20);
+    const added = existsSync(file) ? readFileSync(file, 'utf8').slice(before) : '';
+    const line = added.split('\n').find((l) => l.startsWith('{"run":true'));
+    if (line) return JSON.parse(line) as ServerTail;
+  }
+  return null;
+}
+
+async function openLoop(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  rate: number,
+  closed?: number,
+): Promise<OpenLoopResult> {
+  const spec = { url, path, headers, rate: Math.max(1, Math.round(rate)), warmupSeconds: 1, durationSeconds: seconds, closed };
+  const { code, stdout, stderr } = await runCollecting(
+    pinned(1, [process.execPath, '--import', 'tsx', openLoopScript, JSON.stringify(spec)]),
+  );
+  if (code !== 0) throw new Error(`open loop failed (${code}): ${stderr.trim().slice(-500)}`);
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as OpenLoopResult;
+}
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
   const communityId = corpus.communityIds[0] as string;
   const database = open(corpus.databaseUrl);
   const key = await createApiKey({ database, clock: systemClock }, communityId, 'bench-search');
+  // The uncached event list (a community of 10k events beside the corpus): the tail target names it too.
+  const eventsKey = await createApiKey({ database, clock: systemClock }, await eventsCommunity(database), 'bench-search-events');
   await database.close();
-  const server = await startServer({ databaseUrl: corpus.databaseUrl, env: { RESPONSE_CACHE_MB: '0' } });
+  const loopFile = join(mkdtempSync(join(tmpdir(), 'bench-search-')), 'loop.jsonl');
+  const server = await startServer({
+    databaseUrl: corpus.databaseUrl,
+    // The request budget is raised by startServer; the cost budget too, out of the tail's way (its figure is bench/fairness.ts's).
+    env: { RESPONSE_CACHE_MB: '0', RATE_LIMIT_COST_PER_SECOND: '1000000000', BENCH_LOOP_FILE: loopFile },
+    nodeArgs: ['--import', loopHook],
+  });
   const figures: QueryFigures[] = [];
   try {
-    // The reference: the community's Home page, uncached, on the same server in the same minutes. It
-    // renders the same ten post records with no search at all: a search cannot be cheaper than it.
-    const reference = { name: 'Home page (no search)', q: '', path: '/admin/v0/feeds/home/posts' };
+    // The reference first: the community's Home page, uncached, on the same server in the same minutes.
+    // It renders the same ten post records with no search at all: a search cannot be cheaper than it;
+    // half its capacity is the open loop's rate.
+    const reference = { name: 'Home page (no search)', q: '', path: '/admin/v0/feeds/home/posts', key: key.key };
+    const events = { name: 'event list (no search)', q: '', path: '/admin/v0/calendar_events?page=3&per_page=20', key: eventsKey.key };
     // The frequent word last: its backlog (no answer within the load tool's timeout) outlives its run.
-    const searches = queries.map(({ name, q }) => ({ name, q, path: `/admin/v0/search?q=${encodeURIComponent(q)}` }));
+    const searches = queries.map(({ name, q }) => ({ name, q, path: `/admin/v0/search?q=${encodeURIComponent(q)}`, key: key.key }));
     const measured = [
-      ...searches.filter((s) => s.name !== 'frequent word'),
       reference,
+      events,
+      ...searches.filter((s) => s.name !== 'frequent word'),
       ...searches.filter((s) => s.name === 'frequent word'),
     ];
-    for (const { name, q, path } of measured) {
-      const headers = { authorization: `Bearer ${key.key}` };
+    let homeRps = 0;
+    let homeCpu: number | null = null;
+    for (const { name, q, path, key: bearer } of measured) {
+      const headers = { authorization: `Bearer ${bearer}` };
       const first = await fetch(`${server.url}${path}`, { headers });
       const body = (await first.json()) as { data?: { total_records: number } };
       if (first.status !== 200 || !body.data) throw new Error(`${name}: ${first.status} ${JSON.stringify(body)}`);
-      const results = await runLoad({
-        url: server.url,
-        method: 'GET',
-        path,
-        headers,
-        connections,
-        warmupSeconds: 2,
-        runs,
-        durationSeconds: seconds,
-        serverPid: server.pid,
-      });
+      const load = { url: server.url, method: 'GET', path, headers, connections, serverPid: server.pid };
+      await runLoad({ ...load, warmupSeconds: 0, runs: 1, durationSeconds: 2 });
+      const results = [];
+      const tails: ServerTail[] = [];
+      for (let run = 0; run < runs; run++) {
+        await serverTail(server.pid, loopFile);
+        results.push(...(await runLoad({ ...load, warmupSeconds: 0, runs: 1, durationSeconds: seconds })));
+        const tail = await serverTail(server.pid, loopFile);
+        if (tail) tails.push(tail);
+      }
       const cpu = results.map((r) => (r.cpu ? (r.cpu.userUs + r.cpu.sysUs) / 1000 : Number.NaN)).filter(Number.isFinite);
+      const rps = median(results.map((r) => r.rps));
+      const cpuMs = cpu.length > 0 ? Math.round(median(cpu) * 1000) / 1000 : null;
+      if (name === reference.name) {
+        homeRps = rps;
+        homeCpu = cpuMs;
+      }
+      // Half the Home page's capacity: what a search costing at most 1.5x the page carries at 75% busy.
+      // The frequent word cannot carry that (it costs several pages): half its own capacity instead.
+      const rate = name === 'frequent word' ? rps / 2 : homeRps / 2;
+      tails.sort((a, b) => a.cycleP99 / a.cycleP50 - b.cycleP99 / b.cycleP50);
       figures.push({
         name,
         q,
         matches: body.data.total_records,
-        rps: Math.round(median(results.map((r) => r.rps))),
+        rps: Math.round(rps),
         p50: median(results.map((r) => r.p50)),
         p99: median(results.map((r) => r.p99)),
-        cpuMsPerRequest: cpu.length > 0 ? Math.round(median(cpu) * 1000) / 1000 : null,
+        p99ToP50: median(results.map((r) => ratio(r.p99, r.p50))),
+        cpuMsPerRequest: cpuMs,
+        cpuToHome: cpuMs !== null && homeCpu ? ratio(cpuMs, homeCpu) : null,
+        server: tails[Math.floor(tails.length / 2)] ?? null,
+        nodeClosedLoop: await openLoop(server.url, path, headers, 0, connections),
+        openLoop: await openLoop(server.url, path, headers, rate),
         loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10,
       });
       log.line(`${corpus.engine} ${name}: ${JSON.stringify(figures.at(-1))}`);

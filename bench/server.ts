@@ -99,6 +99,8 @@ export interface ServerOptions {
   variant?: Variant;
   /** Extra environment (BENCH_FIXED_TOTAL, BENCH_PRINCIPAL). */
   env?: Record<string, string>;
+  /** Extra node options before the script (e.g. `--import` of bench/hooks/loop-delay.mjs). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -112,6 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     process.execPath,
     ...serverNodeOptions(parseDatabaseUrl(options.databaseUrl)),
     ...(options.variant ? ['--import', variantHooks] : []),
+    ...(options.nodeArgs ?? []),
     binPath,
     'serve',
   ];
