@@ -9,6 +9,8 @@
 // Usage: npm run bench:search [-- POSTS]   (default 1,000,000 posts; a smaller corpus for a quick run)
 // BENCH_SEARCH_PARTS (http,isolation,size) and BENCH_SEARCH_ENGINES (sqlite[,postgres]) choose what is measured.
 // BENCH_SECONDS (5) per run, BENCH_RUNS (2) measured runs after a warm-up, BENCH_CONNECTIONS (50).
+// SEARCH_RANKINGS_MB is passed to the server (default 64: repeated searches are cut from the kept ranked list;
+// 0: every request ranks its search anew, the cost of a first search: docs/search.md, "Ranked lists").
 // The import's cost is measured by bench/search-import.ts (two builds).
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
@@ -61,7 +63,7 @@ async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
   const database = open(corpus.databaseUrl);
   const key = await createApiKey({ database, clock: systemClock }, communityId, 'bench-search');
   await database.close();
-  const server = await startServer({ databaseUrl: corpus.databaseUrl, env: { RESPONSE_CACHE_MB: '0' } });
+  const server = await startServer({ databaseUrl: corpus.databaseUrl, env: { RESPONSE_CACHE_MB: '0', SEARCH_RANKINGS_MB: process.env.SEARCH_RANKINGS_MB ?? '64' } });
   const figures: QueryFigures[] = [];
   try {
     // The reference: the community's Home page, uncached, on the same server in the same minutes. It
