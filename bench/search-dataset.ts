@@ -193,7 +193,13 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
           .pluck()
           .all() as string[]
       ).filter((table) => !notCopied.test(table));
-      for (const table of tables) {
+      // SQLite's own index tables (the members' FTS5 trigram index, ...) have no PostgreSQL counterpart by that name.
+      const inPostgres = new Set(
+        (
+          await client.query<{ name: string }>('select table_name as name from information_schema.tables where table_schema = $1', [schema])
+        ).rows.map((row) => row.name),
+      );
+      for (const table of tables.filter((name) => inPostgres.has(name))) {
         const columns = (sqlite.prepare(`pragma table_info("${table}")`).all() as { name: string }[]).map((column) => `"${column.name}"`);
         const perInsert = Math.max(1, Math.floor(60_000 / columns.length));
         let batch: unknown[][] = [];
