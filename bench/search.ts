@@ -12,6 +12,8 @@
 // Usage: npm run bench:search [-- POSTS]   (default 1,000,000 posts; a smaller corpus for a quick run)
 // BENCH_SEARCH_PARTS (http,isolation,size) and BENCH_SEARCH_ENGINES (sqlite[,postgres]) choose what is measured.
 // BENCH_SECONDS (5) per run, BENCH_RUNS (2) measured runs after a warm-up, BENCH_CONNECTIONS (50).
+// SEARCH_RANKINGS_MB is passed to the server (default 64: repeated searches are cut from the kept ranked list;
+// 0: every request ranks its search anew, the cost of a first search: docs/search.md, "Ranked lists").
 // The import's cost is measured by bench/search-import.ts (two builds).
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -129,7 +131,12 @@ async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
   const server = await startServer({
     databaseUrl: corpus.databaseUrl,
     // The request budget is raised by startServer; the cost budget too, out of the tail's way (its figure is bench/fairness.ts's).
-    env: { RESPONSE_CACHE_MB: '0', RATE_LIMIT_COST_PER_SECOND: '1000000000', BENCH_LOOP_FILE: loopFile },
+    env: {
+      RESPONSE_CACHE_MB: '0',
+      RATE_LIMIT_COST_PER_SECOND: '1000000000',
+      BENCH_LOOP_FILE: loopFile,
+      SEARCH_RANKINGS_MB: process.env.SEARCH_RANKINGS_MB ?? '64',
+    },
     nodeArgs: ['--import', loopHook],
   });
   const figures: QueryFigures[] = [];

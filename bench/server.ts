@@ -126,6 +126,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_SECOND: '1000000000',
     RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '1000000000',
+    // Out of the way like the request budget (bench/fairness.ts measures the cost budget itself).
+    RATE_LIMIT_COST_PER_SECOND: '1000000000',
     ...(options.variant ? { BENCH_VARIANT: options.variant } : {}),
     ...options.env,
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { CountCache } from './caching/count-cache.js';
+import { RankedListCache } from './caching/ranked-lists.js';
 import { ResponseCache } from './caching/response-cache.js';
 import { createSlackWorkspaceFactory } from './chat/index.js';
 import { chatEventsRoutes } from './chat-sync/events.routes.js';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     authenticator: new Authenticator(database, clock),
     counts: new CountCache(),
     responses: new ResponseCache(config.responseCacheMb * 1024 * 1024),
+    rankings: new RankedListCache(config.searchRankingsMb * 1024 * 1024),
     chat: createSlackWorkspaceFactory({ apiUrl: config.chatApiUrl, timeoutMs: config.chatTimeoutMs }),
     secrets: new SecretBox(config.secrets),
     // Asked at request time: the listening port is known only then (PORT=0).

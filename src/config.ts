@@ -32,6 +32,7 @@ const EnvironmentSchema = Type.Object({
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 5000 }),
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 1500 }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
+  SEARCH_RANKINGS_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 64 }),
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
@@ -95,6 +96,8 @@ export interface Config {
   trustProxy: boolean;
   /** Memory for serialised answers of hot reads (ResponseCache); 0 turns the cache off. */
   responseCacheMb: number;
+  /** Memory for searches' whole ranked results (RankedListCache, docs/search.md); 0 ranks every page anew. */
+  searchRankingsMb: number;
   /** Outbound webhooks: private targets and plain http allowed (tests, local set-ups); per-attempt timeout; how long settled deliveries are kept. */
   webhooks: { allowPrivate: boolean; timeoutMs: DurationMs; retentionMs: DurationMs };
   /** How long activity records are kept (docs/activity.md); 0 keeps every record. */
@@ -202,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: parsed.TRUST_PROXY === 'true',
     responseCacheMb: parsed.RESPONSE_CACHE_MB,
+    searchRankingsMb: parsed.SEARCH_RANKINGS_MB,
     webhooks: {
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
       timeoutMs: durationMs(parsed.WEBHOOK_TIMEOUT_MS),

@@ -1,4 +1,5 @@
 import type { CountCache } from './caching/count-cache.js';
+import type { RankedListCache } from './caching/ranked-lists.js';
 import type { ResponseCache } from './caching/response-cache.js';
 import type { ChatWorkspaceFactory } from './chat/index.js';
 import type { Config } from './config.js';
@@ -23,6 +24,8 @@ export interface AppServices {
   counts: CountCache;
   /** Serialised answers of the hot reads, reused on the same terms as the counts. */
   responses: ResponseCache;
+  /** Searches' whole ranked results, reused while the community's posts are unchanged (docs/search.md). */
+  rankings: RankedListCache;
   /** Prometheus metrics (METRICS_TOKEN or METRICS_PORT), or a no-op when they are off. */
   metrics: Metrics;
   /** How webhook target hosts are resolved (the system's resolver unless a test gives one that never leaves the machine). */

@@ -3,6 +3,7 @@ import { type Clock, storedNow } from '../shared/clock.js';
 import { type EpochMicros, endOfTime } from '../shared/time.js';
 import { dataVersionColumn, type DataView as View } from '../write-path/write-community-data.js';
 import type { CountCache } from './count-cache.js';
+import type { RankedListCache } from './ranked-lists.js';
 import type { ResponseCache } from './response-cache.js';
 
 /** What a cached read is given (a subset of the app's dependencies). */
@@ -12,6 +13,8 @@ export interface CachedReadDeps {
   responses: ResponseCache;
   /** For renders that need exact list totals. */
   counts: CountCache;
+  /** For renders of ranked results (searches); absent, each page is ranked on its own. */
+  rankings?: RankedListCache;
 }
 
 /** A rendered answer: the whole response body as JSON text, and until when time alone leaves it exact. */

@@ -43,7 +43,7 @@ export function registerSearchCommands(program: Command): void {
       await withDatabase(async (database) => {
         await asOperatorErrors(() => requireCommunity({ database }, communityId));
         const filters = { feedId: undefined, authorProfileId: undefined };
-        const page = await searchPosts(database, communityId, query, filters, options.page, options.perPage);
+        const { ranked: _, ...page } = await searchPosts(database, communityId, query, filters, options.page, options.perPage);
         const records = page.records.map((record) => JSON.parse(record) as Record<string, unknown>);
         const rows = records.map((record) => ({
           id: record.id,

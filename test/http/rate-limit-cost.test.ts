@@ -79,6 +79,42 @@ function costSuite(name: string, env: Record<string, string>, skip: string | fal
           assert.equal((await searchAs(a, 'number%20417')).statusCode, 429, 'the eighth unit of seven');
         });
       },
+      // Every search ranked anew: a repeated search costs what its first did.
+      { env: { RATE_LIMIT_COST_PER_SECOND: '7', RESPONSE_CACHE_MB: '0', SEARCH_RANKINGS_MB: '0', ...env } },
+    );
+
+    describeEachEngine(
+      'cost budget with ranked lists kept',
+      (ctx) => {
+        it('charges a page cut from a kept ranked list one unit, and ranks again (at full cost) after a write', async () => {
+          const t = ctx();
+          const community = await t.community();
+          await fx.importInto(t, community.id, corpus);
+          t.clock.advance(1000);
+          const searchAs = (page: number) =>
+            t.request({ method: 'GET', url: `/admin/v0/search?q=pizza&page=${page}`, headers: community.auth });
+          // The fields show each search's admission: charged what the same search cost last time, settled at what it cost.
+          const first = await searchAs(0);
+          assert.equal(first.headers.ratelimit, '"key";r=99999;t=1, "cost";r=6;t=1', 'admitted at one unit; 1,100 matches ranked: 3');
+          const again = await searchAs(0);
+          assert.equal(again.body, first.body, 'the same answer, cut from the kept list');
+          assert.equal(again.headers.ratelimit, '"key";r=99998;t=1, "cost";r=1;t=1', 'admitted at 3 (3 + 3 of 7), settled at 1');
+          const next = await searchAs(1);
+          assert.equal(next.headers.ratelimit, '"key";r=99997;t=1, "cost";r=2;t=1', 'admitted at 1 (4 + 1 of 7): a page read by id');
+          t.clock.advance(1000);
+          await fx.importInto(t, community.id, { posts: [fx.post(9001, 1, { title: 'Pizza, new' })] });
+          t.clock.advance(1000);
+          const after = await searchAs(0);
+          assert.equal(after.json<{ data: { total_records: number } }>().data.total_records, 1101, 'the write is seen');
+          assert.equal(after.headers.ratelimit, '"key";r=99999;t=1, "cost";r=6;t=1', 'admitted at 1');
+          const ranked = await searchAs(0);
+          assert.equal(
+            ranked.headers.ratelimit,
+            '"key";r=99998;t=1, "cost";r=1;t=1',
+            'admitted at 3: the search after the write ranked again',
+          );
+        });
+      },
       { env: { RATE_LIMIT_COST_PER_SECOND: '7', RESPONSE_CACHE_MB: '0', ...env } },
     );
 
@@ -128,7 +164,7 @@ function costSuite(name: string, env: Record<string, string>, skip: string | fal
           assert.equal((await searchAs(community.key, 5)).statusCode, 200, 'every turn was given back');
         });
       },
-      { env: { RATE_LIMIT_COST_PER_SECOND: '1000', RESPONSE_CACHE_MB: '0', ...env } },
+      { env: { RATE_LIMIT_COST_PER_SECOND: '1000', RESPONSE_CACHE_MB: '0', SEARCH_RANKINGS_MB: '0', ...env } },
     );
   });
 }

@@ -107,6 +107,28 @@ export async function selectPostsPage(
   return query.all(db, { communityId, feedId: scope.kind === 'feed' ? scope.feedId : '', limit, offset });
 }
 
+/** The page rows of posts by id (a page of a ranked list), with author and feed, compiled once per page length. */
+const pageRowsByIdsQuery = preparedQuery((db, p: { communityId: string; ids: readonly string[] }) =>
+  db
+    .selectFrom('posts as post')
+    .leftJoin('profiles as author', (join) =>
+      join.on('author.community_id', '=', p.communityId).onRef('author.id', '=', 'post.author_profile_id'),
+    )
+    .leftJoin('feeds as feed', (join) => join.on('feed.community_id', '=', p.communityId).onRef('feed.id', '=', 'post.feed_id'))
+    .select(postColumns.map((column) => `post.${column}` as const))
+    .select(['author.doc as author_doc', 'feed.doc as feed_doc'])
+    .where('post.community_id', '=', p.communityId)
+    .where('post.id', 'in', p.ids),
+);
+
+/** Page rows of posts in the order of `ids` (at most a page: one statement); an unknown id is left out. */
+export async function selectPageRowsByIds(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<PostPageRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await pageRowsByIdsQuery.all(db, { communityId, ids });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** Stored posts by id (unknown ids are absent), in batches. */
 export async function selectPostRows(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, PostRow>> {
   const rows = await selectInBatches(ids, (batch) =>

@@ -206,18 +206,37 @@ function hitsQueryOf(shape: Shape) {
 
 const hitsQueries = new Map<string, ReturnType<typeof hitsQueryOf>>();
 
-/** The page of a search's matches, in rank order, with the number of matches; no rows past the end. */
-export async function selectSearchHits(
-  db: Db,
-  communityId: string,
-  query: ParsedQuery,
-  filters: SearchFilters,
-  limit: number,
-  offset: number,
-  /** A heavy search (many matches): read off the event loop where the engine runs on it (SQLite's read thread). */
-  offLoop = false,
-): Promise<SearchHits> {
-  if (query.include.length === 0) return { rows: [], total: 0 };
+/**
+ * The ids of every match in rank order, without their posts: a search's whole result, for the
+ * ranked lists kept per query (src/caching/ranked-lists.ts). The same ranking statement as a page's.
+ */
+function rankedIdsQueryOf(shape: Shape) {
+  return preparedQuery((db, p: HitParams) => {
+    const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    const hits = (postgres ? postgresHits(shape, p) : sqliteHits(shape, p)).as('hits');
+    return db
+      .selectFrom(hits)
+      .select('hits.id')
+      .orderBy('hits.title_hits', 'desc')
+      .orderBy('hits.text_hits', 'desc')
+      .orderBy('hits.latest', 'desc')
+      .orderBy(postgres ? sql`hits.id collate "C"` : sql`hits.id`, 'desc');
+  });
+}
+
+const rankedIdsQueries = new Map<string, ReturnType<typeof rankedIdsQueryOf>>();
+
+/** A search made ready to run: its statement's shape and parameters (the page's limit and offset aside). */
+interface HitsPlan {
+  shape: Shape;
+  key: string;
+  params: Pick<HitParams, 'communityId' | 'match' | 'title' | 'text' | 'feedId' | 'authorId'>;
+  tag: string;
+  postgres: boolean;
+  paired: boolean;
+}
+
+async function planHits(db: Db, communityId: string, query: ParsedQuery, filters: SearchFilters): Promise<HitsPlan> {
   const tag = communityTag(communityId);
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const paired = await pairedCommunity(db, communityId);
@@ -235,12 +254,6 @@ export async function selectSearchHits(
     byAuthor: filters.authorProfileId !== undefined,
     union: !postgres && phrase,
   };
-  const key = `${shape.terms} ${shape.byFeed} ${shape.byAuthor} ${shape.union}`;
-  let statement = hitsQueries.get(key);
-  if (!statement) {
-    statement = hitsQueryOf(shape);
-    hitsQueries.set(key, statement);
-  }
   const match = postgres ? tsqueryOf(tag, query, paired) : fts5Query(tag, query, paired);
   // SQLite reads each fact's whole column-filtered posting list. With one term that list is the match's
   // own; with several, the match (their AND) is smaller than each term's list, so each fact is asked
@@ -258,14 +271,61 @@ export async function selectSearchHits(
     text: query.include.map((term) => termOf(tag, term, 'text', paired)),
     feedId: filters.feedId ?? '',
     authorId: filters.authorProfileId ?? '',
-    limit,
-    offset,
   };
+  return { shape, key: `${shape.terms} ${shape.byFeed} ${shape.byAuthor} ${shape.union}`, params, tag, postgres, paired };
+}
+
+/** The page of a search's matches, in rank order, with the number of matches; no rows past the end. */
+export async function selectSearchHits(
+  db: Db,
+  communityId: string,
+  query: ParsedQuery,
+  filters: SearchFilters,
+  limit: number,
+  offset: number,
+  /** A heavy search (many matches): read off the event loop where the engine runs on it (SQLite's read thread). */
+  offLoop = false,
+): Promise<SearchHits> {
+  if (query.include.length === 0) return { rows: [], total: 0 };
+  const plan = await planHits(db, communityId, query, filters);
+  let statement = hitsQueries.get(plan.key);
+  if (!statement) {
+    statement = hitsQueryOf(plan.shape);
+    hitsQueries.set(plan.key, statement);
+  }
+  const params = { ...plan.params, limit, offset };
   const rows = await (offLoop ? statement.allOffLoop(db, params) : statement.all(db, params));
   if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0]?.total) };
   // Past the end the page has no row to carry the total: count it alone (first page: there is none).
-  return { rows: [], total: offset === 0 ? 0 : await countMatches(db, tag, communityId, query, filters, postgres, paired) };
+  return {
+    rows: [],
+    total: offset === 0 ? 0 : await countMatches(db, plan.tag, communityId, query, filters, plan.postgres, plan.paired),
+  };
 }
+
+/** Every match's post id, in rank order (its length is the exact total). */
+export async function selectRankedPostIds(
+  db: Db,
+  communityId: string,
+  query: ParsedQuery,
+  filters: SearchFilters,
+  offLoop = false,
+): Promise<string[]> {
+  if (query.include.length === 0) return [];
+  const plan = await planHits(db, communityId, query, filters);
+  let statement = rankedIdsQueries.get(plan.key);
+  if (!statement) {
+    statement = rankedIdsQueryOf(plan.shape);
+    rankedIdsQueries.set(plan.key, statement);
+  }
+  // The inner statement cuts to a page; the whole result is a page as long as every match.
+  const params = { ...plan.params, limit: allRows, offset: 0 };
+  const rows = await (offLoop ? statement.allOffLoop(db, params) : statement.all(db, params));
+  return rows.map((row) => row.id);
+}
+
+/** A LIMIT that no community's matches reach (both engines take it as a number). */
+const allRows = 2_147_483_647;
 
 /** Per database, the communities known to have word pairs in their whole index: a row of post_search_unpaired never comes back. */
 const pairedCommunities = new WeakMap<Db, Set<string>>();
