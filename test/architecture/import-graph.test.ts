@@ -5,54 +5,8 @@
 //   - no import cycles anywhere in src (type-only imports included: a cycle of types is still a
 //     knot that one cannot move without the other).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import ts from 'typescript';
-
-const root = join(import.meta.dirname, '..', '..');
-const srcDir = join(root, 'src');
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourceFiles(path);
-    else if (entry.name.endsWith('.ts')) yield path;
-  }
-}
-
-const repoPath = (path: string) => relative(root, path).split('\\').join('/');
-
-/** The src files a file imports (static and dynamic imports, and re-exports), as repository paths. */
-export function importsOf(path: string, text: string): string[] {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-  const specifiers: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      specifiers.push(node.moduleSpecifier.text);
-    }
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const [argument] = node.arguments;
-      if (argument && ts.isStringLiteralLike(argument)) specifiers.push(argument.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return specifiers
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => repoPath(resolve(dirname(path), specifier.replace(/\.js$/, '.ts'))));
-}
-
-/** The import graph of a set of files: repository path -> the paths it imports. */
-export function graphOf(files: ReadonlyMap<string, string>): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const [path, text] of files) graph.set(repoPath(path), importsOf(path, text));
-  return graph;
-}
+import { sourceGraph } from './layers.js';
 
 /** Every edge that crosses the layer line, as "from -> to". */
 export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
@@ -106,8 +60,7 @@ export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[
   return cycles;
 }
 
-const sources = new Map([...sourceFiles(srcDir)].map((path) => [path, readFileSync(path, 'utf8')] as const));
-const graph = graphOf(sources);
+const graph = sourceGraph();
 
 describe('the import graph of src (rule at the top of this file)', () => {
   it('resolves imports to files that exist', () => {
