@@ -1,7 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { daysMs } from './shared/duration.js';
+
+/** How long delivered and failed webhook deliveries are kept by default (WEBHOOK_RETENTION_DAYS). */
+export const defaultWebhookRetentionDays = 30;
+
 import { type DurationMs, durationMs } from './shared/time.js';
-import { dayMs, defaultRetentionDays } from './webhooks/retry-schedule.js';
 
 /** The environment the service reads; every variable of the operator interface is here. */
 const EnvironmentSchema = Type.Object({
@@ -35,7 +39,7 @@ const EnvironmentSchema = Type.Object({
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
-  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: defaultRetentionDays }),
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: defaultWebhookRetentionDays }),
   ACTIVITY_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 365 }),
   SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
@@ -205,7 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
       timeoutMs: durationMs(parsed.WEBHOOK_TIMEOUT_MS),
-      retentionMs: durationMs(parsed.WEBHOOK_RETENTION_DAYS * dayMs),
+      retentionMs: daysMs(parsed.WEBHOOK_RETENTION_DAYS),
     },
     activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
     secrets: {

@@ -12,9 +12,6 @@ const minute = 60 * second;
 const hour = 60 * minute;
 export const dayMs = 24 * hour;
 
-/** How long delivered and failed deliveries are kept by default (WEBHOOK_RETENTION_DAYS). */
-export const defaultRetentionDays = 30;
-
 export const retryDelaysMs: readonly number[] = [
   5 * second,
   5 * minute,
