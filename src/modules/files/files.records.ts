@@ -1,4 +1,3 @@
-import { epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { FileRow } from './files.queries.js';
 import type { FileObject } from './files.schemas.js';
@@ -13,7 +12,7 @@ export const fileUrl = (baseUrl: string, id: string, name: string): string => `$
 export function fileObject(row: Omit<FileRow, 'community_id' | 'sha256' | 'chunk_size'>, baseUrl: string): FileObject {
   return {
     id: row.id,
-    created_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
+    created_at: formatJsonTimestamp(row.created_at),
     name: row.name,
     title: row.title,
     size: Number(row.size),

@@ -5,7 +5,7 @@ import { orderedRows } from '../../db/ordered-rows.js';
 import { type PreparedQuery, preparedQuery, preparedWrite } from '../../db/prepared-query.js';
 import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
 import { foldText } from '../../shared/search-text.js';
-import { type EpochMicros, epochMicros } from '../../shared/time.js';
+import type { EpochMicros } from '../../shared/time.js';
 import type { Member, MemberState } from './members.schemas.js';
 
 /**
@@ -192,7 +192,7 @@ export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, id
   const rows = await selectInBatches(ids, (batch) =>
     db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
-  return new Map(rows.map((row) => [row.id, epochMicros(Number(row.created_at))]));
+  return new Map(rows.map((row) => [row.id, row.created_at]));
 }
 
 /** The community's members in byte order of id, a batch at a time (the export). */

@@ -254,5 +254,5 @@ export async function selectNextEndingAt(
   instant: EpochMicros,
 ): Promise<EpochMicros> {
   const row = await nextEndingAt.first(db, { communityId, status, instant });
-  return row?.next === null || row?.next === undefined ? endOfTime : epochMicros(Number(row.next));
+  return row?.next === null || row?.next === undefined ? endOfTime : row.next;
 }
