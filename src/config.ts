@@ -5,7 +5,7 @@ import { daysMs } from './shared/duration.js';
 /** How long delivered and failed webhook deliveries are kept by default (WEBHOOK_RETENTION_DAYS). */
 export const defaultWebhookRetentionDays = 30;
 
-import { type DurationMs, durationMs } from './shared/time.js';
+import { type DurationMs, type DurationSeconds, durationMs, durationSeconds } from './shared/time.js';
 
 /** The environment the service reads; every variable of the operator interface is here. */
 const EnvironmentSchema = Type.Object({
@@ -77,7 +77,7 @@ export interface Config {
   chatTimeoutMs: DurationMs;
   rateLimit: {
     perSecond: number;
-    windowSeconds: number;
+    windowSeconds: DurationSeconds;
     unauthenticatedPerSecond: number;
     downloadsPerSecond: number;
     /** Console sign-ins (token exchanges) per address per minute: each one is a guess at a token. */
@@ -188,7 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatTimeoutMs: durationMs(parsed.CHAT_TIMEOUT_MS),
     rateLimit: {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
-      windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
+      windowSeconds: durationSeconds(parsed.RATE_LIMIT_WINDOW_SECONDS),
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
       downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
       signInPerMinute: parsed.RATE_LIMIT_SIGN_IN_PER_MINUTE,
