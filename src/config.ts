@@ -1,7 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { type DurationMs, durationMs } from './shared/time.js';
-import { dayMs, defaultRetentionDays } from './webhooks/retry-schedule.js';
+import { daysMs } from './shared/duration.js';
+
+/** How long delivered and failed webhook deliveries are kept by default (WEBHOOK_RETENTION_DAYS). */
+export const defaultWebhookRetentionDays = 30;
+
+import { type DurationMs, type DurationSeconds, durationMs, durationSeconds } from './shared/time.js';
 
 /** The environment the service reads; every variable of the operator interface is here. */
 const EnvironmentSchema = Type.Object({
@@ -36,7 +40,7 @@ const EnvironmentSchema = Type.Object({
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
-  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: defaultRetentionDays }),
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: defaultWebhookRetentionDays }),
   ACTIVITY_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 365 }),
   SECRETS_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   SECRETS_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_,-]{43,1000}$' })),
@@ -74,7 +78,7 @@ export interface Config {
   chatTimeoutMs: DurationMs;
   rateLimit: {
     perSecond: number;
-    windowSeconds: number;
+    windowSeconds: DurationSeconds;
     unauthenticatedPerSecond: number;
     downloadsPerSecond: number;
     /** Console sign-ins (token exchanges) per address per minute: each one is a guess at a token. */
@@ -187,7 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatTimeoutMs: durationMs(parsed.CHAT_TIMEOUT_MS),
     rateLimit: {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
-      windowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
+      windowSeconds: durationSeconds(parsed.RATE_LIMIT_WINDOW_SECONDS),
       unauthenticatedPerSecond: parsed.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
       downloadsPerSecond: parsed.RATE_LIMIT_DOWNLOADS_PER_SECOND,
       signInPerMinute: parsed.RATE_LIMIT_SIGN_IN_PER_MINUTE,
@@ -209,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === 'true',
       timeoutMs: durationMs(parsed.WEBHOOK_TIMEOUT_MS),
-      retentionMs: durationMs(parsed.WEBHOOK_RETENTION_DAYS * dayMs),
+      retentionMs: daysMs(parsed.WEBHOOK_RETENTION_DAYS),
     },
     activityRetentionDays: parsed.ACTIVITY_RETENTION_DAYS,
     secrets: {

@@ -2,7 +2,6 @@ import { hash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { ActivitiesTable } from '../db/schema.js';
 import type { ActivityAction, ActorType } from '../shared/activity.js';
-import { epochMicros } from '../shared/time.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
 
 /*
@@ -32,7 +31,7 @@ const parsed = <T>(text: string | null): T | null => (text === null ? null : (JS
 export function activityRecord(row: Omit<ActivityRow, 'community_id' | 'seq' | 'prev_hash'>): ActivityRecord {
   return {
     id: row.id,
-    occurred_at: formatJsonTimestamp(epochMicros(Number(row.occurred_at))),
+    occurred_at: formatJsonTimestamp(row.occurred_at),
     action: row.action as ActivityAction,
     actor: { type: row.actor_type as ActorType, id: row.actor_id, label: row.actor_label },
     target: { type: row.target_type, id: row.target_id, name: row.target_name },

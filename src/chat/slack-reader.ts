@@ -1,4 +1,4 @@
-import type { DurationMs } from '../shared/time.js';
+import { type DurationMs, type DurationSeconds, durationMs, durationSeconds, millisOfSeconds } from '../shared/time.js';
 /*
  * The bot token's side of the chat port: reading a Slack workspace (users, channels, history) for
  * the sync. Plain fetch instead of @slack/web-api so that rate limits are ours to pace: a 429 waits
@@ -29,19 +29,22 @@ export interface SlackReaderOptions {
   apiUrl: string;
   timeoutMs: DurationMs;
   /** Told about each rate-limit wait (progress lines). */
-  onWait?: (method: string, seconds: number) => void;
+  onWait?: (method: string, seconds: DurationSeconds) => void;
   /** For tests: how waiting is done. */
   sleep?: (ms: number) => Promise<void>;
 }
 
 /** Slack's documented tiers, as the least interval between calls once a method has been rate limited. */
-const tierIntervalMs: Record<string, number> = {
-  'users.list': 3000, // Tier 2: 20+ per minute
-  'conversations.history': 1200, // Tier 3: 50+ per minute
-  'conversations.replies': 1200,
-  'conversations.info': 600, // Tier 3 burst-friendly; 100 per minute in practice
-  'chat.getPermalink': 600, // Tier 4
+const tierIntervalMs: Readonly<Record<string, DurationMs>> = {
+  'users.list': durationMs(3000), // Tier 2: 20+ per minute
+  'conversations.history': durationMs(1200), // Tier 3: 50+ per minute
+  'conversations.replies': durationMs(1200),
+  'conversations.info': durationMs(600), // Tier 3 burst-friendly; 100 per minute in practice
+  'chat.getPermalink': durationMs(600), // Tier 4
 };
+
+/** The interval of a method Slack's tiers do not list here. */
+const defaultIntervalMs = durationMs(1000);
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const slackCode = /^[a-z0-9_]{1,64}$/;
@@ -52,7 +55,10 @@ export function createSlackReader(options: SlackReaderOptions): ChatReader {
   const pacedFrom = new Map<string, number>();
   const nextAllowed = new Map<string, number>();
 
-  const once = async (method: string, body: URLSearchParams): Promise<{ status: number; retryAfter: number; json: Json | null }> => {
+  const once = async (
+    method: string,
+    body: URLSearchParams,
+  ): Promise<{ status: number; retryAfter: DurationSeconds; json: Json | null }> => {
     let response: Response;
     try {
       response = await fetch(`${base}${method}`, {
@@ -73,7 +79,7 @@ export function createSlackReader(options: SlackReaderOptions): ChatReader {
     } catch {
       json = null;
     }
-    return { status: response.status, retryAfter: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : 1, json };
+    return { status: response.status, retryAfter: durationSeconds(Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : 1), json };
   };
 
   return {
@@ -83,7 +89,7 @@ export function createSlackReader(options: SlackReaderOptions): ChatReader {
       for (let attempt = 0; ; attempt++) {
         const wait = (nextAllowed.get(method) ?? 0) - Date.now();
         if (wait > 0) await sleep(wait);
-        if (pacedFrom.has(method)) nextAllowed.set(method, Date.now() + (tierIntervalMs[method] ?? 1000));
+        if (pacedFrom.has(method)) nextAllowed.set(method, Date.now() + (tierIntervalMs[method] ?? defaultIntervalMs));
         let answer: Awaited<ReturnType<typeof once>>;
         try {
           answer = await once(method, body);
@@ -98,7 +104,7 @@ export function createSlackReader(options: SlackReaderOptions): ChatReader {
         if (answer.status === 429 || answer.json?.error === 'ratelimited') {
           pacedFrom.set(method, Date.now());
           options.onWait?.(method, answer.retryAfter);
-          await sleep(answer.retryAfter * 1000);
+          await sleep(millisOfSeconds(answer.retryAfter));
           continue;
         }
         if (answer.status >= 500 && attempt < 3) {

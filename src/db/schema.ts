@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { Plan } from '../shared/plans.js';
 import type { KeyKind } from '../shared/principal.js';
 import type { DurationMs, EpochMicros, EpochMillis } from '../shared/time.js';
+import type { WebhookEventType } from '../shared/webhook-event-types.js';
 
 /*
  * Table shapes shared by both engines. Instants of community data are epoch microseconds (bigint,
@@ -251,7 +252,8 @@ export interface WebhookDeliveriesTable {
   endpoint_id: string;
   /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
   webhook_id: string;
-  type: string;
+  /** Written only from the closed list (the write path's `emit`, the test send); read back as it. */
+  type: WebhookEventType;
   /** The exact body sent (JSON text), so every attempt signs the same bytes. */
   payload: string;
   status: WebhookDeliveryStatus;
@@ -323,7 +325,7 @@ export interface WebhookOutboxTable {
   id: Generated<number>;
   community_id: string;
   webhook_id: string;
-  type: string;
+  type: WebhookEventType;
   payload: string;
   /** JSON array of the endpoint ids that wanted the event when it was written. */
   endpoint_ids: string;

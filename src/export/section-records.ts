@@ -5,7 +5,7 @@ import type { AwardsTable, CalendarEventsTable, FeedsTable, GroupsTable, Members
 import { selectAssignmentsOfAwards } from '../modules/awards/awards.queries.js';
 import { selectEventAttendees, selectEventPeopleIds } from '../modules/calendar-events/queries/children.js';
 import { selectGroupMemberProfileIds } from '../modules/groups/groups.queries.js';
-import { type EpochMicros, epochMicros } from '../shared/time.js';
+import type { EpochMicros } from '../shared/time.js';
 import { formatJsonTimestamp } from '../shared/timestamps.js';
 
 /*
@@ -16,7 +16,7 @@ import { formatJsonTimestamp } from '../shared/timestamps.js';
  */
 
 /** A stored instant (epoch µs) as the import file spells it: PostgreSQL's JSON spelling, to the microsecond. */
-export const exportInstant = (value: EpochMicros): string => formatJsonTimestamp(epochMicros(Number(value)));
+export const exportInstant = (value: EpochMicros): string => formatJsonTimestamp(value);
 
 /** A stored optional id ("" when there is none) as the import spells "none": null. */
 const idOrNull = (value: unknown): unknown => (value === '' ? null : value);

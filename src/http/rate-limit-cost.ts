@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { CostMeter } from '../routing/request-context.js';
 import type { Clock } from '../shared/clock.js';
 import { andThen } from '../shared/maybe-async.js';
-import type { EpochMillis } from '../shared/time.js';
+import type { DurationSeconds, EpochMillis } from '../shared/time.js';
 import { type RateLimitDecision, type RateLimiter, type RateLimitPolicy, rateLimitedError } from './rate-limit.js';
 import type { GuardStep } from './request-guard.js';
 
@@ -111,7 +111,7 @@ export class CostBudget {
   constructor(
     private readonly limiter: RateLimiter,
     private readonly clock: Clock,
-    settings: { costPerSecond: number; windowSeconds: number },
+    settings: { costPerSecond: number; windowSeconds: DurationSeconds },
   ) {
     this.policy = { name: 'cost', limit: settings.costPerSecond, windowSeconds: settings.windowSeconds };
   }

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
 import { andThen } from '../shared/maybe-async.js';
-import { durationMs, type EpochMillis } from '../shared/time.js';
+import { type DurationSeconds, durationSeconds, type EpochMillis, millisOfSeconds } from '../shared/time.js';
 import { MemoryRateLimitStore } from './rate-limit-stores/memory-store.js';
 import { type RateLimitStore, type WindowCount, windowOf } from './rate-limit-stores/rate-limit-store.js';
 import { RedisRateLimitStore } from './rate-limit-stores/redis-store.js';
@@ -13,7 +13,7 @@ import type { GuardStep } from './request-guard.js';
 export interface RateLimitPolicy {
   name: 'key' | 'address' | 'download' | 'sign_in' | 'calendar' | 'calendar-address' | 'cost';
   limit: number;
-  windowSeconds: number;
+  windowSeconds: DurationSeconds;
 }
 
 /** The outcome of counting one request, with what the RateLimit-* headers report. */
@@ -24,8 +24,8 @@ export interface RateLimitDecision {
   limit: number;
   remaining: number;
   /** Whole seconds until the window resets (at least 1, so a client never retries at once). */
-  resetSeconds: number;
-  windowSeconds: number;
+  resetSeconds: DurationSeconds;
+  windowSeconds: DurationSeconds;
 }
 
 /** Counts requests against the per-key and per-address budgets in the configured store. */
@@ -48,7 +48,7 @@ export class RateLimiter {
     this.perKey = { name: 'key', limit: settings.perSecond, windowSeconds: settings.windowSeconds };
     this.perAddress = { name: 'address', limit: settings.unauthenticatedPerSecond, windowSeconds: settings.windowSeconds };
     this.perDownloadAddress = { name: 'download', limit: settings.downloadsPerSecond, windowSeconds: settings.windowSeconds };
-    this.perSignInAddress = { name: 'sign_in', limit: settings.signInPerMinute, windowSeconds: 60 };
+    this.perSignInAddress = { name: 'sign_in', limit: settings.signInPerMinute, windowSeconds: durationSeconds(60) };
     this.perCalendarToken = { name: 'calendar', limit: settings.calendarPerSecond, windowSeconds: settings.windowSeconds };
     this.perCalendarAddress = { name: 'calendar-address', limit: settings.calendarAddressPerSecond, windowSeconds: settings.windowSeconds };
   }
@@ -61,7 +61,7 @@ export class RateLimiter {
    */
   consume(policy: RateLimitPolicy, id: string, amount = 1): RateLimitDecision | Promise<RateLimitDecision> {
     const bucket = `${policy.name}:${id}`;
-    const windowMs = durationMs(policy.windowSeconds * 1000);
+    const windowMs = millisOfSeconds(policy.windowSeconds);
     const now = this.clock.now();
     const count = this.store.incrementNow
       ? this.store.incrementNow(bucket, windowMs, now, amount)
@@ -78,7 +78,7 @@ export class RateLimiter {
   adjust(policy: RateLimitPolicy, id: string, amount: number, chargedAt: EpochMillis): void {
     if (amount === 0) return;
     const bucket = `${policy.name}:${id}`;
-    const windowMs = durationMs(policy.windowSeconds * 1000);
+    const windowMs = millisOfSeconds(policy.windowSeconds);
     const now = this.clock.now();
     if (amount < 0 && windowOf(now, windowMs).index !== windowOf(chargedAt, windowMs).index) return;
     if (this.store.incrementNow) this.store.incrementNow(bucket, windowMs, now, amount);
@@ -95,7 +95,7 @@ function decide(policy: RateLimitPolicy, { count, resetMs }: WindowCount, amount
     policy: policy.name,
     limit: policy.limit,
     remaining: Math.max(0, policy.limit - count),
-    resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+    resetSeconds: durationSeconds(Math.max(1, Math.ceil(resetMs / 1000))),
     windowSeconds: policy.windowSeconds,
   };
 }

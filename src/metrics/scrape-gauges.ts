@@ -1,11 +1,21 @@
+import type { CountCache } from '../caching/count-cache.js';
+import type { ResponseCache } from '../caching/response-cache.js';
 import { backfillGauge, chatEventQueueGauge } from '../chat-sync/gauges.queries.js';
 import type { Database } from '../db/database.js';
-import type { AppServices } from '../dependencies.js';
+import type { Clock } from '../shared/clock.js';
 import { type DurationMs, durationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 import { pendingDeliveriesGauge } from '../webhooks/deliveries.queries.js';
 import { disabledEndpointsGauge } from '../webhooks/endpoints.queries.js';
 import { outboxGauge } from '../webhooks/outbox.queries.js';
 import type { PrometheusMetrics } from './metrics.js';
+
+/** What the scrape reads: the database, the clock, and the two caches' sizes. */
+interface ScrapedServices {
+  database: Database;
+  clock: Clock;
+  counts: CountCache;
+  responses: ResponseCache;
+}
 
 /** A scrape's database reads give up after this: a slow database must not hold the scrape (Prometheus times out at 10 s). */
 const queryTimeoutMs = durationMs(2000);
@@ -67,7 +77,7 @@ const oldest = (a: EpochMillis | null, b: EpochMillis | null): EpochMillis | nul
  * table, run together, under a timeout: a gauge without a fresh value is left out of that scrape
  * rather than shown stale), the caches' counters, and the database's saturation.
  */
-export function registerScrapeGauges(metrics: PrometheusMetrics, services: AppServices, onError: (error: unknown) => void): void {
+export function registerScrapeGauges(metrics: PrometheusMetrics, services: ScrapedServices, onError: (error: unknown) => void): void {
   const { database, clock, counts, responses } = services;
   // One scrape reads each figure once, though several gauges show parts of it: prom-client starts
   // every collect of a scrape in the same tick, so they share the read in flight.

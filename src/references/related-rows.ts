@@ -1,8 +1,7 @@
 import { type Compilable, PostgresAdapter, sql } from 'kysely';
 import type { Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
-import type { EventPeople } from '../modules/calendar-events/calendar-events.records.js';
-import { eventPeopleByEventIdsPart, selectEventPeople } from '../modules/calendar-events/queries/children.js';
+import { type EventPeople, eventPeopleByEventIdsPart, selectEventPeople } from '../modules/calendar-events/queries/children.js';
 import { feedsByChannelIdsPart, selectFeedsByChannelIds as selectFeedRowsByChannelIds } from '../modules/feeds/feeds.queries.js';
 import { profilesByChatUserIdsPart, selectProfileDocsByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';

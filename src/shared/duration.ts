@@ -2,6 +2,9 @@ import { type DurationMs, durationMs } from './time.js';
 
 const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
+/** A whole number of days as a duration (a setting counted in days). */
+export const daysMs = (days: number): DurationMs => durationMs(days * unitMs.d);
+
 /** Longest duration accepted (100 years): beyond it an instant would leave the range both engines store exactly. */
 const maxMs = 100 * 365 * unitMs.d;
 

@@ -3,7 +3,16 @@ import type { Database, Db } from '../db/database.js';
 import type { WebhookDeliveriesTable } from '../db/schema.js';
 import { newUuid } from '../shared/ids.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../shared/time.js';
-import type { AttemptResult } from './post-webhook.js';
+
+/** What one attempt got: the receiver's status, or the reason there was none. */
+export interface AttemptResult {
+  status: number | null;
+  error: string | null;
+  /** From the request's start to the answer's end (or the failure), in whole milliseconds. */
+  durationMs: DurationMs;
+  /** The first KiB of the receiver's answer (UTF-8, a character cut in two replaced), "" when there was none. */
+  body: string;
+}
 
 /** A leased delivery with what sending it needs from its endpoint. */
 export interface DueDelivery {

@@ -7,6 +7,7 @@ import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.j
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { countFailedDeliveriesSince, resetDeliveries, resetFailedDeliveries } from './deliveries.queries.js';
 import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
+import type { WebhookEventType } from './event-types.js';
 import { drainWebhookOutbox } from './fan-out.js';
 
 /*
@@ -26,7 +27,7 @@ export interface WebhookDeliveryView {
   id: string;
   endpoint_id: string;
   webhook_id: string;
-  type: string;
+  type: WebhookEventType;
   status: WebhookDeliveryStatus;
   attempts: number;
   next_attempt_at: string | null;

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { defaultWebhookRetentionDays } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../shared/clock.js';
+import { daysMs } from '../shared/duration.js';
 import { addMillis, type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
 import { slackKeysInJson } from '../wire-names/json-text-keys.js';
 import type { WireNames } from '../wire-names/wire-names.js';
 import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from './deliveries.queries.js';
 import { drainWebhookOutbox } from './fan-out.js';
 import { type AttemptResult, sendSignedWebhook } from './post-webhook.js';
-import { dayMs, defaultRetentionDays, retryDelay, scheduleSpanMs } from './retry-schedule.js';
+import { dayMs, retryDelay, scheduleSpanMs } from './retry-schedule.js';
 import { signingSecrets } from './signing.js';
 import type { Resolver } from './target-address.js';
 
@@ -140,7 +142,7 @@ export class DeliveryWorker {
     const now = this.options.clock.now();
     if (now < this.nextPruneAt) return;
     this.nextPruneAt = addMillis(now, pruneIntervalMs);
-    const retentionMs = this.options.retentionMs ?? durationMs(defaultRetentionDays * dayMs);
+    const retentionMs = this.options.retentionMs ?? daysMs(defaultWebhookRetentionDays);
     const removed = await pruneSettledDeliveries(this.options.database, subtractMillis(now, retentionMs));
     if (removed > 0) this.options.log.info({ removed, retention_days: retentionMs / dayMs }, 'webhook deliveries pruned');
   }

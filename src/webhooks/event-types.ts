@@ -1,23 +1,8 @@
-/** Every webhook event type this service sends (docs/webhooks.md has a sample payload of each). */
-export const webhookEventTypes = [
-  'calendar_event.created',
-  'calendar_event.updated',
-  'calendar_event.deleted',
-  'calendar_event.registration.created',
-  'calendar_event.registration.updated',
-  'member.created',
-  'member.updated',
-  'member.deactivated',
-  'group.member_added',
-  'post.created',
-  'post.updated',
-  'post.deleted',
-  'award.assigned',
-] as const;
+import type { WebhookEventType } from '../shared/webhook-event-types.js';
 
-export type WebhookEventType = (typeof webhookEventTypes)[number];
-
-export const isWebhookEventType = (value: string): value is WebhookEventType => (webhookEventTypes as readonly string[]).includes(value);
+// The closed list lives in src/shared/ so that the tables' types (src/db/schema.ts) and the write
+// path can name it without importing this module; the module speaks it from here.
+export { isWebhookEventType, type WebhookEventType, webhookEventTypes } from '../shared/webhook-event-types.js';
 
 /** Calendar-event types are sent only for events whose `triggers_webhooks` is true. */
 export const isCalendarEventType = (type: WebhookEventType): boolean => type.startsWith('calendar_event.');

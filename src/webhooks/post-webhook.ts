@@ -2,18 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { type DurationMs, durationMs, type EpochMillis } from '../shared/time.js';
+import type { AttemptResult } from './deliveries.queries.js';
 import { signatureHeader } from './signing.js';
 import { parseWebhookUrl, type ResolvedTarget, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
 
-/** What one attempt got: the receiver's status, or the reason there was none. */
-export interface AttemptResult {
-  status: number | null;
-  error: string | null;
-  /** From the request's start to the answer's end (or the failure), in whole milliseconds. */
-  durationMs: DurationMs;
-  /** The first KiB of the receiver's answer (UTF-8, a character cut in two replaced), "" when there was none. */
-  body: string;
-}
+// The attempt's result is what the deliveries' statements store (./deliveries.queries.ts).
+export type { AttemptResult };
 
 // Kept-alive connections: a busy endpoint gets its deliveries over a few sockets, not one per request.
 const agents = {

@@ -7,31 +7,28 @@
 
 import { type DurationMs, durationMs } from '../shared/time.js';
 
-const second = 1000;
-const minute = 60 * second;
-const hour = 60 * minute;
-export const dayMs = 24 * hour;
+const second = durationMs(1000);
+const minute = durationMs(60 * second);
+const hour = durationMs(60 * minute);
+export const dayMs = durationMs(24 * hour);
 
-/** How long delivered and failed deliveries are kept by default (WEBHOOK_RETENTION_DAYS). */
-export const defaultRetentionDays = 30;
-
-export const retryDelaysMs: readonly number[] = [
-  5 * second,
-  5 * minute,
-  30 * minute,
-  2 * hour,
-  5 * hour,
-  10 * hour,
-  14 * hour,
-  20 * hour,
-  20 * hour,
+export const retryDelaysMs: readonly DurationMs[] = [
+  durationMs(5 * second),
+  durationMs(5 * minute),
+  durationMs(30 * minute),
+  durationMs(2 * hour),
+  durationMs(5 * hour),
+  durationMs(10 * hour),
+  durationMs(14 * hour),
+  durationMs(20 * hour),
+  durationMs(20 * hour),
 ];
 
 /** Attempts a delivery gets in all: the first, then one per delay. */
 export const maxAttempts = retryDelaysMs.length + 1;
 
 /** The length of the whole schedule: an endpoint failing for longer than this is disabled. */
-export const scheduleSpanMs = retryDelaysMs.reduce((sum, delay) => sum + delay, 0);
+export const scheduleSpanMs: DurationMs = durationMs(retryDelaysMs.reduce((sum, delay) => sum + delay, 0));
 
 const jitter = 0.2;
 

@@ -5,8 +5,8 @@ import type { ActivityInput, ActorDeps } from '../shared/activity.js';
 import { type Clock, storedNow } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
 import type { EpochMicros } from '../shared/time.js';
+import type { WebhookEventType } from '../shared/webhook-event-types.js';
 import { activeEndpointCount } from '../webhooks/endpoints.queries.js';
-import type { WebhookEventType } from '../webhooks/event-types.js';
 import {
   type ActiveEndpoint,
   type OutboxEntry,

@@ -5,54 +5,8 @@
 //   - no import cycles anywhere in src (type-only imports included: a cycle of types is still a
 //     knot that one cannot move without the other).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import ts from 'typescript';
-
-const root = join(import.meta.dirname, '..', '..');
-const srcDir = join(root, 'src');
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourceFiles(path);
-    else if (entry.name.endsWith('.ts')) yield path;
-  }
-}
-
-const repoPath = (path: string) => relative(root, path).split('\\').join('/');
-
-/** The src files a file imports (static and dynamic imports, and re-exports), as repository paths. */
-export function importsOf(path: string, text: string): string[] {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-  const specifiers: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      specifiers.push(node.moduleSpecifier.text);
-    }
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const [argument] = node.arguments;
-      if (argument && ts.isStringLiteralLike(argument)) specifiers.push(argument.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return specifiers
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => repoPath(resolve(dirname(path), specifier.replace(/\.js$/, '.ts'))));
-}
-
-/** The import graph of a set of files: repository path -> the paths it imports. */
-export function graphOf(files: ReadonlyMap<string, string>): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const [path, text] of files) graph.set(repoPath(path), importsOf(path, text));
-  return graph;
-}
+import { sourceGraph, upwardImports } from './layers.js';
 
 /** Every edge that crosses the layer line, as "from -> to". */
 export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
@@ -106,10 +60,54 @@ export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[
   return cycles;
 }
 
-const sources = new Map([...sourceFiles(srcDir)].map((path) => [path, readFileSync(path, 'utf8')] as const));
-const graph = graphOf(sources);
+const graph = sourceGraph();
+
+/**
+ * The imports that still run from a lower layer back up to a higher one (test/architecture/layers.ts
+ * draws the layers), each with why it stays (docs/development.md, "Layers"). Named without `src/` or
+ * `src/modules/`, so that a module moving under src/modules keeps its entry.
+ */
+const upwardAllowed = new Map([
+  [
+    'activity-log/activities.queries.ts -> activity-log/activity-records.ts',
+    'the append computes the chain hash (chainHash) beside the canonical text it hashes, which the records file holds for the export and verify',
+  ],
+  ['shared/service-deps.ts -> chat/index.ts', "ServiceDeps names the chat port's factory type; the port sits beside its Slack adapter"],
+  [
+    'write-path/outbox.ts -> webhooks/record-deliveries.ts',
+    "the write path writes a change's outbox rows in the change's transaction, through the webhooks' writer",
+  ],
+  [
+    'write-path/write-community-data.ts -> activity-log/record-activities.ts',
+    "the write path appends a change's activity records in the change's transaction, through the log's writer",
+  ],
+]);
+
+const shortPath = (path: string): string => path.replace(/^src\/(?:modules\/)?/, '');
 
 describe('the import graph of src (rule at the top of this file)', () => {
+  it('has no import running back up a layer but those listed with why (upwardAllowed)', () => {
+    const upward = upwardImports(graph);
+    console.log(`${upward.length} imports run from a lower layer back up to a higher one:\n${upward.join('\n')}`);
+    const edges = upward.map((line) =>
+      line
+        .replace(/ \(.*$/, '')
+        .split(' -> ')
+        .map(shortPath)
+        .join(' -> '),
+    );
+    assert.deepEqual(
+      edges.filter((edge) => !upwardAllowed.has(edge)),
+      [],
+      'a new import runs back up a layer: move the type or function it needs down, or list it in upwardAllowed with why',
+    );
+    assert.deepEqual(
+      [...upwardAllowed.keys()].filter((edge) => !edges.includes(edge)),
+      [],
+      'an allowed import is gone: take it off upwardAllowed (and docs/development.md)',
+    );
+  });
+
   it('resolves imports to files that exist', () => {
     const missing = [...graph].flatMap(([from, targets]) => targets.filter((to) => !graph.has(to)).map((to) => `${from} -> ${to}`));
     assert.deepEqual(missing, []);
@@ -132,6 +130,9 @@ describe('the import graph of src (rule at the top of this file)', () => {
       ['src/db/y.ts', ['src/db/x.ts']],
     ]);
     assert.equal(layerViolations(bad).length, 2);
+    assert.deepEqual(upwardImports(new Map([['src/db/x.ts', ['src/modules/a/a.queries.ts', 'src/shared/y.ts']]])), [
+      'src/db/x.ts -> src/modules/a/a.queries.ts (base -> queries)',
+    ]);
     assert.deepEqual(cyclesOf(bad), [['src/db/x.ts', 'src/db/y.ts']]);
   });
 });

@@ -5,7 +5,7 @@ import { RateLimiter } from '../../src/http/rate-limit.js';
 import { addressBucket } from '../../src/http/rate-limit-address.js';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit-stores/memory-store.js';
 import { revokeApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
-import { durationMs, epochMillis } from '../../src/shared/time.js';
+import { durationMs, durationSeconds, epochMillis } from '../../src/shared/time.js';
 import { describeEachEngine, TestClock } from '../support/harness.js';
 import { createTestRoutes } from './test-routes.js';
 
@@ -44,7 +44,7 @@ describe('rate-limit building blocks', () => {
     const clock = new TestClock(10_900);
     const limiter = new RateLimiter(new MemoryRateLimitStore(), clock, {
       perSecond: 2,
-      windowSeconds: 1,
+      windowSeconds: durationSeconds(1),
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
       signInPerMinute: 10,
@@ -58,14 +58,14 @@ describe('rate-limit building blocks', () => {
       limit: 2,
       remaining: 1,
       resetSeconds: 1,
-      windowSeconds: 1,
+      windowSeconds: durationSeconds(1),
     });
     assert.equal((await limiter.consume(limiter.perKey, 'k')).remaining, 0);
     assert.equal((await limiter.consume(limiter.perKey, 'k')).allowed, false);
     assert.equal((await limiter.consume(limiter.perAddress, 'k')).allowed, true, 'the policies count apart');
     const long = new RateLimiter(new MemoryRateLimitStore(), new TestClock(12_500), {
       perSecond: 2,
-      windowSeconds: 10,
+      windowSeconds: durationSeconds(10),
       unauthenticatedPerSecond: 1,
       downloadsPerSecond: 5,
       signInPerMinute: 10,

@@ -20,7 +20,9 @@ import {
   addMillis,
   addToMicros,
   type DurationMs,
+  type DurationSeconds,
   durationMs,
+  durationSeconds,
   type EpochMicros,
   type EpochMillis,
   epochMicros,
@@ -28,6 +30,7 @@ import {
   microsFromMillis,
   millisBetween,
   millisFromMicros,
+  millisOfSeconds,
   subtractMillis,
 } from '../../src/shared/time.js';
 import { formatJsonTimestamp, parseTimestamp } from '../../src/shared/timestamps.js';
@@ -92,6 +95,20 @@ describe('units: the compiler tells milliseconds, microseconds and durations apa
     const parsed: DurationMs | null = parseDuration('15m');
     assert.equal(parsed, 900_000);
     assert.deepEqual([timeout, deadline, options?.expiresInMs], [5000, ms, 3_600_000]);
+  });
+
+  it('tells seconds from milliseconds (rate-limit windows, Retry-After, Slack waits)', () => {
+    const window: DurationSeconds = durationSeconds(10);
+    // @ts-expect-error a window counted in seconds is not milliseconds
+    const asMs: DurationMs = window;
+    // @ts-expect-error milliseconds are not seconds
+    const asSeconds: Config['rateLimit']['windowSeconds'] = minute;
+    // @ts-expect-error a plain number has no unit
+    const plainWindow: Config['rateLimit']['windowSeconds'] = 10;
+    // @ts-expect-error a webhook delivery's type is of the closed list
+    const deliveryType: WebhookDeliveriesTable['type'] = 'member.create';
+    assert.equal(millisOfSeconds(window), 10_000);
+    assert.deepEqual([asMs, asSeconds, plainWindow, deliveryType].length, 4);
   });
 
   it('converts only through constructors that say how, and keeps the numbers as they were', () => {

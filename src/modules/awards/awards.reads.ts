@@ -1,5 +1,4 @@
 import { type PageMeta, pageOf } from '../../schemas/json-text.js';
-import { epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { AwardDeps } from './awards.commands.js';
 import { selectAwardsPageWithCounts, selectAwardsWithCounts } from './awards.queries.js';
@@ -14,7 +13,7 @@ export async function listAwards(deps: Pick<AwardDeps, 'database'>, communityId:
     description: row.description,
     emoji: row.emoji,
     assigned_count: Number(row.assigned_count),
-    created_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
+    created_at: formatJsonTimestamp(row.created_at),
   }));
 }
 
@@ -32,7 +31,7 @@ export async function listAwardsPage(
     description: row.description,
     emoji: row.emoji,
     assigned_count: Number(row.assigned_count ?? 0),
-    created_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
+    created_at: formatJsonTimestamp(row.created_at),
   }));
   return pageOf(page, perPage, total, records);
 }

@@ -1,82 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
-import type { Selectable } from 'kysely';
-import type { CalendarEventsTable } from '../../db/schema.js';
 import { emptyReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
 import { type References, ReferencesSchema, type RichTextBlock } from '../../rich-text/rich-text.schemas.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
-import { CalendarEventSchema, EventPersonSchema, type PublishedTo, type Reminder, type Tag } from './schemas/event.js';
+import type { EventPeople } from './queries/children.js';
+import type { CalendarEventMentions, CalendarEventRow } from './queries/events.js';
+import { CalendarEventSchema, EventPersonSchema } from './schemas/event.js';
 
-/**
- * The stored fields of an event that are neither columns nor derived: the `doc` JSON. Columns
- * (status, dates, flags, counts, timestamps) are the only source of what they hold.
- */
-export interface CalendarEventDoc {
-  title: string;
-  description_chat_blocks: RichTextBlock[] | null;
-  recap_chat_blocks: RichTextBlock[] | null;
-  allow_public_guest_list: boolean;
-  enable_registration_button: boolean;
-  show_end_date: boolean;
-  external_speakers: string | null;
-  link: string | null;
-  location: string;
-  partner_event_id: string | null;
-  triggers_webhooks: boolean;
-  webhook_custom_metadata: string | null;
-  recording_link: string | null;
-  slug: string;
-  use_registration_btn_as_link: boolean;
-  cover_image_url: string;
-  published_to: PublishedTo[];
-  tags: Tag[];
-  reminders_config: Reminder[];
-}
-
-/** The `mentions` JSON: what the description and the recap blocks refer to. */
-export interface CalendarEventMentions {
-  description: Mentions;
-  recap: Mentions;
-}
-
-/** A calendar_events row as read for responses. */
-export type CalendarEventRow = Pick<
-  Selectable<CalendarEventsTable>,
-  | 'id'
-  | 'status'
-  | 'start_at'
-  | 'end_at'
-  | 'publish_to_site'
-  | 'is_unlisted'
-  | 'attendees_count'
-  | 'doc'
-  | 'mentions'
-  | 'created_at'
-  | 'updated_at'
->;
-
-/** Columns selected for CalendarEventRow. */
-export const eventRowColumns = [
-  'id',
-  'status',
-  'start_at',
-  'end_at',
-  'publish_to_site',
-  'is_unlisted',
-  'attendees_count',
-  'doc',
-  'mentions',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** Hosts and speakers of one event, in their stored order, as JSON text (stored profiles, or EventPerson once rendered). */
-export interface EventPeople {
-  hosts: string[];
-  speakers: string[];
-}
+// The row types are the statements' (./queries/): said again here for the module's readers of records.
+export type { CalendarEventDoc, CalendarEventMentions, CalendarEventRow } from './queries/events.js';
 
 const noMentions = (): Mentions => ({ userIds: [], channelIds: [], customEmojis: [], urls: [] });
 

@@ -24,6 +24,7 @@ import {
 } from './calendar-feeds.queries.js';
 import { type CalendarFeedRecord, calendarFeedRecord, feedUrls } from './calendar-feeds.records.js';
 import { type FeedEvent, type SettledFeed, settleFeed, tokenHash } from './calendar-feeds.rules.js';
+import { maxLabelLength } from './calendar-feeds.schemas.js';
 
 /** What the feed commands need. */
 export interface CalendarFeedDeps extends ActorDeps {
@@ -42,8 +43,6 @@ export interface NewCalendarFeed {
   tag?: string | undefined;
   include_unlisted?: boolean | undefined;
 }
-
-export const maxLabelLength = 200;
 
 /** 32 random bytes as base64url: 43 characters, 256 bits (nothing to guess, no slow hash needed). */
 const newToken = (): string => randomBytes(32).toString('base64url');

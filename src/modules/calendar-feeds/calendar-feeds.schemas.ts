@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp, Uuid } from '../../schemas/common.schemas.js';
-import { maxLabelLength } from './calendar-feeds.commands.js';
+
+/** The longest label of a calendar feed (the schema's limit, and the command's for the CLI). */
+export const maxLabelLength = 200;
 
 /** A calendar feed (docs/calendar-feeds.md). */
 export const CalendarFeedSchema = Type.Object(

@@ -1,5 +1,4 @@
 import type { Db } from '../../db/database.js';
-import { epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { selectChunks } from './files.queries.js';
 import type { FileRow } from './files.records.js';
@@ -14,7 +13,7 @@ export const fileRecordHead = (file: ExportedFile): Record<string, unknown> => (
   title: file.title,
   size: Number(file.size),
   sha256: file.sha256,
-  created_at: formatJsonTimestamp(epochMicros(Number(file.created_at))),
+  created_at: formatJsonTimestamp(file.created_at),
 });
 
 /**

@@ -1,10 +1,12 @@
-import { type Insertable, PostgresAdapter, sql } from 'kysely';
+import { type Insertable, PostgresAdapter, type Selectable, sql } from 'kysely';
 import { selectInBatches } from '../../db/batches.js';
 import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import type { FileChunksTable, FilesTable } from '../../db/schema.js';
 import type { EpochMillis } from '../../shared/time.js';
-import type { FileRow } from './files.records.js';
+
+/** A stored file's row. */
+export type FileRow = Selectable<FilesTable>;
 
 /*
  * The SQL of uploaded files. Staging rows (`file_upload_chunks`) are not community data: they are

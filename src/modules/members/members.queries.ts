@@ -4,9 +4,19 @@ import type { Db, Engine, Tx } from '../../db/database.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { type PreparedQuery, preparedQuery, preparedWrite } from '../../db/prepared-query.js';
 import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
-import { type EpochMicros, epochMicros } from '../../shared/time.js';
-import { memberListColumns } from './members.rules.js';
+import { foldText } from '../../shared/search-text.js';
+import type { EpochMicros } from '../../shared/time.js';
 import type { Member, MemberState } from './members.schemas.js';
+
+/**
+ * The list's sort key and search text of a member (migration 019 wrote the rows before it with the
+ * same rule): the full name folded (case, accents: foldText), and full name, preferred name and
+ * email folded, one a line, so that `q` never matches across two of them.
+ */
+export function memberListColumns(fullName: string, preferredName: string, emailNorm: string): { name_sort: string; search_text: string } {
+  const nameSort = foldText(fullName.trim());
+  return { name_sort: nameSort, search_text: `${nameSort}\n${foldText(preferredName)}\n${foldText(emailNorm)}` };
+}
 
 const isPostgresDb = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -182,7 +192,7 @@ export async function selectMemberCreatedAt(db: Db | Tx, communityId: string, id
   const rows = await selectInBatches(ids, (batch) =>
     db.selectFrom('members').select(['id', 'created_at']).where('community_id', '=', communityId).where('id', 'in', batch).execute(),
   );
-  return new Map(rows.map((row) => [row.id, epochMicros(Number(row.created_at))]));
+  return new Map(rows.map((row) => [row.id, row.created_at]));
 }
 
 /** The community's members in byte order of id, a batch at a time (the export). */

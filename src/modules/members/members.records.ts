@@ -1,4 +1,3 @@
-import { epochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { MemberRow } from './members.queries.js';
 
@@ -18,6 +17,6 @@ export function memberListRecordJson(row: MemberRow): string {
     avatar_url_original: row.avatar_url_original,
     chat_profile_id: row.chat_profile_id,
     is_deactivated: row.state === 'deactivated',
-    joined_at: formatJsonTimestamp(epochMicros(Number(row.created_at))),
+    joined_at: formatJsonTimestamp(row.created_at),
   });
 }

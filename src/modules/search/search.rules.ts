@@ -1,6 +1,10 @@
 import { validationFailed } from '../../errors.js';
 import { isUnspacedChar, tokensOf } from '../../shared/search-text.js';
+import type { ParsedQuery, SearchTerm } from './queries/hits.js';
 import { maxQueryLength } from './search.schemas.js';
+
+// The parsed query is the input of the statements (./queries/hits.ts), declared there; parsed here.
+export type { ParsedQuery };
 
 /*
  * The query language (docs/search.md): words are ANDed, "a phrase" matches consecutive words,
@@ -8,18 +12,6 @@ import { maxQueryLength } from './search.schemas.js';
  * cut into the same tokens as the index (search-text.ts), and each token reaches an engine only
  * quoted, inside an expression built here, so no operator of either engine can come from the input.
  */
-
-/** One term: consecutive tokens (one for a word), the last one a prefix or not. */
-export interface SearchTerm {
-  tokens: string[];
-  prefix: boolean;
-}
-
-/** A parsed query: terms every result has, and terms none has. */
-export interface ParsedQuery {
-  include: SearchTerm[];
-  exclude: SearchTerm[];
-}
 
 /**
  * Matches per cost unit: ranking a match costs 1-2 µs on SQLite (joined to its entry, counted and

@@ -4,7 +4,7 @@ import { changedFields } from '../../../shared/activity.js';
 import { randomAlphanumericId } from '../../../shared/ids.js';
 import type { JsonText } from '../../../shared/json-text.js';
 import type { ServiceDeps } from '../../../shared/service-deps.js';
-import { type EpochMicros, epochMicros } from '../../../shared/time.js';
+import type { EpochMicros } from '../../../shared/time.js';
 import { formatJsonTimestamp } from '../../../shared/timestamps.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { eventWebhookData, getCalendarEvent, renderCalendarEvents } from '../calendar-events.reads.js';
@@ -52,8 +52,8 @@ async function storedRecord(
       ...doc,
       id,
       status: row.status,
-      start_date: formatJsonTimestamp(epochMicros(Number(row.start_at))),
-      end_date: row.end_at === null ? null : formatJsonTimestamp(epochMicros(Number(row.end_at))),
+      start_date: formatJsonTimestamp(row.start_at),
+      end_date: row.end_at === null ? null : formatJsonTimestamp(row.end_at),
       is_unlisted: row.is_unlisted === 1,
       publish_to_site: row.publish_to_site === 1,
       tags,
@@ -61,7 +61,7 @@ async function storedRecord(
       speaker_profile_ids: people?.speakers ?? [],
     },
     publishedTo: published_to,
-    createdAt: epochMicros(Number(row.created_at)),
+    createdAt: row.created_at,
   };
 }
 

@@ -87,8 +87,8 @@ async function storedStamps(tx: Tx, communityId: string, ids: readonly string[])
     for (const [id, state] of states)
       stamps.set(id, {
         fingerprint: fingerprintOf(state),
-        created_at: epochMicros(Number(state.created_at)),
-        updated_at: epochMicros(Number(state.updated_at)),
+        created_at: state.created_at,
+        updated_at: state.updated_at,
       });
   }
   return stamps;

@@ -9,8 +9,13 @@ import type {
   DB,
 } from '../../../db/schema.js';
 import type { EpochMicros } from '../../../shared/time.js';
-import type { EventPeople } from '../calendar-events.records.js';
 import type { Tag } from '../schemas/event.js';
+
+/** Hosts and speakers of one event, in their stored order, as JSON text (stored profiles, or EventPerson once rendered). */
+export interface EventPeople {
+  hosts: string[];
+  speakers: string[];
+}
 
 /*
  * The SQL of an event's child rows: calendar_event_tags, calendar_event_feeds,

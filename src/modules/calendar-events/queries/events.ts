@@ -1,13 +1,78 @@
-import { type Insertable, PostgresAdapter, sql } from 'kysely';
+import { type Insertable, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { Db, Engine, Tx } from '../../../db/database.js';
 import { orderedRows } from '../../../db/ordered-rows.js';
 import { preparedQuery } from '../../../db/prepared-query.js';
 import type { CalendarEventsTable } from '../../../db/schema.js';
+import type { Mentions } from '../../../rich-text/extract-mentions.js';
+import type { RichTextBlock } from '../../../rich-text/rich-text.schemas.js';
 import type { EpochMicros } from '../../../shared/time.js';
-import { type CalendarEventRow, eventRowColumns } from '../calendar-events.records.js';
+import type { PublishedTo, Reminder, Tag } from '../schemas/event.js';
 import { selectEventPeopleIds } from './children.js';
 
 /* The SQL of calendar_events rows, one event or a batch of the import (the lists: ./list.ts). */
+
+/**
+ * The stored fields of an event that are neither columns nor derived: the `doc` JSON. Columns
+ * (status, dates, flags, counts, timestamps) are the only source of what they hold.
+ */
+export interface CalendarEventDoc {
+  title: string;
+  description_chat_blocks: RichTextBlock[] | null;
+  recap_chat_blocks: RichTextBlock[] | null;
+  allow_public_guest_list: boolean;
+  enable_registration_button: boolean;
+  show_end_date: boolean;
+  external_speakers: string | null;
+  link: string | null;
+  location: string;
+  partner_event_id: string | null;
+  triggers_webhooks: boolean;
+  webhook_custom_metadata: string | null;
+  recording_link: string | null;
+  slug: string;
+  use_registration_btn_as_link: boolean;
+  cover_image_url: string;
+  published_to: PublishedTo[];
+  tags: Tag[];
+  reminders_config: Reminder[];
+}
+
+/** The `mentions` JSON: what the description and the recap blocks refer to. */
+export interface CalendarEventMentions {
+  description: Mentions;
+  recap: Mentions;
+}
+
+/** A calendar_events row as read for responses. */
+export type CalendarEventRow = Pick<
+  Selectable<CalendarEventsTable>,
+  | 'id'
+  | 'status'
+  | 'start_at'
+  | 'end_at'
+  | 'publish_to_site'
+  | 'is_unlisted'
+  | 'attendees_count'
+  | 'doc'
+  | 'mentions'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+/** Columns selected for CalendarEventRow. */
+export const eventRowColumns = [
+  'id',
+  'status',
+  'start_at',
+  'end_at',
+  'publish_to_site',
+  'is_unlisted',
+  'attendees_count',
+  'doc',
+  'mentions',
+  'created_at',
+  'updated_at',
+] as const;
 
 const eventRow = preparedQuery((db, p: { communityId: string; id: string }) =>
   db.selectFrom('calendar_events').select(eventRowColumns).where('community_id', '=', p.communityId).where('id', '=', p.id),

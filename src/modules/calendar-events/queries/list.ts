@@ -3,11 +3,26 @@ import type { Db, Tx } from '../../../db/database.js';
 import { isDeepPage, type PreparedQuery, preparedQuery } from '../../../db/prepared-query.js';
 import type { DB, Flag } from '../../../db/schema.js';
 import { type EpochMicros, endOfTime, epochMicros } from '../../../shared/time.js';
-import { type CalendarEventRow, eventRowColumns } from '../calendar-events.records.js';
-import type { CalendarEventFilter } from '../rules/list-filter.js';
 import type { EventStatus, TimeFilter } from '../schemas/event.js';
+import { type CalendarEventRow, eventRowColumns } from './events.js';
 
 /* The SQL of the lists of events (GET /calendar_events): a page, its total, and how long they hold. */
+
+/** What a list of calendar events is narrowed by (the parsed query of GET /calendar_events). */
+export interface CalendarEventFilter {
+  status: EventStatus;
+  timeFilter: TimeFilter;
+  /** Epoch µs splitting upcoming from past. */
+  referenceAt: EpochMicros;
+  /** The UTC calendar day [start, end) that events must overlap (date_filter). */
+  day?: { start: EpochMicros; end: EpochMicros };
+  /** 1 or 0 (the stored flag): values only, so that a compiled query can take them as parameters. */
+  publishToSite?: Flag;
+  isUnlisted?: Flag;
+  feedId?: string;
+  /** Non-empty when given: an event matches when it has any of them. */
+  tagIds?: string[];
+}
 
 type EventQuery<O> = SelectQueryBuilder<DB, 'calendar_events', O>;
 
@@ -239,5 +254,5 @@ export async function selectNextEndingAt(
   instant: EpochMicros,
 ): Promise<EpochMicros> {
   const row = await nextEndingAt.first(db, { communityId, status, instant });
-  return row?.next === null || row?.next === undefined ? endOfTime : epochMicros(Number(row.next));
+  return row?.next === null || row?.next === undefined ? endOfTime : row.next;
 }

@@ -6,7 +6,7 @@ import type { RichTextBlock } from '../../../rich-text/rich-text.schemas.js';
 import { type Failure, refuse, refuseIf } from '../../../shared/failures.js';
 import type { EpochMicros } from '../../../shared/time.js';
 import { formatJsonTimestamp } from '../../../shared/timestamps.js';
-import type { CalendarEventDoc, CalendarEventMentions } from '../calendar-events.records.js';
+import type { CalendarEventDoc, CalendarEventMentions } from '../queries/events.js';
 import type { EventStatus, PublishedTo } from '../schemas/event.js';
 import { type CalendarEventImport, CalendarEventImportSchema, derivedEventFields } from '../schemas/import-record.js';
 

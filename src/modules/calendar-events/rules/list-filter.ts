@@ -2,23 +2,11 @@ import type { Flag } from '../../../db/schema.js';
 import { validationFailed } from '../../../errors.js';
 import { type EpochMicros, epochMicros } from '../../../shared/time.js';
 import { parseTimestamp } from '../../../shared/timestamps.js';
+import type { CalendarEventFilter } from '../queries/list.js';
 import { type EventStatus, type ListQuery, maxTagIdsInFilter, type TimeFilter } from '../schemas/event.js';
 
-/** What a list of calendar events is narrowed by (the parsed query of GET /calendar_events). */
-export interface CalendarEventFilter {
-  status: EventStatus;
-  timeFilter: TimeFilter;
-  /** Epoch µs splitting upcoming from past. */
-  referenceAt: EpochMicros;
-  /** The UTC calendar day [start, end) that events must overlap (date_filter). */
-  day?: { start: EpochMicros; end: EpochMicros };
-  /** 1 or 0 (the stored flag): values only, so that a compiled query can take them as parameters. */
-  publishToSite?: Flag;
-  isUnlisted?: Flag;
-  feedId?: string;
-  /** Non-empty when given: an event matches when it has any of them. */
-  tagIds?: string[];
-}
+// The filter is the input of the list's statements (../queries/list.ts), declared there; parsed here.
+export type { CalendarEventFilter };
 
 /** A day in the unit of stored instants (epoch µs). */
 const dayMicros = 24 * 60 * 60 * 1_000_000;

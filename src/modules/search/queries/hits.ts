@@ -3,7 +3,18 @@ import type { Db } from '../../../db/database.js';
 import { preparedQuery } from '../../../db/prepared-query.js';
 import { communityTag, wordPairs } from '../../../shared/search-text.js';
 import { type PostPageRow, postColumns } from '../../posts/posts.queries.js';
-import type { ParsedQuery, SearchTerm } from '../search.rules.js';
+
+/** One term: consecutive tokens (one for a word), the last one a prefix or not. */
+export interface SearchTerm {
+  tokens: string[];
+  prefix: boolean;
+}
+
+/** A parsed query: terms every result has, and terms none has. */
+export interface ParsedQuery {
+  include: SearchTerm[];
+  exclude: SearchTerm[];
+}
 
 /** What a search is limited to besides its community: one feed, one author (Home's feeds always). */
 export interface SearchFilters {
