@@ -22,6 +22,7 @@ const requestContext: RequestContext = { request_id: randomUUID(), ip: '127.0.0.
 
 interface Variant {
   name: string;
+  path: string;
   database: Database;
   communityId: string;
   record: boolean;
@@ -35,7 +36,7 @@ async function variant(name: string, record: boolean, prepare?: (database: Datab
   const database = openDatabase({ engine: 'sqlite', path });
   prepare?.(database);
   const community = await database.db.selectFrom('communities').select('id').orderBy('id').executeTakeFirstOrThrow();
-  return { name, database, communityId: community.id, record, cpu: [] };
+  return { name, path, database, communityId: community.id, record, cpu: [] };
 }
 
 const write = (v: Variant) =>
@@ -70,4 +71,5 @@ for (const v of variants) {
     `${v.name.padEnd(26)} ${median(v.cpu).toFixed(1).padStart(7)} CPU µs a write (${(median(v.cpu) - none).toFixed(1)} more than none)`,
   );
   await v.database.close();
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${v.path}${suffix}`, { force: true });
 }
