@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/database.js';
 import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../db/pg-statements.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { ActivitiesTable, DB } from '../db/schema.js';
+import { andThen } from '../shared/maybe-async.js';
 import type { EpochMicros } from '../shared/time.js';
 import { chainHash } from './activity-records.js';
 
@@ -79,13 +80,13 @@ const literal = (value: string | number | null): string => (value === null ? 'nu
  * with the commit, which must be the transaction's next statement; on SQLite (one writer at a
  * time: the write path's transaction holds the lock) the head is read and the hash computed here.
  */
-export async function appendActivity(
+export function appendActivity(
   tx: Tx,
   postgres: boolean,
   withCommit: boolean,
   row: NewActivityRow,
   canonical: string,
-): Promise<void> {
+): void | Promise<void> {
   if (postgres) {
     const text = executeAppendActivity(
       ...[
@@ -105,32 +106,36 @@ export async function appendActivity(
         canonical,
       ].map(literal),
     );
-    await tx.executeQuery(CompiledQuery.raw(withCommit ? holdUntilNextStatement(text) : text));
-    return;
+    return tx.executeQuery(CompiledQuery.raw(withCommit ? holdUntilNextStatement(text) : text)).then(() => undefined);
   }
-  const head = await selectHead.first(tx, { communityId: row.community_id });
-  const seq = head ? Number(head.seq) + 1 : 1;
-  const prevHash = head?.hash ?? '';
-  const hash = chainHash(prevHash, canonical);
-  await insertActivity.execute(tx, {
-    community_id: row.community_id,
-    seq,
-    id: row.id,
-    occurred_at: Number(row.occurred_at),
-    action: row.action,
-    actor_type: row.actor_type,
-    actor_id: row.actor_id ?? null,
-    actor_label: row.actor_label ?? null,
-    target_type: row.target_type,
-    target_id: row.target_id ?? null,
-    target_name: row.target_name ?? null,
-    context: row.context ?? null,
-    changes: row.changes ?? null,
-    metadata: row.metadata ?? null,
-    prev_hash: prevHash,
-    hash,
+  // SQLite: no promise between the three statements (each runs at once on the write path's
+  // transaction): an append is on every write, where a promise per statement shows.
+  return andThen(selectHead.firstNow(tx, { communityId: row.community_id }), (head) => {
+    const seq = head ? Number(head.seq) + 1 : 1;
+    const prevHash = head?.hash ?? '';
+    const hash = chainHash(prevHash, canonical);
+    const inserted = insertActivity.executeNow(tx, {
+      community_id: row.community_id,
+      seq,
+      id: row.id,
+      occurred_at: Number(row.occurred_at),
+      action: row.action,
+      actor_type: row.actor_type,
+      actor_id: row.actor_id ?? null,
+      actor_label: row.actor_label ?? null,
+      target_type: row.target_type,
+      target_id: row.target_id ?? null,
+      target_name: row.target_name ?? null,
+      context: row.context ?? null,
+      changes: row.changes ?? null,
+      metadata: row.metadata ?? null,
+      prev_hash: prevHash,
+      hash,
+    });
+    return andThen(inserted, () =>
+      andThen(upsertHead.executeNow(tx, { communityId: row.community_id, seq, prevHash, hash }), () => undefined),
+    );
   });
-  await upsertHead.execute(tx, { communityId: row.community_id, seq, prevHash, hash });
 }
 
 /** The filters of a page of the log (all optional; `actionPrefix` is `calendar_event.` for `calendar_event.*`). */

@@ -44,7 +44,7 @@ export async function recordActivities(
       changes: changes === null ? null : (JSON.parse(changes) as Record<string, [unknown, unknown]>),
       metadata: metadata === null ? null : (JSON.parse(metadata) as Record<string, unknown>),
     });
-    await appendActivity(
+    const appended = appendActivity(
       tx,
       postgres,
       // Several held appends go together with the commit, in order (each sees the head the one before moved).
@@ -66,5 +66,7 @@ export async function recordActivities(
       },
       canonical,
     );
+    // SQLite appends at once (no promise); PostgreSQL's is a statement sent (or held) on the connection.
+    if (appended instanceof Promise) await appended;
   }
 }

@@ -180,10 +180,18 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
    * inside one it waits for Kysely's connection like any query.
    */
   async execute(db: Db | Tx, params: P): Promise<number> {
+    return this.executeNow(db, params);
+  }
+
+  /**
+   * As execute, synchronously where allNow is: for a statement of every write (the activity
+   * record's), where a promise per statement shows.
+   */
+  executeNow(db: Db | Tx, params: P): number | Promise<number> {
     const call = this.bind(db, params);
     if (call.statement) return call.statement.run(...call.values).changes;
-    if (call.pool) return Number((await onPool(call.pool, call)).rowCount ?? 0);
-    return Number((await this.throughKysely(db, call)).numAffectedRows ?? 0);
+    if (call.pool) return onPool(call.pool, call).then((result) => Number(result.rowCount ?? 0));
+    return this.throughKysely(db, call).then((result) => Number(result.numAffectedRows ?? 0));
   }
 
   /** The compiled SQL with its values, and the prepared statement to run it on when it may skip Kysely. */
