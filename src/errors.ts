@@ -1,4 +1,4 @@
-import { type Failure, formatPath, type Refused } from './shared/failures.js';
+import { type Failure, formatPath, Refused } from './shared/failures.js';
 
 /**
  * The one catalogue of error codes. Each code has exactly one HTTP status, so a body can never
@@ -163,10 +163,13 @@ export function refusalAsValidationFailed(refused: Refused, requestPath: (path: 
   return validationFailed(formatPath(requestPath(failure.path)), failure.message);
 }
 
-/** Error thrown by domain services for user-fixable problems in CLI/import contexts too. */
-export class UserInputError extends Error {
-  constructor(message: string) {
-    super(message);
+/**
+ * A refusal of an operator's input as one whole sentence that names its place itself (`--limit
+ * must be ...`): a Refused like any other, which the CLI prints as the sentence.
+ */
+export class UserInputError extends Refused {
+  constructor(message: string, rule = 'operator_input') {
+    super([{ path: [], rule, message, sentence: true }]);
     this.name = 'UserInputError';
   }
 }
