@@ -1,4 +1,4 @@
-import { type Failure, formatPath, type Refused } from './shared/failures.js';
+import { type Failure, formatPath, Refused } from './shared/failures.js';
 
 /**
  * The one catalogue of error codes. Each code has exactly one HTTP status, so a body can never
@@ -148,21 +148,28 @@ export const notFound = (what: string, message = `${what} not found.`): ApiError
 /** 400 naming the field and the rule it breaks. */
 export const validationFailed = (field: string, rule: string): ApiError => new ApiError('validation_failed', `${field}: ${rule}`);
 
+/** Where a refused input's path is in a request when the route does not say: in its body. */
+const inBody = (path: Failure['path']): Failure['path'] => ['body', ...path];
+
 /**
- * A command's refusal as the API's 400: `validation_failed` naming `body.<path>` of its first
- * failure (`bodyPath`: the body's name of a path in the command's input). The error handler is its
- * one caller: routes let a `Refused` through (src/http/error-handler.ts).
+ * A refusal as the API's 400: `validation_failed` naming the request's `<part>.<path>` of its first
+ * failure (`requestPath`: the route's place of a path of the refused input, `body.<path>` unless
+ * it says otherwise). The error handler is its one caller: routes let a `Refused` through
+ * (src/http/error-handler.ts).
  */
-export function refusalAsValidationFailed(refused: Refused, bodyPath = (path: Failure['path']): Failure['path'] => path): ApiError {
+export function refusalAsValidationFailed(refused: Refused, requestPath: (path: Failure['path']) => Failure['path'] = inBody): ApiError {
   const [failure] = refused.failures;
   if (failure === undefined) return new ApiError('validation_failed');
-  return validationFailed(formatPath(['body', ...bodyPath(failure.path)]), failure.message);
+  return validationFailed(formatPath(requestPath(failure.path)), failure.message);
 }
 
-/** Error thrown by domain services for user-fixable problems in CLI/import contexts too. */
-export class UserInputError extends Error {
-  constructor(message: string) {
-    super(message);
+/**
+ * A refusal of an operator's input as one whole sentence that names its place itself (`--limit
+ * must be ...`): a Refused like any other, which the CLI prints as the sentence.
+ */
+export class UserInputError extends Refused {
+  constructor(message: string, rule = 'operator_input') {
+    super([{ path: [], rule, message, sentence: true }]);
     this.name = 'UserInputError';
   }
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Insertable } from 'kysely';
 import type { ActivitiesTable } from '../db/schema.js';
-import { asImportError, atIndex, type ImportSection, schemaParser } from '../import/import-section.js';
+import { type ImportSection, recordParser } from '../import/import-section.js';
 import { refuse } from '../shared/failures.js';
 import { epochMicros } from '../shared/time.js';
 import { parseTimestamp } from '../shared/timestamps.js';
@@ -28,15 +28,11 @@ export const ActivityImportSchema = Type.Composite(
 export type ActivityImport = ActivityRecord & { prev_hash: string };
 
 const section = 'activities';
-const parseShape = schemaParser<ActivityImport>(section, ActivityImportSchema);
+const parseShape = recordParser<ActivityImport>(ActivityImportSchema);
 
-function parseActivity(record: unknown, index: number): ActivityImport {
-  const parsed = parseShape(record, index);
-  try {
-    return atIndex(index, () => checkChain(parsed));
-  } catch (error) {
-    throw asImportError(section, error);
-  }
+/** A record's shape and hash checked (paths in the record). */
+function parseActivity(record: unknown): ActivityImport {
+  return checkChain(parseShape(record));
 }
 
 /** A record's own hash against its content and predecessor hash (paths in the record). */

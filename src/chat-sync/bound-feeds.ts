@@ -1,4 +1,5 @@
 import { createSlackReader } from '../chat/slack-reader.js';
+import { asImportRecord } from '../import/import-section.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { writeFeedRecord } from '../modules/feeds/feeds.commands.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';
@@ -89,7 +90,8 @@ export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: Add
     stores_new_messages: input.syncAll,
     ...channelFields(channel),
   };
-  const parsed = feedsImportSection.parse(record, 0);
+  // Checked as the import checks its record, and refused as it prints it (`feeds[0].<field>: ...`).
+  const parsed = asImportRecord(feedsImportSection, record);
   await writeCommunityData(deps, input.communityId, async (w) => {
     await writeFeedRecord(w, parsed);
     w.record({

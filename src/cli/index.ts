@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
-import { UserInputError } from '../errors.js';
+import { Refused } from '../shared/failures.js';
 import { registerCommunityCommands } from './community.commands.js';
 import { registerDataCommands } from './data.commands.js';
 import { extraCommands } from './extra-commands.js';
 import { registerKeyCommands } from './key.commands.js';
+import { refusalText } from './output.js';
 import { missingNodeOptions, serverNodeOptions } from './server-node-options.js';
 
 /** Exit statuses of the operator interface. */
@@ -50,8 +51,8 @@ export async function runCli(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : exitUsageError;
       return;
     }
-    if (error instanceof UserInputError || error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+    if (error instanceof Refused || error instanceof ConfigError) {
+      process.stderr.write(`${error instanceof Refused ? refusalText(error) : error.message}\n`);
       process.exitCode = exitUserError;
       return;
     }

@@ -1,5 +1,5 @@
 import { ApiError, UserInputError } from '../errors.js';
-import { failureText, Refused } from '../shared/failures.js';
+import { failureText, type Refused } from '../shared/failures.js';
 
 /** How a command reports: one JSON document with --json, readable lines otherwise. */
 export interface Output {
@@ -26,16 +26,18 @@ export function formatTable(rows: Record<string, unknown>[], columns: string[]):
     .join('\n');
 }
 
-/** A command's refusal as the CLI prints it: `<path>: <message>` per failure (the message alone for the whole input or a sentence). */
+/**
+ * The CLI's one rendering of a refusal (a command's, an option's, the import's): `<path>: <message>`
+ * per failure (the message alone for the whole input or a sentence).
+ */
 export const refusalText = (refused: Refused): string => refused.failures.map(failureText).join('; ');
 
-/** Runs a service action for a command: an API error or a refusal becomes the operator's error (its message, exit status 1). */
+/** Runs a service action for a command: an API error becomes a refusal of the operator's input (its message); a refusal goes through. */
 export async function asOperatorErrors<T>(action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (error) {
-    if (error instanceof ApiError) throw new UserInputError(error.message);
-    if (error instanceof Refused) throw new UserInputError(refusalText(error));
+    if (error instanceof ApiError) throw new UserInputError(error.message, error.code);
     throw error;
   }
 }

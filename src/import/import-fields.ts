@@ -1,10 +1,9 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { blockProblems } from '../rich-text/index.js';
+import { blockFailures } from '../rich-text/index.js';
 import { Uuid } from '../schemas/common.schemas.js';
 import { type Failure, refuse } from '../shared/failures.js';
 import { type EpochMicros, epochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
-import { asImportError } from './import-section.js';
 
 /*
  * Field rules shared by the import sections (calendar events, feeds, posts). Exports from other systems
@@ -42,15 +41,6 @@ export function instantAt(value: string | null | undefined, path: Failure['path'
   return us;
 }
 
-/** Epoch microseconds of an import timestamp (already format-checked), or undefined when absent. */
-export function importInstant(value: string | null | undefined, section: string, index: number, field: string): EpochMicros | undefined {
-  try {
-    return instantAt(value, [index, field]);
-  } catch (error) {
-    throw asImportError(section, error);
-  }
-}
-
 /** A URL slug of a label: lower case ASCII letters and digits joined by single dashes. */
 export function slugify(label: string): string {
   return label
@@ -63,12 +53,11 @@ export function slugify(label: string): string {
 }
 
 /**
- * The first problem of rich text blocks that the response schema could not carry, as a failure
- * naming the element (`description_chat_blocks[0].elements[1].type`); undefined when there is none.
+ * The first problem of rich text blocks at `path` that the response schema could not carry, as a
+ * failure naming the element (`['description_chat_blocks', 0, 'elements', 1, 'type']`); undefined when there is none.
  */
-export function blocksFailure(field: string, blocks: unknown): Failure | undefined {
-  const problem = blockProblems(blocks, field)[0];
-  return problem === undefined ? undefined : { path: [problem.path], rule: 'rich_text', message: problem.message };
+export function blocksFailure(path: Failure['path'], blocks: unknown): Failure | undefined {
+  return blockFailures(blocks, path)[0];
 }
 
 /** The failure of the first derived field of a record (`derived`: each derived field and what it is computed from). */

@@ -1,35 +1,31 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { Tx } from '../db/database.js';
-import { UserInputError } from '../errors.js';
 import { createAjv } from '../schemas/ajv.js';
-import { type Failure, formatPath, Refused, refuse } from '../shared/failures.js';
+import { type Failure, Refused, refuse } from '../shared/failures.js';
 import type { EpochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
 
-/** A problem in the import file, named by section, index and field. Nothing of the file is kept. */
-export class ImportError extends UserInputError {
-  constructor(section: string, index: number | null, field: string | null, problem: string) {
-    super(`${section}${index === null ? '' : `[${index}]`}${field ? `.${field}` : ''}: ${problem}`);
+/**
+ * The import's refusal of its file: one failure, its path in the document (`['profiles', 0,
+ * 'created_at']`, `['file']` for the whole file), printed as `profiles[0].created_at: <message>`
+ * (the Refused's own text). Nothing of the file is kept.
+ */
+export class ImportError extends Refused {
+  constructor(failure: Failure) {
+    super([{ path: failure.path, rule: failure.rule, message: failure.message }]);
     this.name = 'ImportError';
   }
 }
 
 /**
- * A failure of an import record as the import prints it: `<section>[<index>].<field>: <message>`.
- * A failure whose path starts with a number names the record by its index in the section.
+ * The import's one rendering of a refusal: a section's (its paths starting with the record's index
+ * in the section) as the ImportError of its first failure, placed in the section; any other error as it is.
  */
-export function importErrorOf(section: string, failure: Failure): ImportError {
-  const [first, ...rest] = failure.path;
-  if (typeof first === 'number') return new ImportError(section, first, formatPath(rest) || null, failure.message);
-  return new ImportError(section, null, formatPath(failure.path) || null, failure.message);
-}
-
-/** A refusal of a section's records as the import's error (its first failure); any other error as it is. */
 export function asImportError(section: string, error: unknown): unknown {
-  if (!(error instanceof Refused)) return error;
+  if (error instanceof ImportError || !(error instanceof Refused)) return error;
   const [failure] = error.failures;
-  return failure ? importErrorOf(section, failure) : error;
+  return failure ? new ImportError({ ...failure, path: [section, ...failure.path] }) : error;
 }
 
 /** Runs the check of one record of a list, placing its failures under the record's index. */
@@ -39,6 +35,15 @@ export function atIndex<T>(index: number, check: () => T): T {
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     throw new Refused(error.failures.map((failure) => ({ ...failure, path: [index, ...failure.path] })));
+  }
+}
+
+/** One record parsed by a section as the first of its list in a file, refused as the import's error. */
+export function asImportRecord<T>(section: ImportSection<T>, record: unknown): T {
+  try {
+    return atIndex(0, () => section.parse(record, 0));
+  } catch (error) {
+    throw asImportError(section.name, error);
   }
 }
 
@@ -54,11 +59,11 @@ export interface ImportContext {
 /** One section of the import file (`profiles`, `calendar_events`, ...). */
 export interface ImportSection<T> {
   name: string;
-  /** Checks one record's shape; returns it typed, or throws an ImportError or Refused (paths in the record). */
+  /** Checks one record's shape; returns it typed, or throws a Refused (paths in the record). */
   parse(record: unknown, index: number): T;
   /**
    * Writes the section's records (upsert by id) inside the import's transaction; returns how many.
-   * Throws an ImportError or Refused (each path starting with the record's index in `records`).
+   * Throws a Refused (each path starting with the record's index in `records`).
    */
   apply(tx: Tx, records: T[], context: ImportContext): Promise<number>;
 }
@@ -102,21 +107,6 @@ export function recordParser<T>(schema: TSchema): (record: unknown) => T {
   };
 }
 
-/** Runs a check, a refusal of it thrown as the import's error of the section. */
-function asImportCheck<T>(section: string, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    throw asImportError(section, error);
-  }
-}
-
-/** A parse function for a section from its record schema: its failure thrown as an ImportError. */
-export function schemaParser<T>(section: string, schema: TSchema): (record: unknown, index: number) => T {
-  const parse = recordParser<T>(schema);
-  return (record, index) => asImportCheck(section, () => atIndex(index, () => parse(record)));
-}
-
 /** The failure of the first record whose id appears earlier in the list, at `[index, field]`. */
 export function duplicateIdFailure<T>(records: readonly T[], idOf: (record: T) => string, field = 'id'): Failure | undefined {
   const seen = new Set<string>();
@@ -134,11 +124,6 @@ export function refuseDuplicateIds<T>(records: readonly T[], idOf: (record: T) =
   if (failure) throw new Refused([failure]);
 }
 
-/** Throws an ImportError for the first id that appears twice in a section. */
-export function assertUniqueIds<T>(section: string, records: T[], idOf: (record: T) => string, field = 'id'): void {
-  asImportCheck(section, () => refuseDuplicateIds(records, idOf, field));
-}
-
 /**
  * Refuses the first of `fields` of a parsed record that is a text naming no instant (out of the
  * years 1700-2250, which the schema's date-time format lets through), at `[field]`; returns the record.
@@ -149,9 +134,4 @@ export function checkTimestamps<T extends object>(record: T, fields: readonly (k
     if (typeof value === 'string' && value !== '' && parseTimestamp(value) === undefined) throw refuse([field], 'timestamp', timestampRule);
   }
   return record;
-}
-
-/** checkTimestamps of the record at `index` of a section, its refusal thrown as an ImportError. */
-export function assertTimestamps<T extends object>(section: string, index: number, record: T, fields: readonly (keyof T & string)[]): T {
-  return asImportCheck(section, () => atIndex(index, () => checkTimestamps(record, fields)));
 }

@@ -22,19 +22,24 @@ export async function runImport(
   options: { publicBaseUrl?: string } & ActorDeps = {},
 ): Promise<ImportCounts> {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw new ImportError('file', null, null, 'must be a JSON object with sections such as "profiles" or "calendar_events"');
+    throw new ImportError({
+      path: ['file'],
+      rule: 'type',
+      message: 'must be a JSON object with sections such as "profiles" or "calendar_events"',
+    });
   }
   const known = new Set(importSections.map((section) => section.name));
   for (const key of Object.keys(document)) {
-    if (!known.has(key)) throw new ImportError(key, null, null, `unknown section (known: ${[...known].join(', ')})`);
+    if (!known.has(key))
+      throw new ImportError({ path: [key], rule: 'unknown_section', message: `unknown section (known: ${[...known].join(', ')})` });
   }
   // Either spelling of the wire format is accepted, whatever WIRE_NAMES says.
   const source = importDocumentInSpecSpelling(document as Record<string, unknown>);
   const parsed = importSections.map((section) => {
     const records = source[section.name];
     if (records === undefined) return { section, records: null };
-    if (!Array.isArray(records)) throw new ImportError(section.name, null, null, 'must be an array');
-    // A section refuses a record as data (Refused) or, in the older sections, as an ImportError.
+    if (!Array.isArray(records)) throw new ImportError({ path: [section.name], rule: 'type', message: 'must be an array' });
+    // A section refuses a record as data (Refused, its paths in the record).
     try {
       return { section, records: records.map((record, index) => atIndex(index, () => section.parse(record, index))) };
     } catch (error) {

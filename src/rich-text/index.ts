@@ -11,4 +11,4 @@ export { renderPlaintext } from './render-plaintext.js';
 export type { ProseMirrorDoc, ProseMirrorMark, ProseMirrorNode } from './render-prosemirror.js';
 export { renderProseMirror } from './render-prosemirror.js';
 export * from './rich-text.schemas.js';
-export { type BlockProblem, blockProblems, validateBlocks } from './validate-blocks.js';
+export { blockFailures, validateBlocks } from './validate-blocks.js';

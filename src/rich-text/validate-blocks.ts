@@ -1,3 +1,4 @@
+import { type Failure, formatPath } from '../shared/failures.js';
 import { isRecord, type JsonRecord, MAX_ELEMENT_COUNT, MAX_NESTING_DEPTH } from './json-guards.js';
 
 /*
@@ -14,82 +15,83 @@ import { isRecord, type JsonRecord, MAX_ELEMENT_COUNT, MAX_NESTING_DEPTH } from 
 
 const MAX_PROBLEMS = 100;
 
-/** One problem of rich text blocks: where (a path starting with the caller's `path`) and what rule it breaks. */
-export interface BlockProblem {
-  readonly path: string;
-  readonly message: string;
-}
+type Path = Failure['path'];
 
 interface Walk {
-  readonly rootPath: string;
-  readonly problems: BlockProblem[];
+  readonly rootPath: Path;
+  readonly problems: Failure[];
   elementCount: number;
   halted: boolean;
 }
 
-/** Lists what keeps a value from being stored and answered as chat blocks; [] when it can be. */
+/** Lists what keeps a value from being stored and answered as chat blocks, as `<path>: <message>` lines; [] when it can be. */
 export function validateBlocks(value: unknown, path: string): string[] {
-  return blockProblems(value, path).map((problem) => `${problem.path}: ${problem.message}`);
+  return blockFailures(value, [path]).map((failure) => `${formatPath(failure.path)}: ${failure.message}`);
 }
 
-/** The problems of rich text blocks as data (what validateBlocks spells as `<path>: <rule>` lines). */
-export function blockProblems(value: unknown, path: string): BlockProblem[] {
-  if (!Array.isArray(value)) return [{ path, message: 'must be an array of blocks' }];
+/** What keeps a value from being stored and answered as chat blocks, as failures whose paths start with `path`; [] when it can be. */
+export function blockFailures(value: unknown, path: Path): Failure[] {
+  if (!Array.isArray(value)) return [{ path, rule: 'type', message: 'must be an array of blocks' }];
   const walk: Walk = { rootPath: path, problems: [], elementCount: 0, halted: false };
   checkArray(value, path, true, 1, walk);
   return walk.problems;
 }
 
-function report(walk: Walk, path: string, message: string): void {
+function report(walk: Walk, path: Path, rule: string, message: string): void {
   if (walk.halted) return;
   if (walk.problems.length >= MAX_PROBLEMS) {
-    walk.problems.push({ path: walk.rootPath, message: `more than ${MAX_PROBLEMS} problems; stopped checking` });
+    walk.problems.push({ path: walk.rootPath, rule: 'too_many_problems', message: `more than ${MAX_PROBLEMS} problems; stopped checking` });
     walk.halted = true;
     return;
   }
-  walk.problems.push({ path, message });
+  walk.problems.push({ path, rule, message });
 }
 
-function checkArray(items: readonly unknown[], path: string, isBlock: boolean, depth: number, walk: Walk): void {
+function checkArray(items: readonly unknown[], path: Path, isBlock: boolean, depth: number, walk: Walk): void {
   for (let i = 0; i < items.length && !walk.halted; i++) {
-    checkElement(items[i], `${path}[${i}]`, isBlock, depth, walk);
+    checkElement(items[i], [...path, i], isBlock, depth, walk);
   }
 }
 
-function checkElement(value: unknown, path: string, isBlock: boolean, depth: number, walk: Walk): void {
+function checkElement(value: unknown, path: Path, isBlock: boolean, depth: number, walk: Walk): void {
   walk.elementCount++;
   if (walk.elementCount > MAX_ELEMENT_COUNT) {
-    report(walk, walk.rootPath, `more than ${MAX_ELEMENT_COUNT} elements`);
+    report(walk, walk.rootPath, 'too_many', `more than ${MAX_ELEMENT_COUNT} elements`);
     walk.halted = true;
     return;
   }
   if (depth > MAX_NESTING_DEPTH) {
-    report(walk, path, `nested deeper than ${MAX_NESTING_DEPTH} levels`);
+    report(walk, path, 'too_deep', `nested deeper than ${MAX_NESTING_DEPTH} levels`);
     return;
   }
   if (!isRecord(value)) {
-    report(walk, path, 'must be an object');
+    report(walk, path, 'type', 'must be an object');
     return;
   }
   const type = value.type;
   if (typeof type !== 'string' || type === '') {
-    report(walk, `${path}.type`, type === undefined ? 'required' : 'must be a non-empty string');
+    report(
+      walk,
+      [...path, 'type'],
+      type === undefined ? 'required' : 'type',
+      type === undefined ? 'required' : 'must be a non-empty string',
+    );
   }
   // block_id is declared as a string by the response schema whatever the block type.
   if (isBlock && value.block_id !== undefined && typeof value.block_id !== 'string') {
-    report(walk, `${path}.block_id`, 'must be a string');
+    report(walk, [...path, 'block_id'], 'type', 'must be a string');
   }
   checkChildren(value, path, depth, walk);
 }
 
 // `elements` is checked on every object, known type or not: responses declare it as an array
 // of objects with a string `type`, and the serializer would fail on anything else.
-function checkChildren(value: JsonRecord, path: string, depth: number, walk: Walk): void {
+function checkChildren(value: JsonRecord, path: Path, depth: number, walk: Walk): void {
   const elements = value.elements;
   if (elements === undefined) return;
   if (!Array.isArray(elements)) {
-    report(walk, `${path}.elements`, 'must be an array');
+    report(walk, [...path, 'elements'], 'type', 'must be an array');
     return;
   }
-  checkArray(elements, `${path}.elements`, false, depth + 1, walk);
+  checkArray(elements, [...path, 'elements'], false, depth + 1, walk);
 }

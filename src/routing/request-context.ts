@@ -66,9 +66,10 @@ declare module 'fastify' {
     /** The parts of a multipart/form-data body the route reads itself (documentation only: the OpenAPI requestBody). */
     documentedMultipartBody?: object;
     /**
-     * The body's name of a path in the input of the command the route calls, for a command whose
-     * input is not the body as it came (renamed or nested fields): the error handler renders a
-     * `Refused` as `validation_failed` naming `body.<path>` (src/http/error-handler.ts).
+     * Where in the request a path of a refused input is, its first segment the part (`body`,
+     * `query`, `path`): for a route whose refusals are not all of its body as it came (renamed or
+     * nested fields, a path or query parameter). The error handler renders a `Refused` as
+     * `validation_failed` naming `<part>.<path>`; without it, `body.<path>` (src/http/error-handler.ts).
      */
     refusalPath?: (path: Failure['path']) => Failure['path'];
   }
@@ -79,3 +80,20 @@ export function principalOf(request: { principal: Principal | null }): Principal
   if (!request.principal) throw new Error('principalOf called on a route without authentication');
   return request.principal;
 }
+
+/** The request's parts whose names a refusal can carry, as the API's messages spell them. */
+export type RequestPart = 'body' | 'query' | 'querystring' | 'path';
+
+/**
+ * A route's `refusalPath` from where its inputs' fields are: every failure in one part
+ * (`'query'`: `query.<path>`), or, from a map, a failure whose path starts with a field it names
+ * in that part (`{ award_id: 'path' }`: `path.award_id`) and any other in the body.
+ */
+export const refusalIn =
+  (parts: RequestPart | Readonly<Record<string, RequestPart>>) =>
+  (path: Failure['path']): Failure['path'] => {
+    if (typeof parts === 'string') return [parts, ...path];
+    const [first] = path;
+    const part = typeof first === 'string' && Object.hasOwn(parts, first) ? parts[first] : undefined;
+    return [part ?? 'body', ...path];
+  };

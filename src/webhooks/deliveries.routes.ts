@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../dependencies.js';
 import { commandDeps } from '../routing/command-context.js';
-import { principalOf } from '../routing/request-context.js';
+import { principalOf, refusalIn } from '../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../schemas/common.schemas.js';
 import { epochMillis } from '../shared/time.js';
 import { pageWebhookDeliveries, redeliverFailedWebhooks, redeliverWebhookDelivery } from './deliveries.service.js';
@@ -62,7 +62,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> =
   app.get(
     '/admin/v0/webhook_endpoints/:id/deliveries',
     {
-      config: { operation: 'webhooks.listDeliveries' },
+      config: { operation: 'webhooks.listDeliveries', refusalPath: refusalIn('querystring') },
       schema: {
         tags: ['Webhooks'],
         operationId: 'listWebhookDeliveries',

@@ -1,7 +1,8 @@
 import type { WebhookDeliveryStatus } from '../db/schema.js';
-import { ApiError, notFound, validationFailed } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { type PageMeta, pageOf } from '../schemas/json-text.js';
 import { toIso } from '../shared/clock.js';
+import { refuse } from '../shared/failures.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
@@ -41,9 +42,10 @@ export interface WebhookDeliveryView {
 
 const deliveryStatuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
-function checkStatus(status: string | null, field: string): WebhookDeliveryStatus | null {
+/** The status filter; refused at `status` when it is none of them. */
+function checkStatus(status: string | null): WebhookDeliveryStatus | null {
   if (status !== null && !(deliveryStatuses as readonly string[]).includes(status))
-    throw validationFailed(field, `must be one of ${deliveryStatuses.join(', ')}`);
+    throw refuse(['status'], 'unknown_value', `must be one of ${deliveryStatuses.join(', ')}`);
   return status as WebhookDeliveryStatus | null;
 }
 
@@ -98,7 +100,7 @@ export async function listWebhookDeliveries(
   status: string | null,
   limit = 100,
 ): Promise<WebhookDeliveryView[]> {
-  const wanted = checkStatus(status, 'status');
+  const wanted = checkStatus(status);
   await requireEndpoint(deps, endpointId, null);
   return deliveryViews(deps, await selectDeliveries(deps.database.db, endpointId, wanted, limit));
 }
@@ -110,7 +112,7 @@ export async function pageWebhookDeliveries(
   endpointId: string,
   query: { status?: string; page: number; per_page: number },
 ): Promise<PageMeta & { records: WebhookDeliveryView[] }> {
-  const wanted = checkStatus(query.status ?? null, 'querystring.status');
+  const wanted = checkStatus(query.status ?? null);
   await requireEndpoint(deps, endpointId, communityId);
   const { db } = deps.database;
   const rows = await selectDeliveries(db, endpointId, wanted, query.per_page, query.page * query.per_page);

@@ -1,9 +1,10 @@
 import type { Database } from '../db/database.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
-import { notFound, validationFailed } from '../errors.js';
+import { notFound } from '../errors.js';
 import { selectCommunity } from '../modules/communities/communities.queries.js';
 import { type ActorDeps, changedFields } from '../shared/activity.js';
 import { type Clock, systemClock, toIso } from '../shared/clock.js';
+import { refuse } from '../shared/failures.js';
 import { newUuid } from '../shared/ids.js';
 import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
 import { addMillis, type DurationMs } from '../shared/time.js';
@@ -18,7 +19,7 @@ import {
 } from './endpoints.queries.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
 import { newWebhookSecret } from './signing.js';
-import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
+import { parseWebhookUrl, type Resolver, resolveWebhookTarget } from './target-address.js';
 
 /*
  * Webhook endpoints and their deliveries, as the operator's CLI and the integrators' API manage
@@ -70,25 +71,20 @@ export function endpointView(row: WebhookEndpointsTable): WebhookEndpointView {
   };
 }
 
-/** Checks the URL (scheme, then every address its host resolves to); answers it normalised. */
+/** Checks the URL (scheme, then every address its host resolves to); answers it normalised, or refuses it (WebhookTargetRefused, at `url`). */
 export async function checkEndpointUrl(raw: string, allowPrivate: boolean, resolver?: Resolver): Promise<string> {
-  try {
-    const url = parseWebhookUrl(raw, allowPrivate);
-    await resolveWebhookTarget(url, allowPrivate, resolver);
-    return url.href;
-  } catch (error) {
-    if (error instanceof WebhookTargetRefused) throw validationFailed('body.url', error.message);
-    throw error;
-  }
+  const url = parseWebhookUrl(raw, allowPrivate);
+  await resolveWebhookTarget(url, allowPrivate, resolver);
+  return url.href;
 }
 
 function checkEvents(events: readonly string[] | undefined | null): WebhookEventType[] | null {
   if (events === undefined || events === null) return null;
   const unique = [...new Set(events.map((event) => event.trim()).filter(Boolean))];
-  if (unique.length === 0) throw validationFailed('body.events', `must name at least one of ${webhookEventTypes.join(', ')}`);
+  if (unique.length === 0) throw refuse(['events'], 'required', `must name at least one of ${webhookEventTypes.join(', ')}`);
   for (const event of unique) {
     if (!isWebhookEventType(event))
-      throw validationFailed('body.events', `unknown event type "${event}"; known: ${webhookEventTypes.join(', ')}`);
+      throw refuse(['events'], 'unknown_value', `unknown event type "${event}"; known: ${webhookEventTypes.join(', ')}`);
   }
   return unique as WebhookEventType[];
 }
@@ -105,7 +101,7 @@ export async function createWebhookEndpoint(
   if (!(await selectCommunity(database.db, communityId))) throw notFound('Community');
   const existing = await selectEndpoints(database.db, communityId);
   if (existing.length >= maxEndpointsPerCommunity)
-    throw validationFailed('body.url', `a community may have at most ${maxEndpointsPerCommunity} webhook endpoints; remove one first`);
+    throw refuse(['url'], 'too_many', `a community may have at most ${maxEndpointsPerCommunity} webhook endpoints; remove one first`);
   const now = deps.clock.now();
   const row: WebhookEndpointsTable = {
     id: newUuid(),

@@ -107,7 +107,7 @@ export async function sendSignedWebhook(send: SignedSend, rules: SendRules): Pro
     target = await resolveWebhookTarget(parseWebhookUrl(send.url, rules.allowPrivate), rules.allowPrivate, rules.resolver);
   } catch (error) {
     if (error instanceof WebhookTargetRefused)
-      return { status: null, error: `target refused: ${error.message}`, durationMs: durationMs(0), body: '' };
+      return { status: null, error: `target refused: ${error.reason}`, durationMs: durationMs(0), body: '' };
     throw error;
   }
   const timestamp = Math.floor(send.sentAt / 1000);

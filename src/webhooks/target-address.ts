@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { Refused } from '../shared/failures.js';
 
 /*
  * Where a webhook may be sent. A receiver URL is chosen by whoever holds a key, so without these
@@ -10,10 +11,20 @@ import { isIP } from 'node:net';
  * (tests, local set-ups).
  */
 
-export class WebhookTargetRefused extends Error {
-  constructor(message: string) {
-    super(message);
+/**
+ * A receiver URL refused by these rules: a refusal of `url` (the endpoint's field), its `rule`
+ * saying which (`absolute_url`, `scheme`, `credentials`, `fragment`, `unresolvable`,
+ * `non_public_address`) and `reason` the sentence (a delivery logs it as its error).
+ */
+export class WebhookTargetRefused extends Refused {
+  readonly rule: string;
+  readonly reason: string;
+
+  constructor(rule: string, reason: string) {
+    super([{ path: ['url'], rule, message: reason }]);
     this.name = 'WebhookTargetRefused';
+    this.rule = rule;
+    this.reason = reason;
   }
 }
 
@@ -33,13 +44,13 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new WebhookTargetRefused('must be an absolute URL such as https://example.com/webhooks');
+    throw new WebhookTargetRefused('absolute_url', 'must be an absolute URL such as https://example.com/webhooks');
   }
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol))
-    throw new WebhookTargetRefused(allowPrivate ? 'must be an http or https URL' : 'must be an https URL');
-  if (url.username || url.password) throw new WebhookTargetRefused('must not carry credentials');
-  if (url.hash) throw new WebhookTargetRefused('must not have a #fragment');
+    throw new WebhookTargetRefused('scheme', allowPrivate ? 'must be an http or https URL' : 'must be an https URL');
+  if (url.username || url.password) throw new WebhookTargetRefused('credentials', 'must not carry credentials');
+  if (url.hash) throw new WebhookTargetRefused('fragment', 'must not have a #fragment');
   return url;
 }
 
@@ -52,13 +63,14 @@ export async function resolveWebhookTarget(url: URL, allowPrivate: boolean, reso
     try {
       addresses = await resolver(host);
     } catch {
-      throw new WebhookTargetRefused(`host ${host} could not be resolved`);
+      throw new WebhookTargetRefused('unresolvable', `host ${host} could not be resolved`);
     }
   }
-  if (addresses.length === 0) throw new WebhookTargetRefused(`host ${host} could not be resolved`);
+  if (addresses.length === 0) throw new WebhookTargetRefused('unresolvable', `host ${host} could not be resolved`);
   if (!allowPrivate) {
     for (const { address } of addresses) {
-      if (isNonPublicAddress(address)) throw new WebhookTargetRefused(`resolves to ${address}, a loopback, private or reserved address`);
+      if (isNonPublicAddress(address))
+        throw new WebhookTargetRefused('non_public_address', `resolves to ${address}, a loopback, private or reserved address`);
     }
   }
   const first = addresses[0] as { address: string; family: number };

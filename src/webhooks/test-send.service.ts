@@ -1,7 +1,8 @@
 import type { Database } from '../db/database.js';
-import { ApiError, notFound, validationFailed } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { Clock } from '../shared/clock.js';
 import { toIso } from '../shared/clock.js';
+import { refuse } from '../shared/failures.js';
 import type { DurationMs } from '../shared/time.js';
 import { slackKeysInJson } from '../wire-names/json-text-keys.js';
 import type { WireNames } from '../wire-names/wire-names.js';
@@ -48,7 +49,7 @@ export async function sendTestWebhook(
   endpointId: string,
   eventType: string,
 ): Promise<WebhookTestResult> {
-  if (!isWebhookEventType(eventType)) throw validationFailed('body.event_type', `must be one of ${webhookEventTypes.join(', ')}`);
+  if (!isWebhookEventType(eventType)) throw refuse(['event_type'], 'unknown_value', `must be one of ${webhookEventTypes.join(', ')}`);
   const endpoint = await selectEndpoint(deps.database.db, endpointId, communityId);
   if (!endpoint) throw notFound('Webhook endpoint');
   if (endpoint.disabled_at !== null)

@@ -1,4 +1,5 @@
 import { ImportError } from '../import/import-section.js';
+import type { Failure } from '../shared/failures.js';
 import { toChatName } from './wire-names.js';
 
 /*
@@ -8,8 +9,8 @@ import { toChatName } from './wire-names.js';
  * renaming walks the whole record.
  */
 
-function renamed(value: unknown, path: string, section: string, index: number): unknown {
-  if (Array.isArray(value)) return value.map((item, i) => renamed(item, `${path}[${i}]`, section, index));
+function renamed(value: unknown, path: Failure['path'], section: string, index: number): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => renamed(item, [...path, i], section, index));
   if (typeof value !== 'object' || value === null) return value;
   const result: Record<string, unknown> = Object.create(null);
   const spelledAs = new Map<string, string>();
@@ -17,9 +18,13 @@ function renamed(value: unknown, path: string, section: string, index: number): 
     const name = toChatName(key);
     const other = spelledAs.get(name);
     if (other !== undefined)
-      throw new ImportError(section, index, `${path}${path ? '.' : ''}${key}`, `is also given as "${other}": give one spelling`);
+      throw new ImportError({
+        path: [section, index, ...path, key],
+        rule: 'two_spellings',
+        message: `is also given as "${other}": give one spelling`,
+      });
     spelledAs.set(name, key);
-    result[name] = renamed(item, `${path}${path ? '.' : ''}${key}`, section, index);
+    result[name] = renamed(item, [...path, key], section, index);
   }
   return result;
 }
@@ -39,7 +44,7 @@ export function importDocumentInSpecSpelling(document: Record<string, unknown>):
       continue;
     }
     result[section] = records.map((record, index) => {
-      const spec = hasOtherSpelling(record) ? renamed(record, '', section, index) : record;
+      const spec = hasOtherSpelling(record) ? renamed(record, [], section, index) : record;
       return section === 'posts' ? specSource(spec) : spec;
     });
   }

@@ -17,7 +17,7 @@ describe('a Refused thrown by any route is answered 400 validation_failed by the
         });
         app.post(
           '/admin/v0/test/refuses-renamed',
-          { config: { bodyTypes: ['json'], refusalPath: (path) => ['renamed', ...path] } },
+          { config: { bodyTypes: ['json'], refusalPath: (path) => ['body', 'renamed', ...path] } },
           async () => {
             throw new Refused([
               { path: ['title'], rule: 'too_long', message: 'must be at most 10 characters' },
@@ -47,7 +47,7 @@ describe('a Refused thrown by any route is answered 400 validation_failed by the
     });
   });
 
-  it("uses the route's refusalPath to name the field as the body spells it", async () => {
+  it("uses the route's refusalPath to name the field where the request holds it", async () => {
     const { auth } = await t.community();
     const response = await t.request({ method: 'POST', url: '/admin/v0/test/refuses-renamed', headers: auth, payload: {} });
     assert.equal(response.statusCode, 400);

@@ -6,7 +6,6 @@ import { commandDeps } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../schemas/common.schemas.js';
 import { parseDuration, parseDurationOrZero } from '../../shared/duration.js';
-import { Refused } from '../../shared/failures.js';
 import { holdsAll, parsePermissionNames } from '../../shared/permissions.js';
 import { durationMs } from '../../shared/time.js';
 import { createApiKeyAs, revokeApiKeyAs, rotateApiKeyAs } from './api-keys.commands.js';
@@ -112,7 +111,8 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
   app.post(
     '/admin/v0/api_keys/:id/rotate',
     {
-      config: { operation: 'apiKeys.rotate', answersSecret: true },
+      // An expired key, or a rotation that lost a race, is refused as a whole: the operator command's sentence, naming the path's id.
+      config: { operation: 'apiKeys.rotate', answersSecret: true, refusalPath: () => ['path', 'id'] },
       schema: {
         tags,
         operationId: 'rotateApiKey',
@@ -129,13 +129,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
     async (request) => {
       const grace = request.query.grace === undefined ? durationMs(24 * 3_600_000) : parseDurationOrZero(request.query.grace);
       if (grace === null) throw validationFailed('querystring.grace', `${durationRule}, or 0`);
-      const data = await rotateApiKeyAs(commandDeps(request, deps), principalOf(request), request.params.id, grace).catch(
-        (error: unknown) => {
-          // An expired key, or a rotation that lost a race: the operator command's sentence, naming the path's id.
-          if (error instanceof Refused) throw validationFailed('path.id', error.failures[0]?.message ?? 'cannot be rotated');
-          throw error;
-        },
-      );
+      const data = await rotateApiKeyAs(commandDeps(request, deps), principalOf(request), request.params.id, grace);
       return { success: true as const, data };
     },
   );

@@ -1,21 +1,23 @@
 import type { ImportSection } from '../../import/import-section.js';
-import { asImportError, assertTimestamps, assertUniqueIds, ImportError, schemaParser } from '../../import/import-section.js';
+import { checkTimestamps, recordParser, refuseDuplicateIds } from '../../import/import-section.js';
+import { refuse } from '../../shared/failures.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { type AwardWithHolders, importAwards } from './awards.commands.js';
 import { type AwardImport, AwardImportSchema } from './awards.schemas.js';
 
 const section = 'awards';
-const parseShape = schemaParser<AwardImport>(section, AwardImportSchema);
+const parseShape = recordParser<AwardImport>(AwardImportSchema);
 
 /** A stored instant of a timestamp the file gives, or the import's time. */
 const instant = (value: string | null | undefined, now: EpochMicros): EpochMicros => (value ? (parseTimestamp(value) ?? now) : now);
 
-function parseAward(record: unknown, index: number): AwardImport {
-  const award = assertTimestamps(section, index, parseShape(record, index), ['created_at', 'updated_at']);
+/** A record's shape and timestamps checked (paths in the record). */
+function parseAward(record: unknown): AwardImport {
+  const award = checkTimestamps(parseShape(record), ['created_at', 'updated_at']);
   for (const [i, assignment] of (award.assignments ?? []).entries())
     if (assignment.assigned_at && parseTimestamp(assignment.assigned_at) === undefined)
-      throw new ImportError(section, index, `assignments[${i}].assigned_at`, 'must be an ISO 8601 date-time');
+      throw refuse(['assignments', i, 'assigned_at'], 'timestamp', 'must be an ISO 8601 date-time');
   return award;
 }
 
@@ -29,7 +31,7 @@ export const awardsImportSection: ImportSection<AwardImport> = {
   parse: parseAward,
   async apply(tx, records, context) {
     const { communityId, now } = context;
-    assertUniqueIds(section, records, (record) => record.id.toLowerCase());
+    refuseDuplicateIds(records, (record) => record.id.toLowerCase());
     const awards = records.map((record): AwardWithHolders => {
       const awardId = record.id.toLowerCase();
       return {
@@ -52,12 +54,8 @@ export const awardsImportSection: ImportSection<AwardImport> = {
         })),
       };
     });
-    try {
-      await importAwards(tx, communityId, awards);
-    } catch (error) {
-      // Paths start at the record's index: `awards[<index>].<rest>: <message>`.
-      throw asImportError(section, error);
-    }
+    // Refused with paths starting at the record's index: the import prints `awards[<index>].<rest>: <message>`.
+    await importAwards(tx, communityId, awards);
     return records.length;
   },
 };

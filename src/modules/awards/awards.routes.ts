@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { commandDeps } from '../../routing/command-context.js';
-import { principalOf } from '../../routing/request-context.js';
+import { principalOf, refusalIn } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
 import { SecretBox } from '../../shared/secret-box.js';
 import { assignAward, createAward } from './awards.commands.js';
@@ -33,7 +33,7 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   app.post(
     '/admin/v0/awards/:award_id/assign',
     {
-      config: { operation: 'awards.assign', bodyTypes: ['json'] },
+      config: { operation: 'awards.assign', bodyTypes: ['json'], refusalPath: refusalIn({ award_id: 'path' }) },
       schema: {
         tags: ['Awards'],
         operationId: 'assignAward',

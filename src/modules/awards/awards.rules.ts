@@ -1,5 +1,4 @@
-import { validationFailed } from '../../errors.js';
-import type { Failure } from '../../shared/failures.js';
+import { type Failure, refuse } from '../../shared/failures.js';
 import { isUuid } from '../../shared/ids.js';
 import type { AwardRow } from './awards.queries.js';
 import { awardEmojiPattern } from './awards.schemas.js';
@@ -44,8 +43,8 @@ export function awardMessageText(award: Pick<AwardRow, 'name' | 'description' | 
   return `${award.emoji ?? ':trophy:'} You received the award *${award.name}*${from}!${description}`;
 }
 
-/** An award id from a path, lower-cased, or a 400 naming the parameter. */
+/** An award id from a path, lower-cased; refused at `award_id` when it is none. */
 export function awardIdFromPath(value: string): string {
-  if (!isUuid(value)) throw validationFailed('path.award_id', 'must be a UUID');
+  if (!isUuid(value)) throw refuse(['award_id'], 'format', 'must be a UUID');
   return value.toLowerCase();
 }

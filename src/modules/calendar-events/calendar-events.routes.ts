@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { commandDeps } from '../../routing/command-context.js';
 import { sendJsonBytes, sendJsonText } from '../../routing/json-reply.js';
-import { principalOf } from '../../routing/request-context.js';
+import { principalOf, refusalIn } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
 import type { Failure } from '../../shared/failures.js';
 import { readCalendarEvent, readCalendarEventList } from './calendar-events.reads.js';
@@ -34,10 +34,10 @@ const rules = 'Rules, tags, slugs and status transitions: docs/calendar-events.m
  */
 function bodyPath(path: Failure['path']): Failure['path'] {
   const [first, index, last] = path;
-  if (first === 'host_profile_ids') return ['hosts', ...path.slice(1)];
-  if (first === 'speaker_profile_ids') return ['speakers', ...path.slice(1)];
-  if (first === 'tags' && typeof index === 'number' && last === 'id' && path.length === 3) return ['tags', index];
-  return path;
+  if (first === 'host_profile_ids') return ['body', 'hosts', ...path.slice(1)];
+  if (first === 'speaker_profile_ids') return ['body', 'speakers', ...path.slice(1)];
+  if (first === 'tags' && typeof index === 'number' && last === 'id' && path.length === 3) return ['body', 'tags', index];
+  return ['body', ...path];
 }
 
 /** The answer: the event spliced as GET shows it, with the message about channels when there is one. */
@@ -51,7 +51,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
   app.get(
     '/admin/v0/calendar_events',
     {
-      config: { operation: 'calendarEvents.list' },
+      config: { operation: 'calendarEvents.list', refusalPath: refusalIn('query') },
       // The spec makes `page` nullable; in a query string that can only be `page=`, read as "default".
       preValidation: async (request) => {
         const query = request.query as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { asImportError, atIndex, type ImportSection } from '../../import/import-section.js';
+import type { ImportSection } from '../../import/import-section.js';
 import { upsertFeeds } from './feeds.commands.js';
 import { type ParsedFeed, parseFeedRecord } from './feeds.rules.js';
 
@@ -11,15 +11,7 @@ const section = 'feeds';
  */
 export const feedsImportSection: ImportSection<ParsedFeed> = {
   name: section,
-  parse(record, index) {
-    // Rendered here rather than by the import alone: `feed add` (src/chat-sync/bound-feeds.ts)
-    // parses its record through this section and prints the import's line as it is.
-    try {
-      return atIndex(index, () => parseFeedRecord(record));
-    } catch (error) {
-      throw asImportError(section, error);
-    }
-  },
+  parse: (record) => parseFeedRecord(record),
   async apply(tx, records, context) {
     await upsertFeeds({ tx, communityId: context.communityId, now: context.now }, records);
     return records.length;

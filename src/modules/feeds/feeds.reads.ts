@@ -1,20 +1,21 @@
 import type { Db } from '../../db/database.js';
-import { notFound, validationFailed } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions } from '../../rich-text/index.js';
 import type { References } from '../../rich-text/rich-text.schemas.js';
 import { type PageMeta, pageOf } from '../../schemas/json-text.js';
+import { refuse } from '../../shared/failures.js';
 import { isUuid } from '../../shared/ids.js';
 import type { DatabaseDeps } from '../../shared/service-deps.js';
 import { type FeedRow, selectFeedRow, selectFeedsPage } from './feeds.queries.js';
 import type { Feed, FeedDoc, ListFeedsQuery } from './feeds.schemas.js';
 
 /**
- * A feed id from a path, lower-cased, or a 400 naming the parameter. The schema's `uuid` format
- * also admits a `urn:uuid:` prefix, which no stored id has.
+ * A feed id from a path, lower-cased; refused at `feed_id` when it is none. The schema's `uuid`
+ * format also admits a `urn:uuid:` prefix, which no stored id has.
  */
 export function feedIdFromPath(value: string, rule = 'must be a UUID'): string {
-  if (!isUuid(value)) throw validationFailed('path.feed_id', rule);
+  if (!isUuid(value)) throw refuse(['feed_id'], 'format', rule);
   return value.toLowerCase();
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
-import { principalOf } from '../../routing/request-context.js';
+import { principalOf, refusalIn } from '../../routing/request-context.js';
 import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
 import { getFeed, listFeeds } from './feeds.reads.js';
 import { FeedParamsSchema, FeedSchema, ListFeedsQuerySchema } from './feeds.schemas.js';
@@ -31,7 +31,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   app.get(
     '/admin/v0/feeds/:feed_id',
     {
-      config: { operation: 'feeds.get' },
+      config: { operation: 'feeds.get', refusalPath: refusalIn({ feed_id: 'path' }) },
       schema: {
         tags: ['Feeds'],
         summary: 'Retrieve a feed',

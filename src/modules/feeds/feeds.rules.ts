@@ -36,7 +36,7 @@ export function parseFeedRecord(raw: unknown): ParsedFeed {
   refuseIf(derivedFieldFailure(raw, derivedFields));
   refuseIf(shapeFailure(raw));
   const feed = raw as FeedImport;
-  for (const field of feedBlockFields) if (feed[field] != null) refuseIf(blocksFailure(field, feed[field]));
+  for (const field of feedBlockFields) if (feed[field] != null) refuseIf(blocksFailure([field], feed[field]));
   const doc = feedDocOf(feed);
   return {
     row: {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
-import { ImportUuid, importInstant, OptText, OptTimestamp } from '../../import/import-fields.js';
-import { assertUniqueIds, ImportError, type ImportSection, schemaParser } from '../../import/import-section.js';
+import { ImportUuid, instantAt, OptText, OptTimestamp } from '../../import/import-fields.js';
+import { type ImportSection, recordParser, refuseDuplicateIds } from '../../import/import-section.js';
+import { refuse } from '../../shared/failures.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { putFile } from './files.commands.js';
 import { selectForeignFiles } from './files.queries.js';
@@ -33,19 +34,20 @@ interface ParsedFile {
   created_at: EpochMicros | undefined;
 }
 
-const parseShape = schemaParser<FileImport>(section, FileImportSchema);
+const parseShape = recordParser<FileImport>(FileImportSchema);
 
-function parseFile(value: unknown, index: number): ParsedFile {
-  const record = parseShape(value, index);
+/** A record's shape, size and digest checked (paths in the record). */
+function parseFile(value: unknown): ParsedFile {
+  const record = parseShape(value);
   const bytes = Buffer.from(record.content_base64, 'base64');
   if (bytes.length !== record.size)
-    throw new ImportError(section, index, 'size', `says ${record.size} bytes but content_base64 holds ${bytes.length}`);
+    throw refuse(['size'], 'size_mismatch', `says ${record.size} bytes but content_base64 holds ${bytes.length}`);
   if (createHash('sha256').update(bytes).digest('hex') !== record.sha256)
-    throw new ImportError(section, index, 'sha256', 'is not the SHA-256 of content_base64');
+    throw refuse(['sha256'], 'digest_mismatch', 'is not the SHA-256 of content_base64');
   return {
     record: { ...record, id: record.id.toLowerCase() },
     bytes,
-    created_at: importInstant(record.created_at, section, index, 'created_at'),
+    created_at: instantAt(record.created_at, ['created_at']),
   };
 }
 
@@ -58,7 +60,7 @@ export const filesImportSection: ImportSection<ParsedFile> = {
   name: section,
   parse: parseFile,
   async apply(tx, records, context) {
-    assertUniqueIds(section, records, (file) => file.record.id);
+    refuseDuplicateIds(records, (file) => file.record.id);
     const foreign = await selectForeignFiles(
       tx,
       context.communityId,
@@ -67,7 +69,7 @@ export const filesImportSection: ImportSection<ParsedFile> = {
     for (const [index, { record, bytes, created_at }] of records.entries()) {
       const other = foreign.get(record.id);
       if (other && (other.name !== record.name || other.sha256 !== record.sha256))
-        throw new ImportError(section, index, 'id', `"${record.id}" is another community's file (with another name or other bytes)`);
+        throw refuse([index, 'id'], 'foreign_file', `"${record.id}" is another community's file (with another name or other bytes)`);
       const title = record.title == null || record.title === '' ? null : record.title;
       const row = { community_id: context.communityId, id: record.id, name: record.name, title, size: bytes.length, sha256: record.sha256 };
       await putFile(tx, { ...row, created_at: created_at ?? context.now }, bytes);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { sendJsonBytes } from '../../routing/json-reply.js';
-import { principalOf } from '../../routing/request-context.js';
+import { principalOf, refusalIn } from '../../routing/request-context.js';
 import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
 import { readPost, readPostsList } from './posts.reads.js';
 import { ListPostsQuerySchema, PostParamsSchema, PostSchema, PostsParamsSchema } from './posts.schemas.js';
@@ -12,7 +12,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   app.get(
     '/admin/v0/feeds/:feed_id/posts',
     {
-      config: { operation: 'posts.list' },
+      config: { operation: 'posts.list', refusalPath: refusalIn({ feed_id: 'path' }) },
       schema: {
         tags: ['Feeds'],
         summary: 'List the posts of a feed (or of the Home feed)',

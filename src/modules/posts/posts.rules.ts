@@ -32,7 +32,7 @@ export function parsePostRecord(raw: unknown): ParsedPost {
   refuseIf(shapeFailure(raw));
   const record = raw as PostImport;
   const blocks = record.chat_message?.blocks;
-  if (blocks != null) refuseIf(blocksFailure('chat_message.blocks', blocks));
+  if (blocks != null) refuseIf(blocksFailure(['chat_message', 'blocks'], blocks));
   const instant = (field: keyof ParsedPost['instants']) => instantAt(record[field], [field]);
   return {
     record,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { sendJsonBytes } from '../../routing/json-reply.js';
-import { principalOf } from '../../routing/request-context.js';
+import { principalOf, refusalIn } from '../../routing/request-context.js';
 import { errorResponses, PagedListSchema } from '../../schemas/common.schemas.js';
 import { andThen } from '../../shared/maybe-async.js';
 import { PostSchema } from '../posts/posts.schemas.js';
@@ -15,7 +15,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   app.get(
     '/admin/v0/search',
     {
-      config: { operation: 'search', costBudget: true },
+      config: { operation: 'search', costBudget: true, refusalPath: refusalIn('query') },
       schema: {
         tags: ['Feeds'],
         summary: 'Search the posts of the community',

@@ -1,4 +1,4 @@
-import { validationFailed } from '../../errors.js';
+import { refuse } from '../../shared/failures.js';
 import { isUnspacedChar, tokensOf } from '../../shared/search-text.js';
 import type { ParsedQuery, SearchTerm } from './queries/hits.js';
 import { maxQueryLength } from './search.schemas.js';
@@ -68,10 +68,10 @@ export function parseSearchQuery(q: string): ParsedQuery {
   return { include: [...include.values()], exclude: [...exclude.values()] };
 }
 
-/** The query text, trimmed, or a 400 naming `query.q` when it is empty or longer than 200 characters. */
+/** The query text, trimmed; refused at `q` when it is empty or longer than 200 characters. */
 export function searchText(q: string): string {
   const text = q.trim();
-  if (text === '') throw validationFailed('query.q', 'must not be empty (1 to 200 characters after trimming)');
-  if ([...text].length > maxQueryLength) throw validationFailed('query.q', `must be at most ${maxQueryLength} characters after trimming`);
+  if (text === '') throw refuse(['q'], 'required', 'must not be empty (1 to 200 characters after trimming)');
+  if ([...text].length > maxQueryLength) throw refuse(['q'], 'too_long', `must be at most ${maxQueryLength} characters after trimming`);
   return text;
 }

@@ -94,8 +94,8 @@ export function parseEventRecord(record: unknown): ParsedEvent {
   refuseIf(derivedFieldFailure(record, derivedEventFields));
   refuseIf(shapeFailure(record));
   const e = record as CalendarEventImport;
-  if (e.description_chat_blocks != null) refuseIf(blocksFailure('description_chat_blocks', e.description_chat_blocks));
-  if (e.recap_chat_blocks != null) refuseIf(blocksFailure('recap_chat_blocks', e.recap_chat_blocks));
+  if (e.description_chat_blocks != null) refuseIf(blocksFailure(['description_chat_blocks'], e.description_chat_blocks));
+  if (e.recap_chat_blocks != null) refuseIf(blocksFailure(['recap_chat_blocks'], e.recap_chat_blocks));
   const start_at = instant(e.start_date, 'start_date');
   const end_at = e.end_date === undefined || e.end_date === null || e.end_date === '' ? null : instant(e.end_date, 'end_date');
   if (end_at !== null && end_at < start_at) throw refuse(['end_date'], 'order', 'must not be before start_date');

@@ -1,5 +1,5 @@
 import type { Flag } from '../../../db/schema.js';
-import { validationFailed } from '../../../errors.js';
+import { refuse } from '../../../shared/failures.js';
 import { type EpochMicros, epochMicros } from '../../../shared/time.js';
 import { parseTimestamp } from '../../../shared/timestamps.js';
 import type { CalendarEventFilter } from '../queries/list.js';
@@ -17,19 +17,19 @@ export function utcDayOf(instant: EpochMicros): { start: EpochMicros; end: Epoch
   return { start, end: epochMicros(start + dayMicros) };
 }
 
-/** Epoch µs of a format-checked date-time query value; 400 when it names no instant (e.g. a leap second). */
+/** Epoch µs of a format-checked date-time query value; refused at `field` when it names no instant (e.g. a leap second). */
 function queryInstant(field: string, value: string): EpochMicros {
   const us = parseTimestamp(value);
-  if (us === undefined) throw validationFailed(`query.${field}`, 'must be a valid ISO 8601 date-time');
+  if (us === undefined) throw refuse([field], 'timestamp', 'must be a valid ISO 8601 date-time');
   return us;
 }
 
 /** The ids of a `tag_ids` value: comma-separated, trimmed, none empty, deduplicated. */
 function parseTagIds(value: string): string[] {
   const ids = value.split(',').map((id) => id.trim());
-  if (ids.some((id) => id === '')) throw validationFailed('query.tag_ids', 'must be comma-separated tag ids, none empty');
+  if (ids.some((id) => id === '')) throw refuse(['tag_ids'], 'format', 'must be comma-separated tag ids, none empty');
   const unique = [...new Set(ids)];
-  if (unique.length > maxTagIdsInFilter) throw validationFailed('query.tag_ids', `must list at most ${maxTagIdsInFilter} tag ids`);
+  if (unique.length > maxTagIdsInFilter) throw refuse(['tag_ids'], 'too_many', `must list at most ${maxTagIdsInFilter} tag ids`);
   return unique;
 }
 
