@@ -77,6 +77,7 @@ const notOurs = new Set([
   'arrayBuffers', // a field of process.memoryUsage() (docs/files.md)
   'FileStore', // the port docs/files.md proposes for object storage, not built
   'dangerouslySetInnerHTML', // Preact's (and React's) raw-HTML property, which the console never uses (docs/dependencies.md)
+  'pcache1TruncateUnsafe', // a function of SQLite's page cache, seen in a profile (docs/activity.md)
   'allowScripts', // npm's setting naming the packages whose install scripts run (package.json, docs/dependencies.md)
 ]);
 
