@@ -29,13 +29,21 @@ const heavyUnits = 5;
 class HeavyWorkTurns {
   private busy = false;
   /** Waiting work per key; the map's order is the rotation (a key served goes to the end). */
-  private readonly waiting = new Map<string, (() => void)[]>();
+  private readonly waiting = new Map<string, Waiter[]>();
 
-  enter(keyId: string): Promise<void> {
+  /**
+   * Resolves when it is this work's turn. `gone` says whether the work still has someone to answer:
+   * work whose request was answered meanwhile (503 past its deadline) or whose client closed the
+   * connection is dropped from the queue when its turn comes, never resolved, so that no one waits
+   * behind searches nobody will read (a client timing out its requests would otherwise leave a backlog
+   * that every later request of its key waits behind: docs/performance.md, *Tail*).
+   */
+  enter(keyId: string, gone: () => boolean): Promise<void> {
     return new Promise((resolve) => {
       const queue = this.waiting.get(keyId);
-      if (queue) queue.push(resolve);
-      else this.waiting.set(keyId, [resolve]);
+      const waiter = { resolve, gone };
+      if (queue) queue.push(waiter);
+      else this.waiting.set(keyId, [waiter]);
       if (!this.busy) {
         this.busy = true;
         setImmediate(() => this.next());
@@ -48,17 +56,26 @@ class HeavyWorkTurns {
   }
 
   private next(): void {
-    const first = this.waiting.entries().next();
-    if (first.done) {
-      this.busy = false;
+    for (;;) {
+      const first = this.waiting.entries().next();
+      if (first.done) {
+        this.busy = false;
+        return;
+      }
+      const [keyId, queue] = first.value;
+      const waiter = queue.shift() as Waiter;
+      this.waiting.delete(keyId);
+      if (queue.length > 0) this.waiting.set(keyId, queue);
+      if (waiter.gone()) continue;
+      waiter.resolve();
       return;
     }
-    const [keyId, queue] = first.value;
-    const resolve = queue.shift() as () => void;
-    this.waiting.delete(keyId);
-    if (queue.length > 0) this.waiting.set(keyId, queue);
-    resolve();
   }
+}
+
+interface Waiter {
+  resolve: () => void;
+  gone: () => boolean;
 }
 
 /** A map that forgets its oldest entries past `max` (insertion order; a set moves an entry to the end). */
@@ -158,10 +175,17 @@ class KeyCostMeter implements CostMeter {
         throw rateLimitedError(decision, this.budget.refusal());
       }
       if (this.charged < heavyUnits) return;
-      return this.budget.turns.enter(this.keyId).then(() => {
+      return this.budget.turns.enter(this.keyId, () => this.answeredOrGone()).then(() => {
         this.holdsTurn = true;
       });
     });
+  }
+
+  /** Answered already (503 past the deadline), or the client closed its connection. */
+  private answeredOrGone(): boolean {
+    if (this.reply.sent) return true;
+    const socket = this.reply.raw.socket ?? this.reply.request.raw.socket;
+    return socket?.destroyed === true;
   }
 
   record(units: number): void {

@@ -261,7 +261,7 @@ describeEachEngine(
       assert.equal(deleted.target.id, id);
     });
 
-    it('CLI: award create and import record once each as the operator; a duplicate award and a refused file none', async () => {
+    it('CLI: award create and import record once each as the operator; a duplicate award, key commands on an unknown key and a refused file none', async () => {
       const t = ctx();
       const c = await t.community('enterprise');
       const env = t.testDb.env;
@@ -272,6 +272,19 @@ describeEachEngine(
       const award = await only(t, c.auth, 'award.created');
       assert.deepEqual(award.actor, cli);
       assert.deepEqual(award.target, { type: 'award', id: awardId, name: 'Helper' });
+
+      // Key commands on a key that does not exist: refused, nothing recorded (the harness's key is the server's own record).
+      const unknownKey = '00000000-0000-4000-8000-000000000000';
+      for (const args of [
+        ['key', 'rotate', unknownKey],
+        ['key', 'set-permissions', unknownKey, '--permissions', 'feeds:read'],
+        ['key', 'revoke', unknownKey],
+      ])
+        assert.equal((await runCli(args, env)).code, 1, args.join(' '));
+      assert.deepEqual(
+        (await records(t, c.auth, 'api_key.*')).map((r) => [r.action, r.actor.type]),
+        [['api_key.created', 'system']],
+      );
 
       const dir = mkdtempSync(join(tmpdir(), 'activity-import-'));
       const bad = join(dir, 'bad.json');
