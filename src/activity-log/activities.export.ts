@@ -1,15 +1,23 @@
 import type { Db } from '../db/database.js';
-import type { EpochMicros } from '../shared/time.js';
-import { activityRowsInChainOrder } from './activities.queries.js';
+import { type ActivityFilter, activityRowsInChainOrder } from './activities.queries.js';
 import { type ActivityRecord, activityRecord } from './activity-records.js';
 
 /*
- * The log written out line by line (`activity export`): JSON Lines, one record per line exactly as
- * the API answers it, or CSV with one column per field (context split into its three, changes and
- * metadata as JSON). Oldest first, in chain order, so that the file can be checked hash by hash.
+ * The log written out line by line, the one definition of its files: `activity export` (the CLI)
+ * and `GET /admin/v0/activities/export` (the API, which the console's export buttons download).
+ * JSON Lines, one record per line exactly as the API answers it, or CSV with one column per field
+ * (context split into its three, changes and metadata as JSON). Oldest first, in chain order, so
+ * that the file can be checked hash by hash.
  */
 
-export type ActivityExportFormat = 'jsonl' | 'csv';
+export const activityExportFormats = ['jsonl', 'csv'] as const;
+export type ActivityExportFormat = (typeof activityExportFormats)[number];
+
+/** The media type of each format's file (the API's Content-Type). */
+export const activityExportMediaTypes: Readonly<Record<ActivityExportFormat, string>> = {
+  jsonl: 'application/x-ndjson; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+};
 
 const csvColumns = [
   'id',
@@ -65,12 +73,12 @@ export async function* activityExportText(
   db: Db,
   communityId: string,
   format: ActivityExportFormat,
-  range: { since?: EpochMicros; until?: EpochMicros },
+  filter: ActivityFilter,
   progress: (written: number) => void = () => {},
 ): AsyncGenerator<string> {
   if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
   let written = 0;
-  for await (const rows of activityRowsInChainOrder(db, communityId, range)) {
+  for await (const rows of activityRowsInChainOrder(db, communityId, filter)) {
     const records = rows.map(activityRecord);
     yield format === 'csv' ? records.map(csvLine).join('') : records.map((record) => `${JSON.stringify(record)}\n`).join('');
     written += rows.length;

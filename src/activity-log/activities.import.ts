@@ -4,7 +4,7 @@ import type { ActivitiesTable } from '../db/schema.js';
 import { type ImportSection, recordParser } from '../import/import-section.js';
 import { refuse } from '../shared/failures.js';
 import { epochMicros } from '../shared/time.js';
-import { parseTimestamp } from '../shared/timestamps.js';
+import { formatJsonTimestamp, parseTimestamp } from '../shared/timestamps.js';
 import { activityExists, insertImportedActivities, selectChainHead, selectFirstActivity, setChainHead } from './activities.queries.js';
 import { ActivitySchema } from './activities.schemas.js';
 import { type ActivityRecord, canonicalText, chainHash } from './activity-records.js';
@@ -38,7 +38,12 @@ function parseActivity(record: unknown): ActivityImport {
 /** A record's own hash against its content and predecessor hash (paths in the record). */
 function checkChain(parsed: ActivityImport): ActivityImport {
   const { prev_hash: _prev, ...rest } = parsed;
-  if (parseTimestamp(parsed.occurred_at) === undefined) throw refuse(['occurred_at'], 'timestamp', 'must be a timestamp');
+  const at = parseTimestamp(parsed.occurred_at);
+  if (at === undefined) throw refuse(['occurred_at'], 'timestamp', 'must be a timestamp');
+  // Stored as an instant and answered in the one spelling its hash covers: another spelling of the
+  // same instant would load and then fail `activity verify`.
+  if (formatJsonTimestamp(at) !== parsed.occurred_at)
+    throw refuse(['occurred_at'], 'timestamp', `must be spelled as the export writes it: ${formatJsonTimestamp(at)}`);
   if (chainHash(parsed.prev_hash, canonicalText(rest)) !== parsed.hash)
     throw refuse(['hash'], 'chain', 'does not match the record: it was changed after it was written');
   return parsed;

@@ -195,11 +195,11 @@ export async function selectSeqBounds(db: Db, communityId: string): Promise<{ fi
   return first && last ? { first: Number(first.seq), last: Number(last.seq) } : null;
 }
 
-/** A community's records in chain order, `batch` at a time (verify, export): memory stays flat. */
+/** A community's records in chain order, `batch` at a time (verify, export; filtered for a download): memory stays flat. */
 export async function* activityRowsInChainOrder(
   db: Db,
   communityId: string,
-  filter: Pick<ActivityFilter, 'since' | 'until'> = {},
+  filter: ActivityFilter = {},
   batch = 1000,
 ): AsyncGenerator<Selectable<ActivitiesTable>[]> {
   let after = Number.MIN_SAFE_INTEGER;

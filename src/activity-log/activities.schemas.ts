@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PagedListSchema, StringEnum, Timestamp } from '../schemas/common.schemas.js';
 import { activityActions, actorTypes } from '../shared/activity.js';
+import { activityExportFormats } from './activities.export.js';
 
 /** `calendar_event.*` and the like: every action of one resource. */
 export const actionFamilies = [...new Set(activityActions.map((action) => `${action.slice(0, action.indexOf('.'))}.*`))];
@@ -60,3 +61,18 @@ export const ListActivitiesQuerySchema = Type.Object({
 });
 
 export const ActivityListResponseSchema = Type.Object({ success: Type.Literal(true), data: PagedListSchema(ActivitySchema) });
+
+/** The list's filters without its paging, and the file's format. */
+export const ExportActivitiesQuerySchema = Type.Composite([
+  Type.Omit(ListActivitiesQuerySchema, ['page', 'per_page']),
+  Type.Object({
+    format: StringEnum(activityExportFormats, {
+      description: 'jsonl: one record per line as GET /activities answers it; csv: one column per field (RFC 4180, CRLF lines).',
+    }),
+  }),
+]);
+
+/** The file itself: its records are not serialised by the route's schema but streamed as they are read. */
+export const ActivityExportFileSchema = Type.String({
+  description: 'Every record the filters match, oldest first (chain order), as `community-admin activity export` writes them.',
+});

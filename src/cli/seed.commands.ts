@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { UserInputError } from '../errors.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
-import { withDatabase } from './context.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, printResult } from './output.js';
 import { countsFor, runSeed, type SeedSize, todayUtc } from './seed/run-seed.js';
 
@@ -62,6 +62,8 @@ export function registerSeedCommands(program: Command): void {
           counts,
           chunkSize: Math.max(1, options.chunk ?? 5000),
           progress: (line) => process.stderr.write(`${line}\n`),
+          // As `import` does: each chunk's import.completed names the operator, not the server.
+          actor: cliActor(),
         });
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -47,7 +47,8 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: Durati
   const live = new Set<Pending>();
   inFlight.set(app, live);
   const expire = (request: FastifyRequest, reply: FastifyReply, deadline: RequestDeadline) => {
-    if (reply.sent || deadline.committing || request.raw.destroyed) return;
+    // A streamed answer whose headers are out (an activity export) can no longer become a 503.
+    if (reply.sent || reply.raw.headersSent || deadline.committing || request.raw.destroyed) return;
     deadline.expired = true;
     request.log.warn({ deadline_ms: deadlineMs }, 'request ran past its deadline: answering 503');
     reply.send(deadlinePassed());

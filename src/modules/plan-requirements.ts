@@ -58,6 +58,7 @@ export const routeRules: RouteRuleTable = {
   'POST /admin/v0/members/:member_id/calendar_feed': onEveryPlan('members:write'),
   // The activity log (issue 38): on every plan, unlike the products that sell it on their dearest one.
   'GET /admin/v0/activities': onEveryPlan('activities:read'),
+  'GET /admin/v0/activities/export': onEveryPlan('activities:read'),
   // Any valid key may describe itself: it is how a client learns what it holds.
   'GET /admin/v0/api_key/me': { plan: 'free', permission: null },
 

@@ -2,7 +2,7 @@ import { recordActivities } from '../activity-log/record-activities.js';
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
 import type { ActivityInput, ActorDeps } from '../shared/activity.js';
-import { type Clock, storedNow } from '../shared/clock.js';
+import { type Clock, clockReading } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
 import type { EpochMicros } from '../shared/time.js';
 import type { WebhookEventType } from '../shared/webhook-event-types.js';
@@ -83,7 +83,8 @@ export async function writeCommunityData<T>(
     const touched = new Set<DataView>();
     const outbox: OutboxEntry[] = [];
     const activities: ActivityInput[] = [];
-    const now = storedNow(deps.clock);
+    // Community data keeps the millisecond; the activity records the same instant to the microsecond.
+    const { stored: now, precise: recordedAt } = clockReading(deps.clock);
     // PostgreSQL: read with the transaction's begin, in the same round trip (outbox.ts). SQLite:
     // only if the change asks (wanted), else counted by the version bump at the end.
     let endpoints: readonly ActiveEndpoint[] | undefined =
@@ -107,14 +108,15 @@ export async function writeCommunityData<T>(
       if (outbox.length > 0 && endpoints.length > 0) await recordOutboxEntries(tx, communityId, outbox, now, endpoints, postgres);
       // Held too: the activity records ride with the commit, after the outbox rows.
       if (activities.length > 0)
-        await recordActivities(tx, communityId, activities, now, deps.actor, deps.requestContext, postgres, postgres);
+        await recordActivities(tx, communityId, activities, recordedAt, deps.actor, deps.requestContext, postgres, postgres);
       // A request past its deadline has answered 503: its write must not commit (throws, rolls back).
       enterCommit(deps.deadline);
       return result;
     }
     const activeEndpoints = await bumpVersions(tx, communityId, touched, outbox.length > 0);
     if (outbox.length > 0 && activeEndpoints !== 0) await recordOutboxEntries(tx, communityId, outbox, now, undefined, false);
-    if (activities.length > 0) await recordActivities(tx, communityId, activities, now, deps.actor, deps.requestContext, postgres, false);
+    if (activities.length > 0)
+      await recordActivities(tx, communityId, activities, recordedAt, deps.actor, deps.requestContext, postgres, false);
     enterCommit(deps.deadline);
     return result;
   });

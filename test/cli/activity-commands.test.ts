@@ -7,6 +7,7 @@ import { createTestDatabase, engines, type TestDatabase } from '../support/harne
 
 interface Activity {
   id: string;
+  occurred_at: string;
   action: string;
   actor: { type: string; id: string | null; label: string | null };
   target: { type: string; id: string | null; name: string | null };
@@ -63,6 +64,27 @@ for (const { engine, skip } of engines) {
       assert.equal((await list('--action', 'api_key.*', '--limit', '2')).length, 2);
     });
 
+    it('records occurred_at to the microsecond (the hosted spelling), in list --json and in the export', async () => {
+      const records = await list('--target-id', keyId);
+      const spelling = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.(\d{1,6}))?\+00:00$/;
+      const fraction = (at: string) => spelling.exec(at)?.[1] ?? '';
+      for (const record of records) assert.match(record.occurred_at, spelling);
+      // A millisecond instant has at most three digits; four keys' records all ending in 000 µs: one chance in 10^12.
+      assert.ok(
+        records.some((r) => fraction(r.occurred_at).length > 3),
+        records.map((r) => r.occurred_at).join(),
+      );
+      const jsonl = await runCli(['activity', 'export', '--community', communityId, '--format', 'jsonl'], env);
+      const exported = jsonl.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Activity);
+      for (const record of records)
+        assert.equal(exported.find((r) => r.id === record.id)?.occurred_at, record.occurred_at, 'the same spelling in the export');
+      const csv = await runCli(['activity', 'export', '--community', communityId, '--format', 'csv'], env);
+      for (const record of records) assert.ok(csv.stdout.includes(`${record.id},${record.occurred_at},`), record.id);
+    });
+
     it('a bad filter is a user error naming its option', async () => {
       for (const [option, value] of [
         ['--since', 'yesterday'],
@@ -113,6 +135,17 @@ for (const { engine, skip } of engines) {
       const text = await runCli(['activity', 'verify', '--community', communityId], env);
       assert.equal(text.code, 1);
       assert.match(text.stdout, new RegExp(`record ${second?.id}`));
+    });
+
+    it('seed records its import.completed as the CLI (the operating-system user), as import does', async () => {
+      const seeded = await runCli(['seed', '--community', communityId, '--profiles', '2', '--events', '1', '--posts', '1', '--json'], env);
+      assert.equal(seeded.code, 0, seeded.stderr);
+      const imports = await list('--action', 'import.completed');
+      assert.ok(imports.length > 0);
+      for (const record of imports) {
+        assert.deepEqual(record.actor, { type: 'cli', id: null, label: userInfo().username });
+        assert.equal(record.context, null);
+      }
     });
   });
 }

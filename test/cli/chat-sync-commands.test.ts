@@ -106,6 +106,15 @@ for (const { engine, skip } of engines) {
       assert.equal(response.statusCode, 200, response.body);
       return (JSON.parse(response.body) as { data: Record<string, unknown> & { records: Record<string, unknown>[] } }).data;
     };
+    /** The community's activity records of `action` (or a family), newest first. */
+    const activities = async (action: string) =>
+      (await get(`/admin/v0/activities?action=${encodeURIComponent(action)}&per_page=100`)).records as {
+        action: string;
+        actor: { type: string; id: string | null; label: string | null };
+        target: { type: string; id: string | null; name: string | null };
+        context: unknown;
+        metadata: Record<string, unknown> | null;
+      }[];
     const postsVersion = async () =>
       Number(
         (await testDb.database.db.selectFrom('communities').select('posts_version').where('id', '=', communityId).executeTakeFirstOrThrow())
@@ -142,6 +151,7 @@ for (const { engine, skip } of engines) {
       const noKey = await runCli(['chat', 'sync', '--community', communityId], { ...env, SECRETS_KEY: '' });
       assert.equal(noKey.code, 1);
       assert.match(noKey.stderr, /SECRETS_KEY/);
+      assert.deepEqual(await activities('chat_sync.*'), [], 'a refused sync records nothing');
     });
 
     it('feed add binds a channel (label from its name), feed list shows it', async () => {
@@ -173,6 +183,14 @@ for (const { engine, skip } of engines) {
       );
       const one = await get(`/admin/v0/feeds/${feedId}`);
       assert.equal(one.chat_channel_num_members, 42);
+      // One feed.created, the operator's; the three refused adds none (issue 38).
+      const created = await activities('feed.*');
+      assert.equal(created.length, 1, JSON.stringify(created));
+      assert.equal(created[0]?.action, 'feed.created');
+      assert.equal(created[0]?.actor.type, 'cli');
+      assert.equal(created[0]?.context, null);
+      assert.deepEqual(created[0]?.target, { type: 'feed', id: feedId, name: 'general' });
+      assert.deepEqual(created[0]?.metadata, { chat_channel_id: 'C0GENERAL' });
     });
 
     it('is killed mid-history and resumes from its checkpoint', async () => {
@@ -296,8 +314,18 @@ for (const { engine, skip } of engines) {
 
     it('a second run changes nothing', async () => {
       const version = await postsVersion();
+      const before = await activities('chat_sync.*');
       const run = await runCli(['chat', 'sync', '--community', communityId, '--json'], env);
       assert.equal(run.code, 0, run.stderr);
+      // The run is recorded once at its start and once at its end, as the sync (issue 38), whatever it wrote.
+      const after = await activities('chat_sync.*');
+      assert.deepEqual(
+        after.slice(0, after.length - before.length).map((r) => [r.action, r.actor.type, r.actor.id, r.target.type]),
+        [
+          ['chat_sync.completed', 'chat_sync', fake.teamId, 'community'],
+          ['chat_sync.started', 'chat_sync', fake.teamId, 'community'],
+        ],
+      );
       const summary = JSON.parse(run.stdout) as Record<string, Record<string, number>>;
       assert.equal(summary.resumed as unknown, false);
       assert.deepEqual(summary.users, { read: userCount + 1, changed: 0 });

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { UserInputError } from '../../errors.js';
 import { runImport } from '../../import/run-import.js';
+import type { Actor } from '../../shared/activity.js';
 import type { Clock } from '../../shared/clock.js';
 import { type EpochMillis, epochMillis } from '../../shared/time.js';
 import { feedRecord, postRecord } from './content.js';
@@ -44,6 +45,8 @@ export interface SeedRun extends SeedOptions {
   /** Records per import call (one transaction each): bounds memory and the length of a write lock. */
   chunkSize?: number;
   progress?: ProgressSink;
+  /** Who the activity log names for each chunk's `import.completed` (the `seed` command: the CLI); absent: the server itself. */
+  actor?: Actor;
 }
 
 export interface SeedResult {
@@ -77,6 +80,7 @@ export interface SeedTarget {
   communityId: string;
   chunkSize: number;
   progress: ProgressSink;
+  actor?: Actor;
 }
 
 /**
@@ -90,7 +94,7 @@ export async function seedRange(target: SeedTarget, name: SeedSectionName, from:
   for (let at = from; at < to; at += target.chunkSize) {
     const end = Math.min(to, at + target.chunkSize);
     const records = Array.from({ length: end - at }, (_, k) => generators[name](target.world, at + k));
-    const counts = await runImport(target.database, target.clock, target.communityId, { [name]: records });
+    const counts = await runImport(target.database, target.clock, target.communityId, { [name]: records }, { actor: target.actor });
     done += counts[name] ?? 0;
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? Math.round(done / seconds) : done;
@@ -108,6 +112,7 @@ export async function runSeed(database: Database, clock: Clock, run: SeedRun): P
     communityId: run.communityId,
     chunkSize: run.chunkSize ?? 5000,
     progress: run.progress ?? (() => {}),
+    actor: run.actor,
   };
   const result: SeedResult = { counts: {}, timings: {} };
   for (const name of seedSections) {

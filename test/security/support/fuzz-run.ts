@@ -42,6 +42,13 @@ const byWriteImpact = (a: Operation, b: Operation) =>
 export function responseProblem(operation: Operation, response: LightMyRequestResponse, validator: ResponseValidator): string | null {
   const status = response.statusCode;
   if (status >= 500) return `status ${status}: ${response.body.slice(0, 500)}`;
+  const fileTypes = operation.fileTypes.get(status);
+  if (fileTypes) {
+    const type = String(response.headers['content-type']);
+    if (!fileTypes.some((documented) => type.startsWith(documented))) return `content-type ${type} (documented: ${fileTypes.join(', ')})`;
+    if (response.headers['x-content-type-options'] !== 'nosniff') return 'no X-Content-Type-Options: nosniff';
+    return response.headers['x-request-id'] ? null : 'no X-Request-Id';
+  }
   if (!/^application\/json/.test(String(response.headers['content-type']))) return `content-type ${response.headers['content-type']}`;
   if (response.headers['x-content-type-options'] !== 'nosniff') return 'no X-Content-Type-Options: nosniff';
   if (!response.headers['x-request-id']) return 'no X-Request-Id';

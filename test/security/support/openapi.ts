@@ -47,6 +47,8 @@ export interface Operation {
   body: { required: boolean; contentTypes: string[]; schema: JsonSchema } | null;
   /** Documented statuses (the keys of `responses`). */
   statuses: Set<number>;
+  /** The media types of statuses documented as a file, not JSON (`GET /activities/export`'s 200). */
+  fileTypes: Map<number, string[]>;
 }
 
 export interface OpenApiDocument {
@@ -85,6 +87,11 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
           ? { required: operation.requestBody?.required ?? false, contentTypes, schema: content[firstType]?.schema ?? {} }
           : null,
         statuses: new Set(Object.keys(operation.responses).map(Number)),
+        fileTypes: new Map(
+          Object.entries(operation.responses)
+            .map(([status, response]) => [Number(status), Object.keys(response.content ?? {})] as const)
+            .filter(([, types]) => types.length > 0 && !types.includes('application/json')),
+        ),
       });
     }
   }

@@ -3959,6 +3959,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v0/activities/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The community's activity log as a file (JSON Lines or CSV), oldest first, streamed
+         * @description Every record the filters match (those of GET /activities), oldest first in chain order, as `community-admin activity export` writes them: `jsonl`, one record per line exactly as GET /activities answers it; `csv`, one column per field (`context` split into `request_id`, `ip`, `user_agent`; `changes` and `metadata` as JSON). Streamed as the records are read, a thousand at a time: the answer has no length, and a record appended while it is read is in it. A bad filter is a 400 before anything is sent.
+         *
+         *     Needs the Free plan or higher and the key permission `activities:read`.
+         */
+        get: operations["exportActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8184,6 +8206,94 @@ export interface operations {
                             }[];
                         };
                     };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (unauthorized), or an expired one (api_key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The community plan does not include this endpoint (plan_required), or the key lacks its permission (insufficient_scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (database_unavailable), or the request ran past its deadline and was not carried out (request_timeout); see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportActivities: {
+        parameters: {
+            query: {
+                /** @description One action, or every action of a resource (`calendar_event.*`). */
+                action?: "calendar_event.created" | "calendar_event.updated" | "calendar_event.deleted" | "calendar_event.attendees_updated" | "member.created" | "member.updated" | "member.deactivated" | "group.member_added" | "post.created" | "post.updated" | "feed.created" | "feed.updated" | "file.uploaded" | "award.created" | "award.assigned" | "calendar_feed.created" | "calendar_feed.revoked" | "api_key.created" | "api_key.rotated" | "api_key.permissions_changed" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_delivery.redelivered" | "import.completed" | "chat_sync.started" | "chat_sync.completed" | "console.signed_in" | "console.link_refused" | "calendar_event.*" | "member.*" | "group.*" | "post.*" | "feed.*" | "file.*" | "award.*" | "calendar_feed.*" | "api_key.*" | "webhook_endpoint.*" | "webhook_delivery.*" | "import.*" | "chat_sync.*" | "console.*";
+                actor_type?: "api_key" | "console" | "cli" | "chat_sync" | "system";
+                actor_id?: string;
+                target_type?: string;
+                target_id?: string;
+                /** @description Records at or after this instant. */
+                since?: string;
+                /** @description Records before this instant. */
+                until?: string;
+                /** @description jsonl: one record per line as GET /activities answers it; csv: one column per field (RFC 4180, CRLF lines). */
+                format: "jsonl" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid request (validation_failed, invalid_json, idempotency_key_invalid, ...). */

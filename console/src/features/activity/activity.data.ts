@@ -102,81 +102,14 @@ export async function listActivities(client: AdminClient<paths>, filters: Activi
   return unwrap(await client.GET('/admin/v0/activities', { params: { query: { ...query(filters), page } } })).data as Page<Activity>;
 }
 
+export type ExportFormat = NonNullable<paths['/admin/v0/activities/export']['get']['parameters']['query']>['format'];
+
 /**
- * Every record matching the filters, oldest first (the order of `community-admin activity export`),
- * read page by page; `progress` is told the count so far. Records written while it reads shift the
- * pages (newest first), so a record met twice is kept once.
+ * The records the filters match as a file, oldest first: the server's export
+ * (`GET /admin/v0/activities/export`, the file `community-admin activity export` writes), so that
+ * the console defines no column of its own.
  */
-export async function allActivities(
-  client: AdminClient<paths>,
-  filters: ActivityFilters,
-  progress: (read: number, total: number) => void,
-): Promise<Activity[]> {
-  const seen = new Set<string>();
-  const records: Activity[] = [];
-  for (let page = 0; ; page++) {
-    const body = unwrap(await client.GET('/admin/v0/activities', { params: { query: { ...query(filters), page, per_page: 100 } } }));
-    for (const record of body.data.records)
-      if (!seen.has(record.id)) {
-        seen.add(record.id);
-        records.push(record);
-      }
-    progress(records.length, body.data.total_records);
-    if (!body.data.has_next) break;
-  }
-  return records.reverse();
-}
-
-/** The CSV's columns: those of `community-admin activity export --format csv`. */
-const csvColumns = [
-  'id',
-  'occurred_at',
-  'action',
-  'actor_type',
-  'actor_id',
-  'actor_label',
-  'target_type',
-  'target_id',
-  'target_name',
-  'request_id',
-  'ip',
-  'user_agent',
-  'changes',
-  'metadata',
-  'hash',
-] as const;
-
-/** RFC 4180: quoted when it holds a comma, a quote or a line break; null is empty. */
-const csvField = (value: string | null): string =>
-  value === null ? '' : /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-
-const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
-
-function csvLine(r: Activity): string {
-  const fields = [
-    r.id,
-    r.occurred_at,
-    r.action,
-    r.actor.type,
-    r.actor.id,
-    r.actor.label,
-    r.target.type,
-    r.target.id,
-    r.target.name,
-    r.context?.request_id ?? null,
-    r.context?.ip ?? null,
-    r.context?.user_agent ?? null,
-    json(r.changes),
-    json(r.metadata),
-    r.hash,
-  ];
-  return `${fields.map(csvField).join(',')}\r\n`;
-}
-
-export type ExportFormat = 'jsonl' | 'csv';
-
-/** The file's text: JSON Lines (one record per line as the API answers it) or CSV, like the CLI's export. */
-export function exportText(records: Activity[], format: ExportFormat): string {
-  if (format === 'jsonl') return records.map((record) => `${JSON.stringify(record)}\n`).join('');
-  return `${csvColumns.join(',')}\r\n${records.map(csvLine).join('')}`;
+export async function exportActivities(client: AdminClient<paths>, filters: ActivityFilters, format: ExportFormat): Promise<Blob> {
+  const { page: _page, per_page: _perPage, ...filtered } = query(filters);
+  return unwrap(await client.GET('/admin/v0/activities/export', { params: { query: { ...filtered, format } }, parseAs: 'blob' }));
 }
