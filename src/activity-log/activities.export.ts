@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import { type ActivityFilter, activityRowsInChainOrder } from './activities.queries.js';
+import type { ActivityExportFormat } from './activities.schemas.js';
 import { type ActivityRecord, activityRecord } from './activity-records.js';
 
 /*
@@ -9,9 +10,6 @@ import { type ActivityRecord, activityRecord } from './activity-records.js';
  * (context split into its three, changes and metadata as JSON). Oldest first, in chain order, so
  * that the file can be checked hash by hash.
  */
-
-export const activityExportFormats = ['jsonl', 'csv'] as const;
-export type ActivityExportFormat = (typeof activityExportFormats)[number];
 
 /** The media type of each format's file (the API's Content-Type). */
 export const activityExportMediaTypes: Readonly<Record<ActivityExportFormat, string>> = {

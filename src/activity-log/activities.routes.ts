@@ -4,10 +4,11 @@ import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../dependencies.js';
 import { principalOf } from '../routing/request-context.js';
 import { errorResponses } from '../schemas/common.schemas.js';
-import { type ActivityExportFormat, activityExportMediaTypes, activityExportText } from './activities.export.js';
+import { activityExportMediaTypes, activityExportText } from './activities.export.js';
 import { activityFilter, pageActivities } from './activities.reads.js';
 import {
   ActivityExportFileSchema,
+  type ActivityExportFormat,
   ActivityListResponseSchema,
   ExportActivitiesQuerySchema,
   ListActivitiesQuerySchema,

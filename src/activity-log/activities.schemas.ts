@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { PagedListSchema, StringEnum, Timestamp } from '../schemas/common.schemas.js';
 import { activityActions, actorTypes } from '../shared/activity.js';
-import { activityExportFormats } from './activities.export.js';
+
+/** The export's file formats (`GET /activities/export`, `activity export --format`). */
+export const activityExportFormats = ['jsonl', 'csv'] as const;
+export type ActivityExportFormat = (typeof activityExportFormats)[number];
 
 /** `calendar_event.*` and the like: every action of one resource. */
 export const actionFamilies = [...new Set(activityActions.map((action) => `${action.slice(0, action.indexOf('.'))}.*`))];
