@@ -1,11 +1,10 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
-import type { Tx } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { createAjv } from '../schemas/ajv.js';
 import { type Failure, formatPath, Refused, refuse } from '../shared/failures.js';
-import type { EpochMicros } from '../shared/time.js';
 import { parseTimestamp, timestampRule } from '../shared/timestamps.js';
+import type { TxContext } from '../write-path/command-context.js';
 
 /** A problem in the import file, named by section, index and field. Nothing of the file is kept. */
 export class ImportError extends UserInputError {
@@ -42,13 +41,14 @@ export function atIndex<T>(index: number, check: () => T): T {
   }
 }
 
-/** What every section's apply step gets. */
-export interface ImportContext {
-  communityId: string;
-  /** The import time (epoch µs): default for every timestamp the file leaves out. */
-  now: EpochMicros;
-  /** The base of uploaded files' URLs (an event's cover_image_file_id); absent: the configured default's. */
-  publicBaseUrl?: string;
+/**
+ * What every section's apply step gets: the import's write (its transaction, community, and `now`,
+ * the import time in epoch µs: default for every timestamp the file leaves out), as a TxContext
+ * (src/write-path/command-context.ts), the context its commands take.
+ */
+export interface ImportContext extends TxContext {
+  /** The base of uploaded files' URLs (an event's cover_image_file_id). */
+  readonly publicBaseUrl: string;
 }
 
 /** One section of the import file (`profiles`, `calendar_events`, ...). */
@@ -60,7 +60,7 @@ export interface ImportSection<T> {
    * Writes the section's records (upsert by id) inside the import's transaction; returns how many.
    * Throws an ImportError or Refused (each path starting with the record's index in `records`).
    */
-  apply(tx: Tx, records: T[], context: ImportContext): Promise<number>;
+  apply(context: ImportContext, records: T[]): Promise<number>;
 }
 
 const ajv = createAjv({ coerce: false, useDefaults: false });

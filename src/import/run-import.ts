@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import type { ActorDeps } from '../shared/activity.js';
 import type { Clock } from '../shared/clock.js';
+import { defaultPublicBaseUrl } from '../shared/public-base-url.js';
 import { importDocumentInSpecSpelling } from '../wire-names/import-spelling.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { asImportError, atIndex, ImportError } from './import-section.js';
@@ -43,12 +44,12 @@ export async function runImport(
   });
 
   return writeCommunityData({ database, clock, actor: options.actor, requestContext: options.requestContext }, communityId, async (w) => {
-    const context = { communityId, now: w.now, publicBaseUrl: options.publicBaseUrl };
+    const context = { tx: w.tx, communityId, now: w.now, publicBaseUrl: options.publicBaseUrl ?? defaultPublicBaseUrl };
     const counts: ImportCounts = {};
     for (const { section, records } of parsed) {
       if (!records) continue;
       try {
-        counts[section.name] = await section.apply(w.tx, records, context);
+        counts[section.name] = await section.apply(context, records);
       } catch (error) {
         throw asImportError(section.name, error);
       }

@@ -27,7 +27,8 @@ function parseAward(record: unknown, index: number): AwardImport {
 export const awardsImportSection: ImportSection<AwardImport> = {
   name: section,
   parse: parseAward,
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     const { communityId, now } = context;
     assertUniqueIds(section, records, (record) => record.id.toLowerCase());
     const awards = records.map((record): AwardWithHolders => {

@@ -20,7 +20,8 @@ export const feedsImportSection: ImportSection<ParsedFeed> = {
       throw asImportError(section, error);
     }
   },
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     await upsertFeeds({ tx, communityId: context.communityId, now: context.now }, records);
     return records.length;
   },

@@ -57,7 +57,8 @@ function parseFile(value: unknown, index: number): ParsedFile {
 export const filesImportSection: ImportSection<ParsedFile> = {
   name: section,
   parse: parseFile,
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     assertUniqueIds(section, records, (file) => file.record.id);
     const foreign = await selectForeignFiles(
       tx,

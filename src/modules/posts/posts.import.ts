@@ -10,7 +10,8 @@ import { type ParsedPost, parsePostRecord } from './posts.rules.js';
 export const postsImportSection: ImportSection<ParsedPost> = {
   name: 'posts',
   parse: (record) => parsePostRecord(record),
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     await upsertPosts({ tx, communityId: context.communityId, now: context.now }, records);
     return records.length;
   },

@@ -8,7 +8,8 @@ import type { ProfileImport } from './profiles.schemas.js';
 export const profilesImportSection: ImportSection<ProfileImport> = {
   name: 'profiles',
   parse: parseProfileRecord,
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     refuseDuplicateIds(records, (record) => record.profile_id.toLowerCase(), 'profile_id');
     await upsertProfiles(tx, context.communityId, records, context.now);
     return records.length;

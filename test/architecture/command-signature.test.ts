@@ -1,0 +1,97 @@
+// One command signature (issue 37): every exported function of a module's commands
+// (`<resource>.commands.ts`, `commands/<topic>.ts`, and the webhook services until they are
+// modules) is `command(ctx, input)`: two parameters, the first the context (`ctx`: a
+// CommandContext or TxContext, src/write-path/command-context.ts; or `w`, the open write itself, a
+// CommunityWrite), the second what changes. Exceptions are listed below, each with its reason.
+//
+// ARCH_ROOT=<checkout> runs the rule over another checkout's src (test/architecture/source-tree.ts).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+import { filesUnder, repoPath, root } from './source-tree.js';
+
+/** `path#function` → why it keeps another signature. */
+export const exceptions: Readonly<Record<string, string>> = {};
+
+const contextNames = new Set(['ctx', 'w']);
+
+/** Whether a file of src holds commands (the CLI's `*.commands.ts` register commander commands: not these). */
+export function holdsCommands(path: string): boolean {
+  if (path.startsWith('src/cli/') || path === 'src/chat-sync/commands.ts') return false;
+  return /\.commands\.ts$/.test(path) || /\/commands\/[^/]+\.ts$/.test(path) || /^src\/webhooks\/[^/]+\.service\.ts$/.test(path);
+}
+
+/** Why each exported function of a commands file breaks the signature, one line each (`path#name: why`). */
+export function signatureViolations(path: string, text: string): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const check = (name: string, fn: ts.SignatureDeclarationBase) => {
+    const key = `${path}#${name}`;
+    if (key in exceptions) return;
+    const names = fn.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : p.name.getText()));
+    if (names.length !== 2) found.push(`${key}: takes ${names.length} parameters (${names.join(', ')}), not (ctx, input)`);
+    else if (!contextNames.has(names[0] ?? '')) found.push(`${key}: its first parameter is "${names[0]}", not ctx (or w)`);
+  };
+  const exported = (node: ts.Node) =>
+    ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const statement of file.statements) {
+    if (!exported(statement)) continue;
+    if (ts.isFunctionDeclaration(statement) && statement.name) check(statement.name.text, statement);
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        const init = declaration.initializer;
+        if (init && ts.isIdentifier(declaration.name) && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)))
+          check(declaration.name.text, init);
+      }
+    }
+  }
+  return found;
+}
+
+describe('every command is command(ctx, input)', () => {
+  const files = filesUnder(join(root, 'src')).filter((path) => holdsCommands(repoPath(path)));
+
+  it('holds for every commands file of src', () => {
+    assert.ok(files.length > 10, 'finds the commands files');
+    const violations = files.flatMap((path) => signatureViolations(repoPath(path), readFileSync(path, 'utf8')));
+    if (violations.length > 0) console.log(`${violations.length} commands out of the signature:\n${violations.join('\n')}`);
+    assert.deepEqual(violations, []);
+  });
+
+  it('lists no exception that is not there any more', () => {
+    const exported = new Set<string>();
+    for (const path of files) {
+      const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+      for (const statement of file.statements) {
+        if (ts.isFunctionDeclaration(statement) && statement.name) exported.add(`${repoPath(path)}#${statement.name.text}`);
+        if (ts.isVariableStatement(statement))
+          for (const d of statement.declarationList.declarations)
+            if (ts.isIdentifier(d.name)) exported.add(`${repoPath(path)}#${d.name.text}`);
+      }
+    }
+    assert.deepEqual(
+      Object.keys(exceptions).filter((key) => !exported.has(key)),
+      [],
+    );
+  });
+
+  it('refuses three parameters, one, and a first parameter that is not the context; accepts (ctx, input) and (w, input)', () => {
+    const check = (text: string) => signatureViolations('src/modules/x/x.commands.ts', text);
+    assert.deepEqual(check('export async function f(ctx: CommandContext, input: { id: string }) {}'), []);
+    assert.deepEqual(check('export const f = async (w: CommunityWrite, records: readonly R[]) => {};'), []);
+    assert.deepEqual(check('function helper(a: number, b: number, c: number) {}'), []);
+    assert.equal(check('export async function f(deps: Deps, communityId: string, body: Body) {}').length, 1);
+    assert.equal(check('export const f = async (ctx: CommandContext) => {};').length, 1);
+    assert.equal(check('export async function f(tx: Tx, records: readonly R[]) {}').length, 1);
+  });
+
+  it('looks at the modules commands and the webhook services, not the CLI registrations', () => {
+    assert.ok(holdsCommands('src/modules/awards/awards.commands.ts'));
+    assert.ok(holdsCommands('src/modules/calendar-events/commands/events.ts'));
+    assert.ok(holdsCommands('src/webhooks/endpoints.service.ts'));
+    assert.ok(!holdsCommands('src/cli/award.commands.ts'));
+    assert.ok(!holdsCommands('src/modules/awards/awards.rules.ts'));
+  });
+});
