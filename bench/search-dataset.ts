@@ -219,7 +219,7 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
       sqlite.close();
     }
     for (const communityId of source.communityIds) {
-      await database.db.transaction().execute((tx) => rebuildSearchIndex(tx, communityId));
+      await database.db.transaction().execute((tx) => rebuildSearchIndex({ tx, communityId }));
       log.line(`search corpus postgres ${name}: ${communityId} indexed`);
     }
     await sql`analyze`.execute(database.db);

@@ -127,7 +127,7 @@ export async function runBackfill(
     const bound = feeds.filter((feed) => feed.chat_channel_id === channelId);
     const changed = await write(async (w) => {
       let n = 0;
-      for (const feed of bound) if (await writeFeedChannel(w, feed, channelFields(info))) n++;
+      for (const feed of bound) if (await writeFeedChannel(w, { feed, fields: channelFields(info) })) n++;
       return n;
     });
     summary.channels.changed += changed;

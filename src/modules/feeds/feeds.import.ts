@@ -21,8 +21,7 @@ export const feedsImportSection: ImportSection<ParsedFeed> = {
     }
   },
   async apply(context, records) {
-    const { tx } = context;
-    await upsertFeeds({ tx, communityId: context.communityId, now: context.now }, records);
+    await upsertFeeds(context, records);
     return records.length;
   },
 };

@@ -11,8 +11,7 @@ export const postsImportSection: ImportSection<ParsedPost> = {
   name: 'posts',
   parse: (record) => parsePostRecord(record),
   async apply(context, records) {
-    const { tx } = context;
-    await upsertPosts({ tx, communityId: context.communityId, now: context.now }, records);
+    await upsertPosts(context, records);
     return records.length;
   },
 };

@@ -11,7 +11,7 @@ export const profilesImportSection: ImportSection<ProfileImport> = {
   async apply(context, records) {
     const { tx } = context;
     refuseDuplicateIds(records, (record) => record.profile_id.toLowerCase(), 'profile_id');
-    await upsertProfiles(tx, context.communityId, records, context.now);
+    await upsertProfiles(context, records);
     return records.length;
   },
 };
