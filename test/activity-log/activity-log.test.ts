@@ -139,7 +139,7 @@ describeEachEngine('the activity log', (ctx) => {
       payload: { user: { chat_user_id: 'U0ADA' } },
     });
     assert.equal(attendee.statusCode, 200, attendee.body);
-    const award = await createAward({ database: t.database, clock: t.clock }, c.id, { name: 'Helper' });
+    const award = await createAward({ database: t.database, clock: t.clock, communityId: c.id }, { name: 'Helper' });
     const assign = await t.request({
       method: 'POST',
       url: `/admin/v0/awards/${award.id}/assign`,

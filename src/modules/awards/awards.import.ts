@@ -54,7 +54,7 @@ export const awardsImportSection: ImportSection<AwardImport> = {
       };
     });
     try {
-      await importAwards(tx, communityId, awards);
+      await importAwards(context, awards);
     } catch (error) {
       // Paths start at the record's index: `awards[<index>].<rest>: <message>`.
       throw asImportError(section, error);

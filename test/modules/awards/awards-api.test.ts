@@ -72,11 +72,14 @@ describeEachEngine(
           botCommunity = community;
         }
       }
-      const award = await createAward({ database: t.database, clock: t.clock }, community.id, {
-        name: `Helper of the month ${++awards}`,
-        description: 'Answered the most questions',
-        emoji: ':star:',
-      });
+      const award = await createAward(
+        { database: t.database, clock: t.clock, communityId: community.id },
+        {
+          name: `Helper of the month ${++awards}`,
+          description: 'Answered the most questions',
+          emoji: ':star:',
+        },
+      );
       return { ...community, award };
     }
 
@@ -295,7 +298,10 @@ describeEachEngine(
       await runImport(ctx().database, ctx().clock, community.id, {
         profiles: [{ profile_id: profileId(1), email: 'ada@example.com', chat_user_id: 'U1' }],
       });
-      const award = await createAward({ database: ctx().database, clock: ctx().clock }, community.id, { name: 'Slack spelled' });
+      const award = await createAward(
+        { database: ctx().database, clock: ctx().clock, communityId: community.id },
+        { name: 'Slack spelled' },
+      );
       const post = (payload: Record<string, unknown>) =>
         ctx().request({ method: 'POST', url: `/admin/v0/awards/${award.id}/assign`, headers: community.auth, payload });
       assert.equal((await post({ recipient: { slack_user_id: 'U1' } })).statusCode, 200);

@@ -140,7 +140,7 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         });
         await drainWebhookOutbox(t.database);
         const deliveryIds = (await t.database.db.selectFrom('webhook_deliveries').select('id').execute()).map((r) => r.id);
-        const award = await createAward({ database: t.database, clock: t.clock }, world.communityId, { name: 'Fuzz award' });
+        const award = await createAward({ database: t.database, clock: t.clock, communityId: world.communityId }, { name: 'Fuzz award' });
         // Console links (POST /console/sessions): each works once, so enough of them for some sign-ins to succeed.
         const consoleTokens: string[] = [];
         for (let i = 0; i < 40; i++) {
