@@ -28,7 +28,6 @@ export const awardsImportSection: ImportSection<AwardImport> = {
   name: section,
   parse: parseAward,
   async apply(context, records) {
-    const { tx } = context;
     const { communityId, now } = context;
     assertUniqueIds(section, records, (record) => record.id.toLowerCase());
     const awards = records.map((record): AwardWithHolders => {

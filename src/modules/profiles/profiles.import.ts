@@ -9,7 +9,6 @@ export const profilesImportSection: ImportSection<ProfileImport> = {
   name: 'profiles',
   parse: parseProfileRecord,
   async apply(context, records) {
-    const { tx } = context;
     refuseDuplicateIds(records, (record) => record.profile_id.toLowerCase(), 'profile_id');
     await upsertProfiles(context, records);
     return records.length;
