@@ -1,9 +1,7 @@
 import type { ChatInviteResult, ChatWorkspace } from '../../chat/index.js';
-import type { Database } from '../../db/database.js';
 import { isUniqueViolation, type Tx } from '../../db/database.js';
 import { ApiError, notFound } from '../../errors.js';
 import { changedFields } from '../../shared/activity.js';
-import type { Clock } from '../../shared/clock.js';
 import { refuse, refuseSentence } from '../../shared/failures.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
