@@ -20,6 +20,12 @@ import type { CommunityWrite, WriteDeps } from './write-community-data.js';
 export type CommandContext<D extends object = object> = D & WriteDeps & { readonly communityId: string };
 
 /**
+ * What an operator's command on an object named by its own id alone is given (the CLI's `key
+ * revoke <id>`): no community, the object's is the one it changes.
+ */
+export type OperatorContext<D extends object = object> = D & WriteDeps;
+
+/**
  * What an operator's command on an object named by its own id is given (an API key, a webhook
  * endpoint): the object's community is the one it changes; `communityId` restricts it to one
  * community (an API route: the caller's), or null for any (the CLI).

@@ -155,7 +155,9 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         for (let i = 0; i < 3; i++) spareKeyIds.push((await createApiKey(deps, world.communityId, `spare ${i}`)).id);
         const calendarFeedIds: string[] = [];
         for (let i = 0; i < 3; i++)
-          calendarFeedIds.push((await createCalendarFeed(t.app.services, world.communityId, { label: `Fuzz ${i}` })).id);
+          calendarFeedIds.push(
+            (await createCalendarFeed({ ...t.app.services, communityId: world.communityId }, { label: `Fuzz ${i}` })).id,
+          );
         const document = await fetchDocument(t);
         operations = operationsOf(document).sort(byWriteImpact);
         validator = new ResponseValidator(document);
