@@ -71,7 +71,7 @@ export const filesImportSection: ImportSection<ParsedFile> = {
         throw new ImportError(section, index, 'id', `"${record.id}" is another community's file (with another name or other bytes)`);
       const title = record.title == null || record.title === '' ? null : record.title;
       const row = { community_id: context.communityId, id: record.id, name: record.name, title, size: bytes.length, sha256: record.sha256 };
-      await putFile(tx, { ...row, created_at: created_at ?? context.now }, bytes);
+      await putFile(context, { row: { ...row, created_at: created_at ?? context.now }, bytes });
     }
     return records.length;
   },
