@@ -180,7 +180,7 @@ async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('calendar');
   await migrateToLatest(database);
   const community = await createCommunity({ database, clock: systemClock }, 'Bench calendar', 'free');
-  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench');
+  const { key } = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
   await runImport(database, systemClock, community.id, { calendar_events: Array.from({ length: eventCount }, (_, i) => eventRecord(i)) });
   await database.close();
   const port = await freePort();

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('files');
   await migrateToLatest(database);
   const community = await createCommunity({ database, clock: systemClock }, 'Bench files', 'free');
-  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench');
+  const { key } = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = await startServer(url, port);
   const base = `http://127.0.0.1:${port}`;

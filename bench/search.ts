@@ -59,7 +59,7 @@ interface QueryFigures {
 async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
   const communityId = corpus.communityIds[0] as string;
   const database = open(corpus.databaseUrl);
-  const key = await createApiKey({ database, clock: systemClock }, communityId, 'bench-search');
+  const key = await createApiKey({ database, clock: systemClock, communityId }, { label: 'bench-search' });
   await database.close();
   const server = await startServer({ databaseUrl: corpus.databaseUrl, env: { RESPONSE_CACHE_MB: '0' } });
   const figures: QueryFigures[] = [];

@@ -208,9 +208,9 @@ describeEachEngine('the activity log', (ctx) => {
     const c = await community();
     const actor = { type: 'cli' as const, id: null, label: 'operator' };
     const deps = { database: t.database, clock: t.clock, actor };
-    const key = await createApiKey(deps, c.id, 'reporting', { permissions: new Set(['feeds:read'] as const) });
-    await rotateApiKey(deps, key.id, durationMs(1000));
-    await setApiKeyPermissions(deps, key.id, 'all');
+    const key = await createApiKey({ ...deps, communityId: c.id }, { label: 'reporting', permissions: new Set(['feeds:read'] as const) });
+    await rotateApiKey(deps, { keyId: key.id, graceMs: durationMs(1000) });
+    await setApiKeyPermissions(deps, { keyId: key.id, permissions: 'all' });
     await revokeApiKey(deps, key.id);
     await revokeApiKey(deps, key.id);
     const records = (await changes(t, c.auth)).filter((r) => r.target.type === 'api_key');
@@ -283,9 +283,10 @@ describeEachEngine('the activity log', (ctx) => {
     });
     assert.equal((await list(t, a.auth, '?action=calendar_event.created')).total_records, 1);
     assert.equal((await list(t, b.auth, '?action=calendar_event.created')).total_records, 0);
-    const scoped = await createApiKey({ database: t.database, clock: t.clock }, a.id, 'events', {
-      permissions: new Set(['calendar_events:read'] as const),
-    });
+    const scoped = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: a.id },
+      { label: 'events', permissions: new Set(['calendar_events:read'] as const) },
+    );
     const refused = await t.request({ method: 'GET', url: '/admin/v0/activities', headers: { authorization: `Bearer ${scoped.key}` } });
     assert.equal(refused.statusCode, 403);
   });

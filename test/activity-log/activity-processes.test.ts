@@ -67,7 +67,7 @@ describe(
       const communities: { id: string; authorization: string }[] = [];
       for (const name of ['One', 'Two']) {
         const community = await createCommunity({ database: testDb.database, clock: systemClock }, name, 'enterprise');
-        const key = await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'load');
+        const key = await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'load' });
         communities.push({ id: community.id, authorization: `Bearer ${key.key}` });
       }
       let next = 0;
@@ -114,7 +114,7 @@ for (const { engine, skip } of engines) {
 
     it('every acknowledged write has its record, and every record a committed write', async (t) => {
       const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Killed', 'enterprise');
-      const authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'load')).key}`;
+      const authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'load' })).key}`;
       server = await startServerProcess({ ...testDb.env, ...loadEnv });
       const answers = new Map<number, number | null>();
       let next = 0;

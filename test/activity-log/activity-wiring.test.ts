@@ -199,9 +199,10 @@ describeEachEngine(
       const t = ctx();
       const community = await t.community();
       // The harness's key holds every permission but api_keys:write: an admin key does.
-      const admin = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'admin', {
-        permissions: new Set(permissions),
-      });
+      const admin = await createApiKey(
+        { database: t.database, clock: t.clock, communityId: community.id },
+        { label: 'admin', permissions: new Set(permissions) },
+      );
       const c = { ...community, keyId: admin.id, auth: { authorization: `Bearer ${admin.key}` } };
       const bad = await t.request({ method: 'POST', url: '/admin/v0/api_keys', headers: c.auth, payload: { label: 'x', permissions: [] } });
       assert.equal(bad.statusCode, 400, bad.body);

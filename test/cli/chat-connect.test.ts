@@ -120,7 +120,7 @@ for (const { engine, skip } of engines) {
         services: { chat: createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: durationMs(2000) }) },
       });
       try {
-        const key = (await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'invite')).key;
+        const key = (await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'invite' })).key;
         const res = await app.inject({
           method: 'POST',
           url: '/admin/v0/members',

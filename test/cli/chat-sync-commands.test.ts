@@ -92,7 +92,7 @@ for (const { engine, skip } of engines) {
       app = await buildApp({ config: testConfig(), database: testDb.database, logger: false });
       communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Synced', 'enterprise')).id;
       auth = {
-        authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'test')).key}`,
+        authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'test' })).key}`,
       };
     });
     after(async () => {

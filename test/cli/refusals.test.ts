@@ -271,9 +271,9 @@ for (const { engine, skip } of engines) {
       const deps = { database: testDb.database, clock };
       const community = (await createCommunity(deps, 'Refusals', 'enterprise')).id;
       const other = (await createCommunity(deps, 'Connected', 'enterprise')).id;
-      const revokedKey = (await createApiKey(deps, community, 'revoked')).id;
+      const revokedKey = (await createApiKey({ ...deps, communityId: community }, { label: 'revoked' })).id;
       await revokeApiKey(deps, revokedKey);
-      const expiredKey = (await createApiKey(deps, community, 'expired', { expiresInMs: durationMs(1000) })).id;
+      const expiredKey = (await createApiKey({ ...deps, communityId: community }, { label: 'expired', expiresInMs: durationMs(1000) })).id;
       await runImport(testDb.database, clock, community, {
         profiles: [{ profile_id: uuid(31) }],
         members: [

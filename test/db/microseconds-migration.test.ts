@@ -32,7 +32,7 @@ for (const { engine, skip } of engines) {
       testDb = await createTestDatabase(engine);
       const clock = new TestClock(Date.parse('2026-11-21T12:00:00.123Z'));
       const community = await createCommunity({ database: testDb.database, clock }, 'Old data', 'enterprise');
-      key = (await createApiKey({ database: testDb.database, clock }, community.id, 'test')).key;
+      key = (await createApiKey({ database: testDb.database, clock, communityId: community.id }, { label: 'test' })).key;
       await runImport(testDb.database, clock, community.id, {
         profiles: [{ profile_id: profileId, email: 'a@example.org', created_at: '2025-03-11T13:06:35.552Z', chat_user_id: 'U1' }],
         feeds: [{ id: feedId, label: 'Feed', slug: 'feed', chat_channel_id: 'C1' }],

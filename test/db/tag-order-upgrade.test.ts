@@ -51,7 +51,7 @@ for (const { engine, skip } of engines) {
       const expected = (JSON.parse(newest.doc) as { tags: { id: string; label: string }[] }).tags.find((tag) => tag.id === newest.tag_id);
       const app = await buildApp({ config: testConfig(), database: testDb.database, clock: systemClock });
       try {
-        const key = await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'upgrade');
+        const key = await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'upgrade' });
         const created = await app.inject({
           method: 'POST',
           url: '/admin/v0/calendar_events',

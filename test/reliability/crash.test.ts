@@ -49,7 +49,7 @@ for (const { engine, skip } of engines) {
       ensureBuilt();
       testDb = await createTestDatabase(engine);
       const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Crash', 'enterprise');
-      authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, community.id)).key}`;
+      authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, {})).key}`;
       await runImport(testDb.database, systemClock, community.id, seedDocument(Date.now()));
     });
     after(async () => {

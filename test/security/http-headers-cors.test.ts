@@ -99,7 +99,7 @@ describe('CORS with CORS_ORIGINS set', () => {
     app = await buildApp({ config, database: testDb.database, clock, logger: false });
     await app.ready();
     const community = await createCommunity({ database: testDb.database, clock }, 'Cors', 'enterprise');
-    auth = { authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock }, community.id)).key}` };
+    auth = { authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock, communityId: community.id }, {})).key}` };
   });
   after(async () => {
     await app?.close();

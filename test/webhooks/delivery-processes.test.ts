@@ -115,7 +115,7 @@ for (const { engine, skip } of engines) {
       await Promise.all(servers.splice(0).map((server) => server.stop()));
       receiver.reset();
       const { communityId, endpoint } = await subscribe();
-      const key = await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'hooks');
+      const key = await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'hooks' });
       const server = await startServerProcess({ ...env, WIRE_NAMES: 'slack' });
       try {
         const res = await fetch(`${server.baseUrl}/admin/v0/members`, {

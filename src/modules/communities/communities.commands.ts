@@ -37,6 +37,6 @@ export async function setCommunityPlan({ database }: Pick<CommunityDeps, 'databa
 export async function bootstrapDefaultCommunity(deps: CommunityDeps): Promise<{ community: Community; key: string } | null> {
   if ((await countCommunities(deps.database.db)) > 0) return null;
   const community = await createCommunity(deps, 'Default community', 'enterprise');
-  const created = await createApiKey(deps, community.id, 'default');
+  const created = await createApiKey({ ...deps, communityId: community.id }, { label: 'default' });
   return { community, key: created.key };
 }

@@ -82,7 +82,7 @@ async function consoleSignedIn(w: CommunityWrite, now: EpochMillis, sessionMs: D
   const community = await selectCommunity(w.tx, w.communityId);
   // The link's row is deleted with its community (foreign key): a used link names one that exists.
   if (!community) throw communityNotFound(w.communityId);
-  const key = await createConsoleSessionKey(w.tx, w.communityId, now, sessionMs);
+  const key = await createConsoleSessionKey(w, { now, lifetimeMs: sessionMs });
   // The session signs itself in: its key exists only inside this write, so the record names it here.
   w.record({
     action: 'console.signed_in',

@@ -272,9 +272,10 @@ describeEachEngine(
 
     it('needs awards:write; takes an Idempotency-Key as every POST', async () => {
       const { id, auth, award } = await setUp(ctx());
-      const scoped = await createApiKey({ database: ctx().database, clock: ctx().clock }, id, 'no awards', {
-        permissions: new Set(permissions.filter((p) => p !== 'awards:write')),
-      });
+      const scoped = await createApiKey(
+        { database: ctx().database, clock: ctx().clock, communityId: id },
+        { label: 'no awards', permissions: new Set(permissions.filter((p) => p !== 'awards:write')) },
+      );
       const refused = await assign({ authorization: `Bearer ${scoped.key}` }, award.id, { recipient: { chat_user_id: 'U1' } });
       assert.equal(refused.statusCode, 403);
       assert.equal(refused.json<{ error: { code: string } }>().error.code, 'insufficient_scope');

@@ -93,7 +93,10 @@ describeEachEngine('GET and POST /admin/v0/awards (extension)', (ctx) => {
     const t = ctx();
     const community = await t.community('free');
     const keyOf = async (held: 'awards:read' | 'awards:write') => {
-      const key = await createApiKey({ database: t.database, clock: t.clock }, community.id, held, { permissions: new Set([held]) });
+      const key = await createApiKey(
+        { database: t.database, clock: t.clock, communityId: community.id },
+        { label: held, permissions: new Set([held]) },
+      );
       return { authorization: `Bearer ${key.key}` };
     };
     const reader = await keyOf('awards:read');

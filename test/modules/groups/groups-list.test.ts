@@ -63,9 +63,10 @@ describeEachEngine('GET /admin/v0/groups (extension)', (ctx) => {
   it('needs groups:read (groups:write alone is refused) and answers 400 naming a bad parameter', async () => {
     const t = ctx();
     const community = await t.community('free');
-    const writer = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'w', {
-      permissions: new Set(['groups:write']),
-    });
+    const writer = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      { label: 'w', permissions: new Set(['groups:write']) },
+    );
     const refused = await t.request({ method: 'GET', url: '/admin/v0/groups', headers: { authorization: `Bearer ${writer.key}` } });
     assert.equal(refused.statusCode, 403);
     assert.match(refused.json<ListBody>().error?.message ?? '', /groups:read/);

@@ -150,9 +150,10 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         const deps = { database: t.database, clock: t.clock };
         // The fuzzing key holds every permission, key management too (`all` never implies api_keys:write);
         // spare keys are what the key routes rotate and revoke (never the fuzzing key itself).
-        const fuzzKey = await createApiKey(deps, world.communityId, 'fuzz', { permissions: everyPermission });
+        const fuzzKey = await createApiKey({ ...deps, communityId: world.communityId }, { label: 'fuzz', permissions: everyPermission });
         const spareKeyIds: string[] = [];
-        for (let i = 0; i < 3; i++) spareKeyIds.push((await createApiKey(deps, world.communityId, `spare ${i}`)).id);
+        for (let i = 0; i < 3; i++)
+          spareKeyIds.push((await createApiKey({ ...deps, communityId: world.communityId }, { label: `spare ${i}` })).id);
         const calendarFeedIds: string[] = [];
         for (let i = 0; i < 3; i++)
           calendarFeedIds.push(
