@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const database = openDatabase({ engine: 'sqlite', path });
   await migrateToLatest(database);
   const community = fresh
-    ? await createCommunity({ database, clock: systemClock }, 'Activity bench', 'enterprise')
+    ? await createCommunity({ database, clock: systemClock }, { name: 'Activity bench', plan: 'enterprise' })
     : await database.db.selectFrom('communities').select('id').executeTakeFirstOrThrow();
   if (fresh) {
     const started = Date.now();

@@ -44,7 +44,7 @@ const load = () => Math.round((loadavg()[0] ?? 0) * 10) / 10;
 async function communityOfB(database: Database): Promise<string> {
   const found = await sql<{ id: string }>`select id from communities where name = 'Fairness B'`.execute(database.db);
   if (found.rows[0]) return found.rows[0].id;
-  const community = await createCommunity({ database, clock: systemClock }, 'Fairness B', 'enterprise');
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Fairness B', plan: 'enterprise' });
   const anchor = Date.parse('2026-11-01T00:00:00Z');
   await runSeed(database, systemClock, {
     communityId: community.id,

@@ -82,7 +82,7 @@ async function measure(spec: LoadRequest): Promise<LoadResult[]> {
 async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('members');
   await migrateToLatest(database);
-  const community = await createCommunity({ database, clock: systemClock }, 'Bench members', 'free');
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench members', plan: 'free' });
   const { key } = await createApiKey(
     { database, clock: systemClock, communityId: community.id },
     { label: 'bench', permissions: new Set(['members:read', 'calendar_events:read']) },

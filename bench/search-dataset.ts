@@ -130,7 +130,7 @@ export async function searchCorpus(
         ids.push('');
         continue;
       }
-      ids.push((await createCommunity({ database, clock: systemClock }, `Search ${c}`, 'enterprise')).id);
+      ids.push((await createCommunity({ database, clock: systemClock }, { name: `Search ${c}`, plan: 'enterprise' })).id);
       await runImport(database, systemClock, ids[c] as string, {
         profiles: names.map((name, a) => ({ profile_id: profileId(c, a + 1), preferred_name: name, email: `p${a}@c${c}.example` })),
         feeds: Array.from({ length: feedsPerCommunity }, (_, f) => ({

@@ -102,7 +102,7 @@ const median = (values: number[]): number => {
 async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('webhooks');
   await migrateToLatest(database);
-  const community = await createCommunity({ database, clock: systemClock }, 'Bench webhooks', 'enterprise');
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench webhooks', plan: 'enterprise' });
   const key = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
   await runImport(database, systemClock, community.id, {
     profiles: [{ profile_id: '00000000-0000-4000-8000-000000000001', email: 'a@bench.example.com', chat_user_id: 'UBENCH0001' }],

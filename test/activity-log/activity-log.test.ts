@@ -370,7 +370,7 @@ describeEachEngine('the activity log', (ctx) => {
     await t.request({ method: 'POST', url: '/admin/v0/members', headers: c.auth, payload: { email: 'x@example.com', full_name: 'X' } });
     const exported = await exportText(t.database, c.id);
     const source = (JSON.parse(exported) as { activities: Json[] }).activities;
-    const copy = await createCommunity({ database: t.database, clock: t.clock }, 'Copy', 'enterprise');
+    const copy = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Copy', plan: 'enterprise' });
     await importText(t.database, t.clock, copy.id, exported);
     const copied = (JSON.parse(await exportText(t.database, copy.id)) as { activities: Json[] }).activities;
     assert.deepEqual(copied.slice(0, source.length), source, 'the log unchanged, first');
@@ -397,7 +397,7 @@ describeEachEngine('the activity log', (ctx) => {
 
     const tampered = JSON.parse(exported) as { activities: Json[] };
     (tampered.activities[1] as { target: Json }).target.name = 'someone else';
-    const other = await createCommunity({ database: t.database, clock: t.clock }, 'Other', 'enterprise');
+    const other = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Other', plan: 'enterprise' });
     await assert.rejects(() => runImport(t.database, t.clock, other.id, tampered), /activities\[1\]\.hash/);
   });
 });

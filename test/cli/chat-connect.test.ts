@@ -78,7 +78,8 @@ for (const { engine, skip } of engines) {
     });
     beforeEach(() => fake.reset());
 
-    const newCommunity = async () => (await createCommunity({ database: testDb.database, clock: systemClock }, 'Chat', 'enterprise')).id;
+    const newCommunity = async () =>
+      (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Chat', plan: 'enterprise' })).id;
 
     it('verifies the token, stores it with the team id and prints exactly {community_id, connected: true}', async () => {
       const communityId = await newCommunity();

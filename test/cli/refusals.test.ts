@@ -269,8 +269,8 @@ for (const { engine, skip } of engines) {
       env = { ...testDb.env, CHAT_API_URL: fake.url, CHAT_TIMEOUT_MS: '2000' };
       const clock = new TestClock();
       const deps = { database: testDb.database, clock };
-      const community = (await createCommunity(deps, 'Refusals', 'enterprise')).id;
-      const other = (await createCommunity(deps, 'Connected', 'enterprise')).id;
+      const community = (await createCommunity(deps, { name: 'Refusals', plan: 'enterprise' })).id;
+      const other = (await createCommunity(deps, { name: 'Connected', plan: 'enterprise' })).id;
       const revokedKey = (await createApiKey({ ...deps, communityId: community }, { label: 'revoked' })).id;
       await revokeApiKey(deps, revokedKey);
       const expiredKey = (await createApiKey({ ...deps, communityId: community }, { label: 'expired', expiresInMs: durationMs(1000) })).id;

@@ -29,7 +29,7 @@ for (const { engine, skip } of engines) {
 
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'free')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'free' })).id;
       await runImport(testDb.database, systemClock, communityId, {
         members: [
           { id: id(1), email: 'Zoe@Example.org', full_name: 'Zoë Ålander', preferred_name: 'Zozo' },

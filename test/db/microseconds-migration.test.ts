@@ -31,7 +31,7 @@ for (const { engine, skip } of engines) {
     before(async () => {
       testDb = await createTestDatabase(engine);
       const clock = new TestClock(Date.parse('2026-11-21T12:00:00.123Z'));
-      const community = await createCommunity({ database: testDb.database, clock }, 'Old data', 'enterprise');
+      const community = await createCommunity({ database: testDb.database, clock }, { name: 'Old data', plan: 'enterprise' });
       key = (await createApiKey({ database: testDb.database, clock, communityId: community.id }, { label: 'test' })).key;
       await runImport(testDb.database, clock, community.id, {
         profiles: [{ profile_id: profileId, email: 'a@example.org', created_at: '2025-03-11T13:06:35.552Z', chat_user_id: 'U1' }],

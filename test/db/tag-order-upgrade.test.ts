@@ -20,7 +20,7 @@ for (const { engine, skip } of engines) {
 
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'enterprise')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'enterprise' })).id;
       const seeded = await runCli(
         ['seed', '--community', communityId, '--events', '400', '--posts', '0', '--profiles', '20', '--json'],
         testDb.env,

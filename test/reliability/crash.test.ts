@@ -48,7 +48,7 @@ for (const { engine, skip } of engines) {
     before(async () => {
       ensureBuilt();
       testDb = await createTestDatabase(engine);
-      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Crash', 'enterprise');
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Crash', plan: 'enterprise' });
       authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, {})).key}`;
       await runImport(testDb.database, systemClock, community.id, seedDocument(Date.now()));
     });

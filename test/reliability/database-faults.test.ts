@@ -63,7 +63,7 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
   before(async () => {
     ensureBuilt();
     testDb = await createTestDatabase('postgres');
-    const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Faults', 'enterprise');
+    const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Faults', plan: 'enterprise' });
     authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'faults' })).key}`;
     proxy = await new FaultProxy(upstream()).start();
     env = {

@@ -206,7 +206,7 @@ describeEachEngine(
         assert.equal(missing.statusCode, 429);
         // The next window lets the address try again.
         t.clock.advance(1000);
-        const community = await createCommunity({ database: t.database, clock: t.clock }, 'Brute', 'free');
+        const community = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Brute', plan: 'free' });
         const key = await createApiKey({ database: t.database, clock: t.clock, communityId: community.id }, {});
         const ok = await app.inject({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: `Bearer ${key.key}` } });
         assert.equal(ok.statusCode, 200);

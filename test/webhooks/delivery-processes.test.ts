@@ -48,7 +48,7 @@ for (const { engine, skip } of engines) {
     });
 
     const subscribe = async () => {
-      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Hooks', 'enterprise');
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Hooks', plan: 'enterprise' });
       const endpoint = await createWebhookEndpoint({ database: testDb.database, clock: systemClock, allowPrivate: true }, community.id, {
         url: receiver.url,
       });

@@ -270,7 +270,7 @@ describeEachEngine('members: GET /members (extension)', (ctx) => {
 
   it('an empty community answers an empty first page', async () => {
     const t = ctx();
-    const community = await createCommunity({ database: t.database, clock: t.clock }, 'Empty', 'free');
+    const community = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Empty', plan: 'free' });
     const key = await createApiKey({ database: t.database, clock: t.clock, communityId: community.id }, { label: 'k' });
     const { body } = await list('', { authorization: `Bearer ${key.key}` });
     assert.deepEqual(body.data, { page: 0, per_page: 10, count: 0, total_records: 0, total_pages: 0, has_next: false, records: [] });

@@ -25,7 +25,7 @@ for (const { engine, skip } of engines) {
 
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'enterprise')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'enterprise' })).id;
       const seeded = await runCli(['seed', '--community', communityId, '--events', '0', '--posts', '400', '--profiles', '40'], testDb.env);
       assert.equal(seeded.code, 0, seeded.stderr);
       // The key is made on the current schema (its write records an activity); it outlives the way down.

@@ -144,7 +144,10 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         // Console links (POST /console/sessions): each works once, so enough of them for some sign-ins to succeed.
         const consoleTokens: string[] = [];
         for (let i = 0; i < 40; i++) {
-          const link = await createConsoleLink({ database: t.database, clock: t.clock }, world.communityId, durationMs(3_600_000));
+          const link = await createConsoleLink(
+            { database: t.database, clock: t.clock, communityId: world.communityId },
+            durationMs(3_600_000),
+          );
           consoleTokens.push(link.token);
         }
         const deps = { database: t.database, clock: t.clock };
