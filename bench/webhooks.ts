@@ -166,10 +166,13 @@ async function main(): Promise<void> {
       let endpointId: string | null = null;
       if (name.startsWith('outbox, endpoint wants the type')) {
         endpointId = (
-          await createWebhookEndpoint({ database, clock: systemClock, allowPrivate: true }, community.id, {
-            url: receiver.url,
-            events: ['calendar_event.registration.updated'],
-          })
+          await createWebhookEndpoint(
+            { database, clock: systemClock, allowPrivate: true, communityId: community.id },
+            {
+              url: receiver.url,
+              events: ['calendar_event.registration.updated'],
+            },
+          )
         ).id;
       }
       const server = await startServer(env, variantOf[name]);
@@ -186,7 +189,7 @@ async function main(): Promise<void> {
       figures[name]?.push(result.requests.average);
       if (cpu) cpuFigures[name]?.push(cpu.userUs + cpu.sysUs);
       if (cpu) sysFigures[name]?.push(cpu.sysUs);
-      if (endpointId) await removeWebhookEndpoint({ database }, endpointId, null);
+      if (endpointId) await removeWebhookEndpoint({ database, communityId: null }, endpointId);
     }
   }
   const cpuBaseline = median(cpuFigures[cases[0]] as number[]);
@@ -214,7 +217,10 @@ async function main(): Promise<void> {
     return;
   }
   // Deliveries per second: 5,000 events, one endpoint, one worker, a local receiver answering 204.
-  const endpoint = await createWebhookEndpoint({ database, clock: systemClock, allowPrivate: true }, community.id, { url: receiver.url });
+  const endpoint = await createWebhookEndpoint(
+    { database, clock: systemClock, allowPrivate: true, communityId: community.id },
+    { url: receiver.url },
+  );
   const total = 5000;
   for (let start = 0; start < total; start += 50) {
     await writeCommunityData({ database, clock: systemClock }, community.id, async (w) => {
@@ -235,7 +241,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `deliveries (${database.engine}): ${sent} in ${elapsed.toFixed(2)} s = ${(sent / elapsed).toFixed(0)}/s (receiver got ${receiver.count() - before})\n`,
   );
-  await removeWebhookEndpoint({ database }, endpoint.id, null);
+  await removeWebhookEndpoint({ database, communityId: null }, endpoint.id);
   receiver.server.close();
   await cleanup();
 }

@@ -49,9 +49,12 @@ for (const { engine, skip } of engines) {
 
     const subscribe = async () => {
       const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Hooks', plan: 'enterprise' });
-      const endpoint = await createWebhookEndpoint({ database: testDb.database, clock: systemClock, allowPrivate: true }, community.id, {
-        url: receiver.url,
-      });
+      const endpoint = await createWebhookEndpoint(
+        { database: testDb.database, clock: systemClock, allowPrivate: true, communityId: community.id },
+        {
+          url: receiver.url,
+        },
+      );
       receiver.secrets = [endpoint.secret];
       return { communityId: community.id, endpoint };
     };
