@@ -108,10 +108,13 @@ async function consoleSignedIn(w: CommunityWrite, now: EpochMillis, sessionMs: D
 async function refuseConsoleLink(deps: ConsoleSessionDeps, reason: LinkRefusal, communityId: string | null): Promise<never> {
   // The log is per community: an unknown token names none, so nothing is recorded for it.
   if (communityId !== null)
-    await recordEvent({ ...deps, actor: systemActor('console sign-in') }, communityId, {
-      action: 'console.link_refused',
-      target: { type: 'community', id: null, name: null },
-      metadata: { reason },
-    });
+    await recordEvent(
+      { ...deps, actor: systemActor('console sign-in'), communityId },
+      {
+        action: 'console.link_refused',
+        target: { type: 'community', id: null, name: null },
+        metadata: { reason },
+      },
+    );
   throw new ApiError('console_link_refused');
 }
