@@ -181,7 +181,10 @@ async function main(): Promise<void> {
   await migrateToLatest(database);
   const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench calendar', plan: 'free' });
   const { key } = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
-  await runImport(database, systemClock, community.id, { calendar_events: Array.from({ length: eventCount }, (_, i) => eventRecord(i)) });
+  await runImport(
+    { database, clock: systemClock, communityId: community.id },
+    { calendar_events: Array.from({ length: eventCount }, (_, i) => eventRecord(i)) },
+  );
   await database.close();
   const port = await freePort();
   const server = await startServer(url, port);

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   const seedStarted = performance.now();
   for (let from = 0; from < memberCount; from += 10_000) {
     const members = Array.from({ length: Math.min(10_000, memberCount - from) }, (_, i) => seedMember(from + i));
-    await runImport(database, systemClock, community.id, { members });
+    await runImport({ database, clock: systemClock, communityId: community.id }, { members });
   }
   console.log(`seeded ${memberCount} members in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (${database.engine})`);
   await database.close();

@@ -131,15 +131,18 @@ export async function searchCorpus(
         continue;
       }
       ids.push((await createCommunity({ database, clock: systemClock }, { name: `Search ${c}`, plan: 'enterprise' })).id);
-      await runImport(database, systemClock, ids[c] as string, {
-        profiles: names.map((name, a) => ({ profile_id: profileId(c, a + 1), preferred_name: name, email: `p${a}@c${c}.example` })),
-        feeds: Array.from({ length: feedsPerCommunity }, (_, f) => ({
-          id: feedId(c, f + 1),
-          label: `Feed ${f + 1}`,
-          is_archived: f === feedsPerCommunity - 1,
-          is_unlisted: f === feedsPerCommunity - 2,
-        })),
-      });
+      await runImport(
+        { database, clock: systemClock, communityId: ids[c] as string },
+        {
+          profiles: names.map((name, a) => ({ profile_id: profileId(c, a + 1), preferred_name: name, email: `p${a}@c${c}.example` })),
+          feeds: Array.from({ length: feedsPerCommunity }, (_, f) => ({
+            id: feedId(c, f + 1),
+            label: `Feed ${f + 1}`,
+            is_archived: f === feedsPerCommunity - 1,
+            is_unlisted: f === feedsPerCommunity - 2,
+          })),
+        },
+      );
     }
     for (let round = 0; round < roundsOfImport; round++) {
       for (let c = 0; c < communities; c++) {
@@ -147,7 +150,10 @@ export async function searchCorpus(
         if (count === 0) continue;
         const from = Math.floor((round * count) / roundsOfImport);
         const to = Math.floor(((round + 1) * count) / roundsOfImport);
-        await runImport(database, systemClock, ids[c] as string, { posts: postRecords(c, from, to, count, names, everyThird) });
+        await runImport(
+          { database, clock: systemClock, communityId: ids[c] as string },
+          { posts: postRecords(c, from, to, count, names, everyThird) },
+        );
       }
       log.line(`search corpus ${engine} ${name}: round ${round + 1}/${roundsOfImport}`);
     }

@@ -104,21 +104,24 @@ async function main(): Promise<void> {
   await migrateToLatest(database);
   const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench webhooks', plan: 'enterprise' });
   const key = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
-  await runImport(database, systemClock, community.id, {
-    profiles: [{ profile_id: '00000000-0000-4000-8000-000000000001', email: 'a@bench.example.com', chat_user_id: 'UBENCH0001' }],
-    calendar_events: [
-      {
-        id: 'benchEvent01',
-        title: 'Bench event',
-        status: 'published',
-        start_date: '2027-01-01T10:00:00Z',
-        end_date: '2027-01-01T11:00:00Z',
-        triggers_webhooks: true,
-        webhook_custom_metadata: 'bench',
-        attendees: [{ profile_id: '00000000-0000-4000-8000-000000000001' }],
-      },
-    ],
-  });
+  await runImport(
+    { database, clock: systemClock, communityId: community.id },
+    {
+      profiles: [{ profile_id: '00000000-0000-4000-8000-000000000001', email: 'a@bench.example.com', chat_user_id: 'UBENCH0001' }],
+      calendar_events: [
+        {
+          id: 'benchEvent01',
+          title: 'Bench event',
+          status: 'published',
+          start_date: '2027-01-01T10:00:00Z',
+          end_date: '2027-01-01T11:00:00Z',
+          triggers_webhooks: true,
+          webhook_custom_metadata: 'bench',
+          attendees: [{ profile_id: '00000000-0000-4000-8000-000000000001' }],
+        },
+      ],
+    },
+  );
   const receiver = await startReceiver();
   const env = { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE: 'true' };
   // A new link on every request: the same link again is no change, and sends nothing.

@@ -1,8 +1,6 @@
-import type { Database } from '../db/database.js';
-import type { ActorDeps } from '../shared/activity.js';
-import type { Clock } from '../shared/clock.js';
 import { defaultPublicBaseUrl } from '../shared/public-base-url.js';
 import { importDocumentInSpecSpelling } from '../wire-names/import-spelling.js';
+import type { CommandContext } from '../write-path/command-context.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { asImportError, atIndex, ImportError } from './import-section.js';
 import { importSections } from './sections.js';
@@ -15,13 +13,8 @@ export type ImportCounts = Record<string, number>;
  * section's refusal (Refused, its paths starting with the record's index) is printed as the
  * import's `<section>[<index>].<field>: <message>`.
  */
-export async function runImport(
-  database: Database,
-  clock: Clock,
-  communityId: string,
-  document: unknown,
-  options: { publicBaseUrl?: string } & ActorDeps = {},
-): Promise<ImportCounts> {
+export async function runImport(ctx: CommandContext<{ publicBaseUrl?: string }>, document: unknown): Promise<ImportCounts> {
+  const { communityId } = ctx;
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ImportError('file', null, null, 'must be a JSON object with sections such as "profiles" or "calendar_events"');
   }
@@ -43,8 +36,8 @@ export async function runImport(
     }
   });
 
-  return writeCommunityData({ database, clock, actor: options.actor, requestContext: options.requestContext }, communityId, async (w) => {
-    const context = { tx: w.tx, communityId, now: w.now, publicBaseUrl: options.publicBaseUrl ?? defaultPublicBaseUrl };
+  return writeCommunityData(ctx, communityId, async (w) => {
+    const context = { tx: w.tx, communityId, now: w.now, publicBaseUrl: ctx.publicBaseUrl ?? defaultPublicBaseUrl };
     const counts: ImportCounts = {};
     for (const { section, records } of parsed) {
       if (!records) continue;

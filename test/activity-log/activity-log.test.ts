@@ -45,10 +45,13 @@ describeEachEngine('the activity log', (ctx) => {
   async function community(plan = 'enterprise') {
     const t = ctx();
     const c = await t.community(plan);
-    await runImport(t.database, t.clock, c.id, {
-      profiles: [{ profile_id: profileId, email: 'ada@example.com', chat_user_id: 'U0ADA' }],
-      groups: [{ id: 'grp-1', name: 'One', member_profile_ids: [] }],
-    });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId: c.id },
+      {
+        profiles: [{ profile_id: profileId, email: 'ada@example.com', chat_user_id: 'U0ADA' }],
+        groups: [{ id: 'grp-1', name: 'One', member_profile_ids: [] }],
+      },
+    );
     return c;
   }
 
@@ -398,6 +401,9 @@ describeEachEngine('the activity log', (ctx) => {
     const tampered = JSON.parse(exported) as { activities: Json[] };
     (tampered.activities[1] as { target: Json }).target.name = 'someone else';
     const other = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Other', plan: 'enterprise' });
-    await assert.rejects(() => runImport(t.database, t.clock, other.id, tampered), /activities\[1\]\.hash/);
+    await assert.rejects(
+      () => runImport({ database: t.database, clock: t.clock, communityId: other.id }, tampered),
+      /activities\[1\]\.hash/,
+    );
   });
 });

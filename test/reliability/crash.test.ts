@@ -50,7 +50,7 @@ for (const { engine, skip } of engines) {
       testDb = await createTestDatabase(engine);
       const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Crash', plan: 'enterprise' });
       authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, {})).key}`;
-      await runImport(testDb.database, systemClock, community.id, seedDocument(Date.now()));
+      await runImport({ database: testDb.database, clock: systemClock, communityId: community.id }, seedDocument(Date.now()));
     });
     after(async () => {
       await server?.stop();

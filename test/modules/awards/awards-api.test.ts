@@ -52,13 +52,16 @@ describeEachEngine(
       let community = options.bot ? botCommunity : undefined;
       if (!community) {
         community = await t.community('enterprise');
-        await runImport(t.database, t.clock, community.id, {
-          profiles: [
-            { profile_id: profileId(1), email: 'ada@example.com', first_name: 'Ada', preferred_name: 'Ada', chat_user_id: 'U1' },
-            { profile_id: profileId(2), email: 'bob@example.com', first_name: 'Bob', preferred_name: 'Bob', chat_user_id: 'U2' },
-            { profile_id: profileId(3), email: 'cy@example.com', first_name: 'Cy', preferred_name: 'Cy' },
-          ],
-        });
+        await runImport(
+          { database: t.database, clock: t.clock, communityId: community.id },
+          {
+            profiles: [
+              { profile_id: profileId(1), email: 'ada@example.com', first_name: 'Ada', preferred_name: 'Ada', chat_user_id: 'U1' },
+              { profile_id: profileId(2), email: 'bob@example.com', first_name: 'Bob', preferred_name: 'Bob', chat_user_id: 'U2' },
+              { profile_id: profileId(3), email: 'cy@example.com', first_name: 'Cy', preferred_name: 'Cy' },
+            ],
+          },
+        );
         if (options.bot) {
           await connectSync(t.database.db, box, {
             communityId: community.id,
@@ -296,9 +299,12 @@ describeEachEngine(
   (ctx) => {
     it('takes slack_user_id, refuses chat_user_id as an unknown field, and names slack_user_id in messages', async () => {
       const community = await ctx().community();
-      await runImport(ctx().database, ctx().clock, community.id, {
-        profiles: [{ profile_id: profileId(1), email: 'ada@example.com', chat_user_id: 'U1' }],
-      });
+      await runImport(
+        { database: ctx().database, clock: ctx().clock, communityId: community.id },
+        {
+          profiles: [{ profile_id: profileId(1), email: 'ada@example.com', chat_user_id: 'U1' }],
+        },
+      );
       const award = await createAward(
         { database: ctx().database, clock: ctx().clock, communityId: community.id },
         { name: 'Slack spelled' },
