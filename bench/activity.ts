@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const database = openDatabase({ engine: 'sqlite', path });
   await migrateToLatest(database);
   const community = fresh
-    ? await createCommunity({ database, clock: systemClock }, 'Activity bench', 'enterprise')
+    ? await createCommunity({ database, clock: systemClock }, { name: 'Activity bench', plan: 'enterprise' })
     : await database.db.selectFrom('communities').select('id').executeTakeFirstOrThrow();
   if (fresh) {
     const started = Date.now();
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     await sql`analyze`.execute(database.db);
     console.log(`generated ${records} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  const key = (await createApiKey({ database, clock: systemClock }, community.id, 'bench')).key;
+  const key = (await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' })).key;
   const queries = [
     '',
     '?action=calendar_event.deleted',

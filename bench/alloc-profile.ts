@@ -37,7 +37,7 @@ const app = await buildApp({
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
-const key = (await createApiKey({ database, clock: systemClock }, dataset.target.communityId, 'alloc-profile')).key;
+const key = (await createApiKey({ database, clock: systemClock, communityId: dataset.target.communityId }, { label: 'alloc-profile' })).key;
 const wrk = (seconds: number) => {
   const [program, ...args] = pinned(1, [
     'wrk',

@@ -179,9 +179,12 @@ async function main(): Promise<void> {
   if (!wrk) throw new Error('wrk is needed: apt-get install wrk');
   const { database, url, cleanup } = await openBenchDatabase('calendar');
   await migrateToLatest(database);
-  const community = await createCommunity({ database, clock: systemClock }, 'Bench calendar', 'free');
-  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench');
-  await runImport(database, systemClock, community.id, { calendar_events: Array.from({ length: eventCount }, (_, i) => eventRecord(i)) });
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench calendar', plan: 'free' });
+  const { key } = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
+  await runImport(
+    { database, clock: systemClock, communityId: community.id },
+    { calendar_events: Array.from({ length: eventCount }, (_, i) => eventRecord(i)) },
+  );
   await database.close();
   const port = await freePort();
   const server = await startServer(url, port);

@@ -113,7 +113,7 @@ try {
       ...(i % 7 === 0 ? { reactions: [{ name: 'tada', count: 2, users: [] }] } : {}),
     });
   }
-  const community = await createCommunity({ database: target.database, clock: systemClock }, 'Bench chat', 'enterprise');
+  const community = await createCommunity({ database: target.database, clock: systemClock }, { name: 'Bench chat', plan: 'enterprise' });
   const connect = await run(
     ['chat', 'connect', '--community', community.id, '--bot-token', fake.botToken, '--signing-secret', signingSecret],
     env,

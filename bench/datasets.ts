@@ -188,7 +188,10 @@ async function build(engine: Engine, name: DatasetName, postgresUrl: string, log
   try {
     await migrateToLatest(database);
     for (const [i, c] of spec.communities.entries()) {
-      const created = await createCommunity({ database, clock: systemClock }, i === 0 ? 'Bench target' : `Bench other ${i}`, 'enterprise');
+      const created = await createCommunity(
+        { database, clock: systemClock },
+        { name: i === 0 ? 'Bench target' : `Bench other ${i}`, plan: 'enterprise' },
+      );
       const world = new SeedWorld({ seed: c.seed, anchor, counts: c.counts });
       targets.push({
         database,

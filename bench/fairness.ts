@@ -153,8 +153,8 @@ async function main(): Promise<void> {
   const q = plainWord;
   const matches = (await searchPosts(database, communityA, parseSearchQuery(q), { feedId: undefined, authorProfileId: undefined }, 0, 1))
     .total_records;
-  const keyA = await createApiKey({ database, clock: systemClock }, communityA, 'fairness-a');
-  const keyB = await createApiKey({ database, clock: systemClock }, communityB, 'fairness-b');
+  const keyA = await createApiKey({ database, clock: systemClock, communityId: communityA }, { label: 'fairness-a' });
+  const keyB = await createApiKey({ database, clock: systemClock, communityId: communityB }, { label: 'fairness-b' });
   await database.close();
   log.line(`A searches "${q}": ${matches} of ${corpus.postsPerCommunity[0]} posts`);
   const paths = { a: `/admin/v0/search?q=${encodeURIComponent(q)}`, b: '/admin/v0/calendar_events?page=3&per_page=20' };

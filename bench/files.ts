@@ -74,8 +74,8 @@ const mb = (n: number) => n.toFixed(1);
 async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('files');
   await migrateToLatest(database);
-  const community = await createCommunity({ database, clock: systemClock }, 'Bench files', 'free');
-  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench');
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench files', plan: 'free' });
+  const { key } = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = await startServer(url, port);
   const base = `http://127.0.0.1:${port}`;

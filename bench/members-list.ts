@@ -82,14 +82,15 @@ async function measure(spec: LoadRequest): Promise<LoadResult[]> {
 async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('members');
   await migrateToLatest(database);
-  const community = await createCommunity({ database, clock: systemClock }, 'Bench members', 'free');
-  const { key } = await createApiKey({ database, clock: systemClock }, community.id, 'bench', {
-    permissions: new Set(['members:read', 'calendar_events:read']),
-  });
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench members', plan: 'free' });
+  const { key } = await createApiKey(
+    { database, clock: systemClock, communityId: community.id },
+    { label: 'bench', permissions: new Set(['members:read', 'calendar_events:read']) },
+  );
   const seedStarted = performance.now();
   for (let from = 0; from < memberCount; from += 10_000) {
     const members = Array.from({ length: Math.min(10_000, memberCount - from) }, (_, i) => seedMember(from + i));
-    await runImport(database, systemClock, community.id, { members });
+    await runImport({ database, clock: systemClock, communityId: community.id }, { members });
   }
   console.log(`seeded ${memberCount} members in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (${database.engine})`);
   await database.close();

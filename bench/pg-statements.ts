@@ -45,7 +45,7 @@ const app = await buildApp({
   logger: false,
 });
 await app.ready();
-const key = await createApiKey({ database, clock: systemClock }, community, 'parses');
+const key = await createApiKey({ database, clock: systemClock, communityId: community }, { label: 'parses' });
 const headers = { authorization: `Bearer ${key.key}` };
 let n = 0;
 const runs = Number(process.env.RUNS ?? 100);

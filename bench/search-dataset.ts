@@ -131,16 +131,19 @@ export async function searchCorpus(
         ids.push('');
         continue;
       }
-      ids.push((await createCommunity({ database, clock: systemClock }, `Search ${c}`, 'enterprise')).id);
-      await runImport(database, systemClock, ids[c] as string, {
-        profiles: names.map((name, a) => ({ profile_id: profileId(c, a + 1), preferred_name: name, email: `p${a}@c${c}.example` })),
-        feeds: Array.from({ length: feedsPerCommunity }, (_, f) => ({
-          id: feedId(c, f + 1),
-          label: `Feed ${f + 1}`,
-          is_archived: f === feedsPerCommunity - 1,
-          is_unlisted: f === feedsPerCommunity - 2,
-        })),
-      });
+      ids.push((await createCommunity({ database, clock: systemClock }, { name: `Search ${c}`, plan: 'enterprise' })).id);
+      await runImport(
+        { database, clock: systemClock, communityId: ids[c] as string },
+        {
+          profiles: names.map((name, a) => ({ profile_id: profileId(c, a + 1), preferred_name: name, email: `p${a}@c${c}.example` })),
+          feeds: Array.from({ length: feedsPerCommunity }, (_, f) => ({
+            id: feedId(c, f + 1),
+            label: `Feed ${f + 1}`,
+            is_archived: f === feedsPerCommunity - 1,
+            is_unlisted: f === feedsPerCommunity - 2,
+          })),
+        },
+      );
     }
     for (let round = 0; round < roundsOfImport; round++) {
       for (let c = 0; c < communities; c++) {
@@ -148,7 +151,10 @@ export async function searchCorpus(
         if (count === 0) continue;
         const from = Math.floor((round * count) / roundsOfImport);
         const to = Math.floor(((round + 1) * count) / roundsOfImport);
-        await runImport(database, systemClock, ids[c] as string, { posts: postRecords(c, from, to, count, names, everyThird) });
+        await runImport(
+          { database, clock: systemClock, communityId: ids[c] as string },
+          { posts: postRecords(c, from, to, count, names, everyThird) },
+        );
       }
       log.line(`search corpus ${engine} ${name}: round ${round + 1}/${roundsOfImport}`);
     }
@@ -226,7 +232,7 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
       sqlite.close();
     }
     for (const communityId of source.communityIds) {
-      await database.db.transaction().execute((tx) => rebuildSearchIndex(tx, communityId));
+      await database.db.transaction().execute((tx) => rebuildSearchIndex({ tx, communityId }));
       log.line(`search corpus postgres ${name}: ${communityId} indexed`);
     }
     await sql`analyze`.execute(database.db);
@@ -250,7 +256,7 @@ async function copiedCorpus(source: SearchCorpus, name: string, postgresUrl: str
 export async function eventsCommunity(database: Database): Promise<string> {
   const found = await sql<{ id: string }>`select id from communities where name = 'Fairness B'`.execute(database.db);
   if (found.rows[0]) return found.rows[0].id;
-  const community = await createCommunity({ database, clock: systemClock }, 'Fairness B', 'enterprise');
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Fairness B', plan: 'enterprise' });
   await runSeed(database, systemClock, {
     communityId: community.id,
     seed: 'fairness-b',

@@ -123,9 +123,12 @@ const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
   const communityId = corpus.communityIds[0] as string;
   const database = open(corpus.databaseUrl);
-  const key = await createApiKey({ database, clock: systemClock }, communityId, 'bench-search');
+  const key = await createApiKey({ database, clock: systemClock, communityId }, { label: 'bench-search' });
   // The uncached event list (a community of 10k events beside the corpus): the tail target names it too.
-  const eventsKey = await createApiKey({ database, clock: systemClock }, await eventsCommunity(database), 'bench-search-events');
+  const eventsKey = await createApiKey(
+    { database, clock: systemClock, communityId: await eventsCommunity(database) },
+    { label: 'bench-search-events' },
+  );
   await database.close();
   const loopFile = join(mkdtempSync(join(tmpdir(), 'bench-search-')), 'loop.jsonl');
   const server = await startServer({

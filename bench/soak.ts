@@ -77,11 +77,11 @@ async function prepare(databaseUrl: string, keys: number): Promise<string[]> {
   await migrateToLatest(database);
   const secrets: string[] = [];
   for (let c = 0; c * 5 < keys; c++) {
-    const community = await createCommunity({ database, clock: systemClock }, `Soak ${c}`, 'enterprise');
+    const community = await createCommunity({ database, clock: systemClock }, { name: `Soak ${c}`, plan: 'enterprise' });
     const counts = { profiles: 100, members: 100, groups: 2, feeds: 3, posts: 200, events: 200 };
     await runSeed(database, systemClock, { communityId: community.id, seed: `soak-${c}`, anchor: Date.now(), counts });
     for (let k = 0; k < 5 && secrets.length < keys; k++)
-      secrets.push((await createApiKey({ database, clock: systemClock }, community.id)).key);
+      secrets.push((await createApiKey({ database, clock: systemClock, communityId: community.id }, {})).key);
   }
   await database.close();
   return secrets;

@@ -102,23 +102,26 @@ const median = (values: number[]): number => {
 async function main(): Promise<void> {
   const { database, url, cleanup } = await openBenchDatabase('webhooks');
   await migrateToLatest(database);
-  const community = await createCommunity({ database, clock: systemClock }, 'Bench webhooks', 'enterprise');
-  const key = await createApiKey({ database, clock: systemClock }, community.id, 'bench');
-  await runImport(database, systemClock, community.id, {
-    profiles: [{ profile_id: '00000000-0000-4000-8000-000000000001', email: 'a@bench.example.com', chat_user_id: 'UBENCH0001' }],
-    calendar_events: [
-      {
-        id: 'benchEvent01',
-        title: 'Bench event',
-        status: 'published',
-        start_date: '2027-01-01T10:00:00Z',
-        end_date: '2027-01-01T11:00:00Z',
-        triggers_webhooks: true,
-        webhook_custom_metadata: 'bench',
-        attendees: [{ profile_id: '00000000-0000-4000-8000-000000000001' }],
-      },
-    ],
-  });
+  const community = await createCommunity({ database, clock: systemClock }, { name: 'Bench webhooks', plan: 'enterprise' });
+  const key = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'bench' });
+  await runImport(
+    { database, clock: systemClock, communityId: community.id },
+    {
+      profiles: [{ profile_id: '00000000-0000-4000-8000-000000000001', email: 'a@bench.example.com', chat_user_id: 'UBENCH0001' }],
+      calendar_events: [
+        {
+          id: 'benchEvent01',
+          title: 'Bench event',
+          status: 'published',
+          start_date: '2027-01-01T10:00:00Z',
+          end_date: '2027-01-01T11:00:00Z',
+          triggers_webhooks: true,
+          webhook_custom_metadata: 'bench',
+          attendees: [{ profile_id: '00000000-0000-4000-8000-000000000001' }],
+        },
+      ],
+    },
+  );
   const receiver = await startReceiver();
   const env = { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE: 'true' };
   // A new link on every request: the same link again is no change, and sends nothing.
@@ -166,10 +169,13 @@ async function main(): Promise<void> {
       let endpointId: string | null = null;
       if (name.startsWith('outbox, endpoint wants the type')) {
         endpointId = (
-          await createWebhookEndpoint({ database, clock: systemClock, allowPrivate: true }, community.id, {
-            url: receiver.url,
-            events: ['calendar_event.registration.updated'],
-          })
+          await createWebhookEndpoint(
+            { database, clock: systemClock, allowPrivate: true, communityId: community.id },
+            {
+              url: receiver.url,
+              events: ['calendar_event.registration.updated'],
+            },
+          )
         ).id;
       }
       const server = await startServer(env, variantOf[name]);
@@ -186,7 +192,7 @@ async function main(): Promise<void> {
       figures[name]?.push(result.requests.average);
       if (cpu) cpuFigures[name]?.push(cpu.userUs + cpu.sysUs);
       if (cpu) sysFigures[name]?.push(cpu.sysUs);
-      if (endpointId) await removeWebhookEndpoint({ database }, endpointId, null);
+      if (endpointId) await removeWebhookEndpoint({ database, communityId: null }, endpointId);
     }
   }
   const cpuBaseline = median(cpuFigures[cases[0]] as number[]);
@@ -214,7 +220,10 @@ async function main(): Promise<void> {
     return;
   }
   // Deliveries per second: 5,000 events, one endpoint, one worker, a local receiver answering 204.
-  const endpoint = await createWebhookEndpoint({ database, clock: systemClock, allowPrivate: true }, community.id, { url: receiver.url });
+  const endpoint = await createWebhookEndpoint(
+    { database, clock: systemClock, allowPrivate: true, communityId: community.id },
+    { url: receiver.url },
+  );
   const total = 5000;
   for (let start = 0; start < total; start += 50) {
     await writeCommunityData({ database, clock: systemClock }, community.id, async (w) => {
@@ -235,7 +244,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `deliveries (${database.engine}): ${sent} in ${elapsed.toFixed(2)} s = ${(sent / elapsed).toFixed(0)}/s (receiver got ${receiver.count() - before})\n`,
   );
-  await removeWebhookEndpoint({ database }, endpoint.id, null);
+  await removeWebhookEndpoint({ database, communityId: null }, endpoint.id);
   receiver.server.close();
   await cleanup();
 }

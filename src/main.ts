@@ -109,7 +109,7 @@ async function prepareDatabase(config: Config, database: Database): Promise<Firs
   const created = await bootstrapDefaultCommunity({ database, clock: systemClock });
   if (!created) return null;
   const consoleToken = config.console
-    ? (await createConsoleLink({ database, clock: systemClock }, created.community.id, firstStartLinkMs)).token
+    ? (await createConsoleLink({ database, clock: systemClock, communityId: created.community.id }, firstStartLinkMs)).token
     : null;
   return { ...created, consoleToken };
 }

@@ -54,7 +54,7 @@ const jsonOrNull = (value: unknown): string | null => (value === null ? null : J
 export const activitiesImportSection: ImportSection<ActivityImport> = {
   name: section,
   parse: parseActivity,
-  async apply(tx, records, { communityId }) {
+  async apply({ tx, communityId }, records) {
     if (records.length === 0) return 0;
     for (const [index, record] of records.entries()) {
       const previous = records[index - 1];

@@ -159,11 +159,14 @@ async function countReply(
   let changed = 0;
   for (const feed of feeds) {
     const id = postIdOf(connection.teamId, feed.id, threadTs);
-    const done = await adjustPost(w, id, (post) => ({
-      ...post,
-      comments_count: Math.max(0, (post.comments_count ?? 0) + step),
-      ...(replyTs === null ? {} : { latest_activity_at: tsToIso(tsLater(replyTs, isoToTs(post.latest_activity_at ?? ''))) }),
-    }));
+    const done = await adjustPost(w, {
+      postId: id,
+      change: (post) => ({
+        ...post,
+        comments_count: Math.max(0, (post.comments_count ?? 0) + step),
+        ...(replyTs === null ? {} : { latest_activity_at: tsToIso(tsLater(replyTs, isoToTs(post.latest_activity_at ?? ''))) }),
+      }),
+    });
     if (done) changed++;
   }
   return { kind: 'replies_counted', threads: changed };

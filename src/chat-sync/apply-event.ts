@@ -100,7 +100,7 @@ export async function applyEvent(
       const fields = prepared.channel
         ? channelFields(prepared.channel)
         : fallbackChannelFields(type, event, JSON.parse(feed.doc) as FeedDoc);
-      if (await writeFeedChannel(w, feed, fields)) changed++;
+      if (await writeFeedChannel(w, { feed, fields })) changed++;
     }
     return { kind: 'feeds_changed', feeds: changed };
   }
@@ -112,7 +112,13 @@ export async function applyEvent(
     let changed = 0;
     for (const feed of feeds) {
       const id = postIdOf(connection.teamId, feed.id, str(item.ts));
-      if (await adjustPost(w, id, (post) => ({ ...post, reactions_count: Math.max(0, (post.reactions_count ?? 0) + step) }))) changed++;
+      if (
+        await adjustPost(w, {
+          postId: id,
+          change: (post) => ({ ...post, reactions_count: Math.max(0, (post.reactions_count ?? 0) + step) }),
+        })
+      )
+        changed++;
     }
     return { kind: 'reactions_counted', posts: changed };
   }

@@ -92,9 +92,9 @@ export async function runBackfill(
     await deps.onPage?.(summary);
   };
   // The run's writes are the sync's, recorded once at its start and once at its end (not per row).
-  const syncDeps = { ...deps, actor: { type: 'chat_sync' as const, id: connection.teamId, label: 'Slack sync' } };
+  const syncDeps = { ...deps, actor: { type: 'chat_sync' as const, id: connection.teamId, label: 'Slack sync' }, communityId };
   const write = <T>(change: Parameters<typeof writeCommunityData<T>>[2]) => writeCommunityData(syncDeps, communityId, change);
-  await recordEvent(syncDeps, communityId, {
+  await recordEvent(syncDeps, {
     action: 'chat_sync.started',
     target: { type: 'community', id: null, name: null },
     metadata: { team_id: connection.teamId, resumed: summary.resumed, since: options.since === undefined ? null : toIso(options.since) },
@@ -127,7 +127,7 @@ export async function runBackfill(
     const bound = feeds.filter((feed) => feed.chat_channel_id === channelId);
     const changed = await write(async (w) => {
       let n = 0;
-      for (const feed of bound) if (await writeFeedChannel(w, feed, channelFields(info))) n++;
+      for (const feed of bound) if (await writeFeedChannel(w, { feed, fields: channelFields(info) })) n++;
       return n;
     });
     summary.channels.changed += changed;
@@ -168,7 +168,7 @@ export async function runBackfill(
   await clearCheckpoints(deps.database.db, communityId);
   summary.rate_limit_waits = waits;
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
-  await recordEvent(syncDeps, communityId, {
+  await recordEvent(syncDeps, {
     action: 'chat_sync.completed',
     target: { type: 'community', id: null, name: null },
     metadata: {

@@ -19,11 +19,14 @@ export function registerAwardCommands(program: Command): void {
     .action(async (options: { community: string; name: string; description?: string; emoji?: string; json?: boolean }) => {
       const created = await asOperatorErrors(() =>
         withDatabase((database) =>
-          createAward({ database, clock: systemClock, actor: cliActor() }, options.community, {
-            name: options.name,
-            description: options.description,
-            emoji: options.emoji,
-          }),
+          createAward(
+            { database, clock: systemClock, actor: cliActor(), communityId: options.community },
+            {
+              name: options.name,
+              description: options.description,
+              emoji: options.emoji,
+            },
+          ),
         ),
       );
       printResult({ json: Boolean(options.json) }, created, `Created award ${created.id} "${created.name}".`);

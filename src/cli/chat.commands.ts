@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { connectChatWorkspace } from '../chat-sync/commands.js';
 import { cancelChatInvitations } from '../modules/members/members.commands.js';
 import { systemClock } from '../shared/clock.js';
-import { withDatabase } from './context.js';
+import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, printResult } from './output.js';
 
 /** `chat connect` (the chat admin connection used for invitations) and `chat cancel-invitation`. */
@@ -48,7 +48,9 @@ export function registerChatCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { community: string; email: string; json?: boolean }) => {
       const result = await asOperatorErrors(() =>
-        withDatabase((database) => cancelChatInvitations(database, systemClock, options.community, options.email)),
+        withDatabase((database) =>
+          cancelChatInvitations({ database, clock: systemClock, actor: cliActor(), communityId: options.community }, options.email),
+        ),
       );
       const text =
         result.cancelled > 0

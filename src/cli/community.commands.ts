@@ -16,7 +16,9 @@ export function registerCommunityCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { name: string; plan: string; json?: boolean }) => {
       const created = await asOperatorErrors(() =>
-        withDatabase((database) => createCommunity({ database, clock: systemClock, actor: cliActor() }, options.name, options.plan)),
+        withDatabase((database) =>
+          createCommunity({ database, clock: systemClock, actor: cliActor() }, { name: options.name, plan: options.plan }),
+        ),
       );
       printResult({ json: Boolean(options.json) }, created, `Created community ${created.id} "${created.name}" (${created.plan}).`);
     });
@@ -39,7 +41,7 @@ export function registerCommunityCommands(program: Command): void {
     .argument('<plan>', 'free, growth, momentum or enterprise')
     .option('--json', 'print JSON')
     .action(async (id: string, plan: string, options: { json?: boolean }) => {
-      const updated = await asOperatorErrors(() => withDatabase((database) => setCommunityPlan({ database }, id, plan)));
+      const updated = await asOperatorErrors(() => withDatabase((database) => setCommunityPlan({ database, communityId: id }, plan)));
       printResult({ json: Boolean(options.json) }, updated, `Community ${updated.id} is now on the ${updated.plan} plan.`);
     });
 }

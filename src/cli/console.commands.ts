@@ -28,7 +28,7 @@ export function registerConsoleCommands(program: Command): void {
         throw new UserInputError('The console is turned off (CONSOLE=false): unset CONSOLE, or set CONSOLE=true, to use it.');
       const { link, url } = await asOperatorErrors(() =>
         withDatabase(async (database, config) => {
-          const created = await createConsoleLink({ database, clock: systemClock }, options.community, lifetime.ms);
+          const created = await createConsoleLink({ database, clock: systemClock, communityId: options.community }, lifetime.ms);
           const base = consoleBaseUrl(config.files.publicBaseUrl, config);
           return { link: created, url: consoleLinkUrl(base, created.token) };
         }),

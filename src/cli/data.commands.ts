@@ -54,7 +54,7 @@ export function registerDataCommands(program: Command): void {
         await asOperatorErrors(() => requireCommunity({ database }, options.community));
         // Cover images named by file id get the URL the server would give them (PUBLIC_BASE_URL, else HOST and PORT).
         const publicBaseUrl = configuredPublicBaseUrl(config.files.publicBaseUrl, config);
-        return runImport(database, systemClock, options.community, document, { publicBaseUrl, actor: cliActor() });
+        return runImport({ database, clock: systemClock, communityId: options.community, publicBaseUrl, actor: cliActor() }, document);
       });
       const summary = Object.entries(counts)
         .map(([section, n]) => `${section}: ${n}`)

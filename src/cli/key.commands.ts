@@ -38,10 +38,10 @@ export function registerKeyCommands(program: Command): void {
       const expiresInMs = options.expiresIn === undefined ? undefined : durationOption('--expires-in', options.expiresIn);
       const created = await asOperatorErrors(() =>
         withDatabase((database) =>
-          createApiKey({ database, clock: systemClock, actor: cliActor() }, options.community, options.label, {
-            permissions: held,
-            expiresInMs,
-          }),
+          createApiKey(
+            { database, clock: systemClock, actor: cliActor(), communityId: options.community },
+            { label: options.label, permissions: held, expiresInMs },
+          ),
         ),
       );
       const expiry = created.expires_at === null ? 'never expires' : `expires at ${created.expires_at}`;
@@ -93,7 +93,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (keyId: string, options: { grace: string; json?: boolean }) => {
       const graceMs = durationOption('--grace', options.grace, true);
       const rotated = await asOperatorErrors(() =>
-        withDatabase((database) => rotateApiKey({ database, clock: systemClock, actor: cliActor() }, keyId, graceMs)),
+        withDatabase((database) => rotateApiKey({ database, clock: systemClock, actor: cliActor() }, { keyId: keyId, graceMs: graceMs })),
       );
       printResult(
         { json: Boolean(options.json) },
@@ -113,7 +113,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (keyId: string, options: { permissions: string; json?: boolean }) => {
       const held = parsePermissionList(options.permissions);
       const updated = await asOperatorErrors(() =>
-        withDatabase((database) => setApiKeyPermissions({ database, actor: cliActor() }, keyId, held)),
+        withDatabase((database) => setApiKeyPermissions({ database, actor: cliActor() }, { keyId: keyId, permissions: held })),
       );
       printResult(
         { json: Boolean(options.json) },

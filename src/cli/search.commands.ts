@@ -69,7 +69,7 @@ export function registerSearchCommands(program: Command): void {
       const started = performance.now();
       const indexed = await withDatabase(async (database) => {
         await asOperatorErrors(() => requireCommunity({ database }, community));
-        return reindexCommunity({ database, clock: systemClock }, community);
+        return reindexCommunity({ database, clock: systemClock, communityId: community });
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       printResult({ json: Boolean(json) }, { indexed }, `Indexed ${indexed} post(s) in ${seconds} s.`);

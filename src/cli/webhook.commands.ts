@@ -55,8 +55,7 @@ export function registerWebhookCommands(program: Command): void {
       const created = await asOperatorErrors(() =>
         withDatabase((database, config) =>
           createWebhookEndpoint(
-            { database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate, actor: cliActor() },
-            options.community,
+            { database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate, actor: cliActor(), communityId: options.community },
             {
               url: options.url,
               events: options.events?.split(','),
@@ -105,10 +104,8 @@ export function registerWebhookCommands(program: Command): void {
       const updated = await asOperatorErrors(() =>
         withDatabase((database, config) =>
           updateWebhookEndpoint(
-            { database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate, actor: cliActor() },
-            id,
-            null,
-            change,
+            { database, clock: systemClock, allowPrivate: config.webhooks.allowPrivate, actor: cliActor(), communityId: null },
+            { id, change },
           ),
         ),
       );
@@ -127,7 +124,7 @@ export function registerWebhookCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
       const removed = await asOperatorErrors(() =>
-        withDatabase((database) => removeWebhookEndpoint({ database, clock: systemClock, actor: cliActor() }, id, null)),
+        withDatabase((database) => removeWebhookEndpoint({ database, clock: systemClock, actor: cliActor(), communityId: null }, id)),
       );
       printResult({ json: Boolean(options.json) }, { id: removed.id, removed: true }, `Removed webhook endpoint ${removed.id}.`);
     });
@@ -140,7 +137,7 @@ export function registerWebhookCommands(program: Command): void {
     .action(async (id: string, options: { grace: string; json?: boolean }) => {
       const graceMs = parseDuration(options.grace, '--grace');
       const rotated = await asOperatorErrors(() =>
-        withDatabase((database) => rotateWebhookSecret({ database, clock: systemClock, actor: cliActor() }, id, graceMs)),
+        withDatabase((database) => rotateWebhookSecret({ database, clock: systemClock, actor: cliActor() }, { id, graceMs })),
       );
       printResult(
         { json: Boolean(options.json) },
@@ -191,7 +188,10 @@ export function registerWebhookCommands(program: Command): void {
     .action(async (id: string, options: { event: string; json?: boolean }) => {
       const result = await asOperatorErrors(() =>
         withDatabase((database, config) =>
-          sendTestWebhook({ database, clock: systemClock, wireNames: config.wireNames, ...config.webhooks }, null, id, options.event),
+          sendTestWebhook(
+            { database, clock: systemClock, wireNames: config.wireNames, ...config.webhooks, communityId: null },
+            { endpointId: id, eventType: options.event },
+          ),
         ),
       );
       const answer =

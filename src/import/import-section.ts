@@ -47,13 +47,18 @@ export function asImportRecord<T>(section: ImportSection<T>, record: unknown): T
   }
 }
 
-/** What every section's apply step gets. */
+/**
+ * What every section's apply step gets: the import's write (its transaction, community, and `now`,
+ * the import time in epoch µs: default for every timestamp the file leaves out), as a TxContext
+ * (src/write-path/command-context.ts), the context its commands take.
+ */
 export interface ImportContext {
-  communityId: string;
-  /** The import time (epoch µs): default for every timestamp the file leaves out. */
-  now: EpochMicros;
-  /** The base of uploaded files' URLs (an event's cover_image_file_id); absent: the configured default's. */
-  publicBaseUrl?: string;
+  // A TxContext (src/write-path/command-context.ts), spelled out: the import sits below the write path.
+  readonly tx: Tx;
+  readonly communityId: string;
+  readonly now: EpochMicros;
+  /** The base of uploaded files' URLs (an event's cover_image_file_id). */
+  readonly publicBaseUrl: string;
 }
 
 /** One section of the import file (`profiles`, `calendar_events`, ...). */
@@ -65,7 +70,7 @@ export interface ImportSection<T> {
    * Writes the section's records (upsert by id) inside the import's transaction; returns how many.
    * Throws a Refused (each path starting with the record's index in `records`).
    */
-  apply(tx: Tx, records: T[], context: ImportContext): Promise<number>;
+  apply(context: ImportContext, records: T[]): Promise<number>;
 }
 
 const ajv = createAjv({ coerce: false, useDefaults: false });

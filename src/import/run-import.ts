@@ -1,7 +1,6 @@
-import type { Database } from '../db/database.js';
-import type { ActorDeps } from '../shared/activity.js';
-import type { Clock } from '../shared/clock.js';
+import { defaultPublicBaseUrl } from '../shared/public-base-url.js';
 import { importDocumentInSpecSpelling } from '../wire-names/import-spelling.js';
+import type { CommandContext } from '../write-path/command-context.js';
 import { writeCommunityData } from '../write-path/write-community-data.js';
 import { asImportError, atIndex, ImportError } from './import-section.js';
 import { importSections } from './sections.js';
@@ -14,13 +13,8 @@ export type ImportCounts = Record<string, number>;
  * section's refusal (Refused, its paths starting with the record's index) is printed as the
  * import's `<section>[<index>].<field>: <message>`.
  */
-export async function runImport(
-  database: Database,
-  clock: Clock,
-  communityId: string,
-  document: unknown,
-  options: { publicBaseUrl?: string } & ActorDeps = {},
-): Promise<ImportCounts> {
+export async function runImport(ctx: CommandContext<{ publicBaseUrl?: string }>, document: unknown): Promise<ImportCounts> {
+  const { communityId } = ctx;
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ImportError({
       path: ['file'],
@@ -47,13 +41,13 @@ export async function runImport(
     }
   });
 
-  return writeCommunityData({ database, clock, actor: options.actor, requestContext: options.requestContext }, communityId, async (w) => {
-    const context = { communityId, now: w.now, publicBaseUrl: options.publicBaseUrl };
+  return writeCommunityData(ctx, communityId, async (w) => {
+    const context = { tx: w.tx, communityId, now: w.now, publicBaseUrl: ctx.publicBaseUrl ?? defaultPublicBaseUrl };
     const counts: ImportCounts = {};
     for (const { section, records } of parsed) {
       if (!records) continue;
       try {
-        counts[section.name] = await section.apply(w.tx, records, context);
+        counts[section.name] = await section.apply(context, records);
       } catch (error) {
         throw asImportError(section.name, error);
       }

@@ -1,6 +1,8 @@
-import type { Actor, ActorDeps, RequestContext } from '../shared/activity.js';
+import type { Actor, RequestContext } from '../shared/activity.js';
 import type { Principal } from '../shared/principal.js';
-import { type RequestDeadline, withDeadline } from '../shared/request-deadline.js';
+import { withDeadline } from '../shared/request-deadline.js';
+import type { CommandContext } from '../write-path/command-context.js';
+import type { WriteDeps } from '../write-path/write-community-data.js';
 import { principalOf } from './request-context.js';
 
 /** What a request hands its command: the request's deadline, who acts, and where from. */
@@ -23,10 +25,17 @@ export function requestContextOf(request: Pick<RequestLike, 'id' | 'ip' | 'heade
 }
 
 /**
- * The deps a route passes to a command that writes: the service deps, with the request's deadline
- * (the write rolls back at its commit once it has passed, src/shared/request-deadline.ts) and the
- * actor and request context its activity records name (docs/activity.md).
+ * The context a route passes to a command (`command(ctx, input)`, src/write-path/command-context.ts):
+ * the services, the request's deadline (the write rolls back at its commit once it has passed,
+ * src/shared/request-deadline.ts), the actor and request context its activity records name
+ * (docs/activity.md), and the caller's community.
  */
-export function commandDeps<D extends object>(request: RequestLike, deps: D): D & ActorDeps & { deadline?: RequestDeadline } {
-  return { ...withDeadline(request, deps), actor: actorOf(principalOf(request)), requestContext: requestContextOf(request) };
+export function commandContext<D extends WriteDeps>(request: RequestLike, deps: D): CommandContext<D> {
+  const principal = principalOf(request);
+  return {
+    ...withDeadline(request, deps),
+    actor: actorOf(principal),
+    requestContext: requestContextOf(request),
+    communityId: principal.communityId,
+  };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../dependencies.js';
-import { commandDeps } from '../routing/command-context.js';
+import { commandContext } from '../routing/command-context.js';
 import { principalOf, refusalIn } from '../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../schemas/common.schemas.js';
 import { epochMillis } from '../shared/time.js';
@@ -51,10 +51,8 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> =
     async (request) => ({
       success: true as const,
       data: await sendTestWebhook(
-        sendDeps,
-        principalOf(request).communityId,
-        request.params.id,
-        request.body.event_type ?? 'member.created',
+        { ...sendDeps, communityId: principalOf(request).communityId },
+        { endpointId: request.params.id, eventType: request.body.event_type ?? 'member.created' },
       ),
     }),
   );
@@ -100,7 +98,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> =
     },
     async (request) => ({
       success: true as const,
-      data: await redeliverWebhookDelivery(commandDeps(request, services), principalOf(request).communityId, request.params.id),
+      data: await redeliverWebhookDelivery(commandContext(request, services), request.params.id),
     }),
   );
 
@@ -122,12 +120,10 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> =
     },
     async (request) => ({
       success: true as const,
-      data: await redeliverFailedWebhooks(
-        commandDeps(request, services),
-        request.params.id,
-        epochMillis(Date.parse(request.body.since)),
-        principalOf(request).communityId,
-      ),
+      data: await redeliverFailedWebhooks(commandContext(request, services), {
+        endpointId: request.params.id,
+        since: epochMillis(Date.parse(request.body.since)),
+      }),
     }),
   );
 };

@@ -126,19 +126,19 @@ export async function pageWebhookDeliveries(
  * when given (the API). Answers how many.
  */
 export async function redeliverWebhooks(
-  deps: StorageDeps,
+  ctx: StorageDeps & { readonly communityId?: string | null },
   target: { deliveryId: string } | { endpointId: string; since: EpochMillis },
-  communityId: string | null = null,
 ): Promise<number> {
-  const { db } = deps.database;
-  await drainWebhookOutbox(deps.database);
+  const communityId = ctx.communityId ?? null;
+  const { db } = ctx.database;
+  await drainWebhookOutbox(ctx.database);
   const endpointId = 'deliveryId' in target ? (await selectDelivery(db, target.deliveryId, communityId))?.endpoint_id : target.endpointId;
   if (endpointId === undefined) throw notFound('Webhook delivery');
   const endpoint = await selectEndpoint(db, endpointId, communityId);
   if (!endpoint) throw notFound('Webhook endpoint');
   refuseDisabled(endpoint);
-  const now = deps.clock.now();
-  return writeCommunityData(deps, endpoint.community_id, async (w) => {
+  const now = ctx.clock.now();
+  return writeCommunityData(ctx, endpoint.community_id, async (w) => {
     const count = await resetDeliveries(
       w.tx,
       endpointId,
@@ -183,18 +183,17 @@ export interface RedeliverFailedResult {
  * all of its batch or none. The same webhook-id is sent again, from now, with a fresh schedule.
  */
 export async function redeliverFailedWebhooks(
-  deps: StorageDeps,
-  endpointId: string,
-  since: EpochMillis,
-  communityId: string | null,
+  ctx: StorageDeps & { readonly communityId: string | null },
+  { endpointId, since }: { endpointId: string; since: EpochMillis },
 ): Promise<RedeliverFailedResult> {
-  const { db } = deps.database;
-  await drainWebhookOutbox(deps.database);
+  const { communityId } = ctx;
+  const { db } = ctx.database;
+  await drainWebhookOutbox(ctx.database);
   const endpoint = await selectEndpoint(db, endpointId, communityId);
   if (!endpoint) throw notFound('Webhook endpoint');
   refuseDisabled(endpoint);
-  const now = deps.clock.now();
-  const queued = await writeCommunityData(deps, endpoint.community_id, async (w) => {
+  const now = ctx.clock.now();
+  const queued = await writeCommunityData(ctx, endpoint.community_id, async (w) => {
     const count = await resetFailedDeliveries(w.tx, endpointId, since, redeliverFailedCap, now);
     // One record per call, with its count, as redeliverWebhooks does.
     w.record({
@@ -209,11 +208,15 @@ export async function redeliverFailedWebhooks(
 }
 
 /** Redelivers one delivery of the community (`POST /webhook_deliveries/{id}/redeliver`) and answers it as listed now. */
-export async function redeliverWebhookDelivery(deps: StorageDeps, communityId: string, deliveryId: string): Promise<WebhookDeliveryView> {
-  await redeliverWebhooks(deps, { deliveryId }, communityId);
-  const row = await selectDelivery(deps.database.db, deliveryId, communityId);
+export async function redeliverWebhookDelivery(
+  ctx: StorageDeps & { readonly communityId: string },
+  deliveryId: string,
+): Promise<WebhookDeliveryView> {
+  const { communityId } = ctx;
+  await redeliverWebhooks(ctx, { deliveryId });
+  const row = await selectDelivery(ctx.database.db, deliveryId, communityId);
   if (!row) throw notFound('Webhook delivery');
-  const [view] = await deliveryViews(deps, [row]);
+  const [view] = await deliveryViews(ctx, [row]);
   if (!view) throw notFound('Webhook delivery');
   return view;
 }

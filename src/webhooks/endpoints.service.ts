@@ -91,18 +91,18 @@ function checkEvents(events: readonly string[] | undefined | null): WebhookEvent
 
 /** Registers an endpoint; the answer holds its secret, shown this once. */
 export async function createWebhookEndpoint(
-  deps: EndpointDeps,
-  communityId: string,
+  ctx: EndpointDeps & { readonly communityId: string },
   input: { url: string; events?: readonly string[] },
 ): Promise<CreatedWebhookEndpoint> {
+  const { communityId } = ctx;
   const events = checkEvents(input.events);
-  const url = await checkEndpointUrl(input.url, deps.allowPrivate, deps.resolver);
-  const { database } = deps;
+  const url = await checkEndpointUrl(input.url, ctx.allowPrivate, ctx.resolver);
+  const { database } = ctx;
   if (!(await selectCommunity(database.db, communityId))) throw notFound('Community');
   const existing = await selectEndpoints(database.db, communityId);
   if (existing.length >= maxEndpointsPerCommunity)
     throw refuse(['url'], 'too_many', `a community may have at most ${maxEndpointsPerCommunity} webhook endpoints; remove one first`);
-  const now = deps.clock.now();
+  const now = ctx.clock.now();
   const row: WebhookEndpointsTable = {
     id: newUuid(),
     community_id: communityId,
@@ -117,7 +117,7 @@ export async function createWebhookEndpoint(
     created_at: now,
     updated_at: now,
   };
-  await writeCommunityData(deps, communityId, async (w) => {
+  await writeCommunityData(ctx, communityId, async (w) => {
     await insertEndpoint(w.tx, row);
     // Never the secret: the record names the endpoint by its URL.
     w.record({ action: 'webhook_endpoint.created', target: { type: 'webhook_endpoint', id: row.id, name: url }, metadata: { events } });
@@ -132,13 +132,13 @@ export async function listWebhookEndpoints({ database }: DatabaseDeps, community
 
 /** Removes an endpoint and its deliveries (within `communityId` when given). */
 export async function removeWebhookEndpoint(
-  deps: DatabaseDeps & ActorDeps & { clock?: Clock },
+  ctx: DatabaseDeps & ActorDeps & { clock?: Clock; readonly communityId: string | null },
   id: string,
-  communityId: string | null,
 ): Promise<WebhookEndpointView> {
-  const row = await selectEndpoint(deps.database.db, id, communityId);
+  const { communityId } = ctx;
+  const row = await selectEndpoint(ctx.database.db, id, communityId);
   if (!row) throw notFound('Webhook endpoint');
-  await writeCommunityData({ ...deps, clock: deps.clock ?? systemClock }, row.community_id, async (w) => {
+  await writeCommunityData({ ...ctx, clock: ctx.clock ?? systemClock }, row.community_id, async (w) => {
     // Its deliveries go with it (foreign key, on delete cascade).
     await deleteEndpoint(w.tx, id);
     w.record({ action: 'webhook_endpoint.deleted', target: { type: 'webhook_endpoint', id, name: row.url } });
@@ -164,17 +164,16 @@ export const disabledByOperator = 'disabled by an operator';
  * it, so the schedule starts afresh. The same values again change nothing.
  */
 export async function updateWebhookEndpoint(
-  deps: EndpointDeps,
-  id: string,
-  communityId: string | null,
-  change: WebhookEndpointChange,
+  ctx: EndpointDeps & { readonly communityId: string | null },
+  { id, change }: { id: string; change: WebhookEndpointChange },
 ): Promise<WebhookEndpointView> {
+  const { communityId } = ctx;
   const events = change.events === undefined ? undefined : checkEvents(change.events);
-  const url = change.url === undefined ? undefined : await checkEndpointUrl(change.url, deps.allowPrivate, deps.resolver);
-  const { db } = deps.database;
+  const url = change.url === undefined ? undefined : await checkEndpointUrl(change.url, ctx.allowPrivate, ctx.resolver);
+  const { db } = ctx.database;
   const row = await selectEndpoint(db, id, communityId);
   if (!row) throw notFound('Webhook endpoint');
-  const now = deps.clock.now();
+  const now = ctx.clock.now();
   const next: Parameters<typeof updateEndpoint>[2] = { updated_at: now };
   if (url !== undefined && url !== row.url) next.url = url;
   if (events !== undefined) {
@@ -192,7 +191,7 @@ export async function updateWebhookEndpoint(
   if (Object.keys(next).length === 1) return endpointView(row);
   const before = endpointView(row);
   const after = endpointView({ ...row, ...next });
-  await writeCommunityData(deps, row.community_id, async (w) => {
+  await writeCommunityData(ctx, row.community_id, async (w) => {
     await updateEndpoint(w.tx, id, next);
     // What an integrator changed: never the secret (PATCH cannot change it) nor the worker's bookkeeping.
     w.record({
@@ -206,16 +205,15 @@ export async function updateWebhookEndpoint(
 
 /** A new secret; the one it replaces keeps signing (a second signature) until the grace ends. */
 export async function rotateWebhookSecret(
-  deps: StorageDeps,
-  id: string,
-  graceMs: DurationMs,
+  ctx: StorageDeps,
+  { id, graceMs }: { id: string; graceMs: DurationMs },
 ): Promise<{ id: string; secret: string; previous_secret_expires_at: string | null }> {
-  const row = await selectEndpoint(deps.database.db, id, null);
+  const row = await selectEndpoint(ctx.database.db, id, null);
   if (!row) throw notFound('Webhook endpoint');
-  const now = deps.clock.now();
+  const now = ctx.clock.now();
   const secret = newWebhookSecret();
   const expires = graceMs > 0 ? addMillis(now, graceMs) : null;
-  await writeCommunityData(deps, row.community_id, async (w) => {
+  await writeCommunityData(ctx, row.community_id, async (w) => {
     await updateEndpointSecrets(w.tx, id, {
       secret,
       previous_secret: expires === null ? null : row.secret,

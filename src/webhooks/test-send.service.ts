@@ -44,24 +44,23 @@ export interface WebhookTestResult {
  * An endpoint of another community (when one is given) is a 404; a disabled one is refused.
  */
 export async function sendTestWebhook(
-  deps: TestSendDeps,
-  communityId: string | null,
-  endpointId: string,
-  eventType: string,
+  ctx: TestSendDeps & { readonly communityId: string | null },
+  { endpointId, eventType }: { endpointId: string; eventType: string },
 ): Promise<WebhookTestResult> {
+  const { communityId } = ctx;
   if (!isWebhookEventType(eventType)) throw refuse(['event_type'], 'unknown_value', `must be one of ${webhookEventTypes.join(', ')}`);
-  const endpoint = await selectEndpoint(deps.database.db, endpointId, communityId);
+  const endpoint = await selectEndpoint(ctx.database.db, endpointId, communityId);
   if (!endpoint) throw notFound('Webhook endpoint');
   if (endpoint.disabled_at !== null)
     throw new ApiError('webhook_endpoint_disabled', `The endpoint ${endpointId} is disabled (${endpoint.disabled_reason}).`, {
       hint: 'Enable it again (PATCH /webhook_endpoints/{id} with {"enabled": true}, or webhook update ID --enable), then test it.',
     });
-  const sentAt = deps.clock.now();
+  const sentAt = ctx.clock.now();
   const text = JSON.stringify({ type: eventType, timestamp: toIso(sentAt), data: sampleEventData(eventType) });
-  const body = deps.wireNames === 'slack' ? slackKeysInJson(text) : text;
+  const body = ctx.wireNames === 'slack' ? slackKeysInJson(text) : text;
   const secrets = signingSecrets(endpoint, sentAt);
   const webhookId = newWebhookId();
-  const result = await sendSignedWebhook({ url: endpoint.url, secrets, webhookId, body, sentAt }, deps);
+  const result = await sendSignedWebhook({ url: endpoint.url, secrets, webhookId, body, sentAt }, ctx);
   return {
     endpoint_id: endpoint.id,
     webhook_id: webhookId,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../dependencies.js';
-import { commandDeps } from '../routing/command-context.js';
+import { commandContext } from '../routing/command-context.js';
 import { principalOf } from '../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../schemas/common.schemas.js';
 import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, updateWebhookEndpoint } from './endpoints.service.js';
@@ -59,7 +59,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       },
     },
     async (request, reply) => {
-      const created = await createWebhookEndpoint(commandDeps(request, deps), principalOf(request).communityId, request.body);
+      const created = await createWebhookEndpoint(commandContext(request, deps), request.body);
       return reply.code(201).send({ success: true as const, data: created });
     },
   );
@@ -77,7 +77,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       },
     },
     async (request) => {
-      await removeWebhookEndpoint(commandDeps(request, services), request.params.id, principalOf(request).communityId);
+      await removeWebhookEndpoint(commandContext(request, services), request.params.id);
       return { success: true as const };
     },
   );
@@ -116,12 +116,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       },
     },
     async (request) => {
-      const { community_id: _community, ...endpoint } = await updateWebhookEndpoint(
-        commandDeps(request, deps),
-        request.params.id,
-        principalOf(request).communityId,
-        request.body,
-      );
+      const { community_id: _community, ...endpoint } = await updateWebhookEndpoint(commandContext(request, deps), {
+        id: request.params.id,
+        change: request.body,
+      });
       return { success: true as const, data: endpoint };
     },
   );

@@ -100,9 +100,10 @@ describeEachEngine('GET /admin/v0/activities/export', (ctx) => {
       assert.equal(res.statusCode, 400, query);
       assert.match(res.json<{ error: { message: string } }>().error.message, new RegExp(parameter), query);
     }
-    const scoped = await createApiKey({ database: t.database, clock: t.clock }, c.id, 'events', {
-      permissions: new Set(['calendar_events:read'] as const),
-    });
+    const scoped = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: c.id },
+      { label: 'events', permissions: new Set(['calendar_events:read'] as const) },
+    );
     const refused = await download(t, { authorization: `Bearer ${scoped.key}` }, 'format=jsonl');
     assert.equal(refused.statusCode, 403, refused.body);
   });

@@ -45,10 +45,13 @@ describeEachEngine('the activity log', (ctx) => {
   async function community(plan = 'enterprise') {
     const t = ctx();
     const c = await t.community(plan);
-    await runImport(t.database, t.clock, c.id, {
-      profiles: [{ profile_id: profileId, email: 'ada@example.com', chat_user_id: 'U0ADA' }],
-      groups: [{ id: 'grp-1', name: 'One', member_profile_ids: [] }],
-    });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId: c.id },
+      {
+        profiles: [{ profile_id: profileId, email: 'ada@example.com', chat_user_id: 'U0ADA' }],
+        groups: [{ id: 'grp-1', name: 'One', member_profile_ids: [] }],
+      },
+    );
     return c;
   }
 
@@ -139,7 +142,7 @@ describeEachEngine('the activity log', (ctx) => {
       payload: { user: { chat_user_id: 'U0ADA' } },
     });
     assert.equal(attendee.statusCode, 200, attendee.body);
-    const award = await createAward({ database: t.database, clock: t.clock }, c.id, { name: 'Helper' });
+    const award = await createAward({ database: t.database, clock: t.clock, communityId: c.id }, { name: 'Helper' });
     const assign = await t.request({
       method: 'POST',
       url: `/admin/v0/awards/${award.id}/assign`,
@@ -208,9 +211,9 @@ describeEachEngine('the activity log', (ctx) => {
     const c = await community();
     const actor = { type: 'cli' as const, id: null, label: 'operator' };
     const deps = { database: t.database, clock: t.clock, actor };
-    const key = await createApiKey(deps, c.id, 'reporting', { permissions: new Set(['feeds:read'] as const) });
-    await rotateApiKey(deps, key.id, durationMs(1000));
-    await setApiKeyPermissions(deps, key.id, 'all');
+    const key = await createApiKey({ ...deps, communityId: c.id }, { label: 'reporting', permissions: new Set(['feeds:read'] as const) });
+    await rotateApiKey(deps, { keyId: key.id, graceMs: durationMs(1000) });
+    await setApiKeyPermissions(deps, { keyId: key.id, permissions: 'all' });
     await revokeApiKey(deps, key.id);
     await revokeApiKey(deps, key.id);
     const records = (await changes(t, c.auth)).filter((r) => r.target.type === 'api_key');
@@ -283,9 +286,10 @@ describeEachEngine('the activity log', (ctx) => {
     });
     assert.equal((await list(t, a.auth, '?action=calendar_event.created')).total_records, 1);
     assert.equal((await list(t, b.auth, '?action=calendar_event.created')).total_records, 0);
-    const scoped = await createApiKey({ database: t.database, clock: t.clock }, a.id, 'events', {
-      permissions: new Set(['calendar_events:read'] as const),
-    });
+    const scoped = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: a.id },
+      { label: 'events', permissions: new Set(['calendar_events:read'] as const) },
+    );
     const refused = await t.request({ method: 'GET', url: '/admin/v0/activities', headers: { authorization: `Bearer ${scoped.key}` } });
     assert.equal(refused.statusCode, 403);
   });
@@ -369,7 +373,7 @@ describeEachEngine('the activity log', (ctx) => {
     await t.request({ method: 'POST', url: '/admin/v0/members', headers: c.auth, payload: { email: 'x@example.com', full_name: 'X' } });
     const exported = await exportText(t.database, c.id);
     const source = (JSON.parse(exported) as { activities: Json[] }).activities;
-    const copy = await createCommunity({ database: t.database, clock: t.clock }, 'Copy', 'enterprise');
+    const copy = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Copy', plan: 'enterprise' });
     await importText(t.database, t.clock, copy.id, exported);
     const copied = (JSON.parse(await exportText(t.database, copy.id)) as { activities: Json[] }).activities;
     assert.deepEqual(copied.slice(0, source.length), source, 'the log unchanged, first');
@@ -396,7 +400,10 @@ describeEachEngine('the activity log', (ctx) => {
 
     const tampered = JSON.parse(exported) as { activities: Json[] };
     (tampered.activities[1] as { target: Json }).target.name = 'someone else';
-    const other = await createCommunity({ database: t.database, clock: t.clock }, 'Other', 'enterprise');
-    await assert.rejects(() => runImport(t.database, t.clock, other.id, tampered), /activities\[1\]\.hash/);
+    const other = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Other', plan: 'enterprise' });
+    await assert.rejects(
+      () => runImport({ database: t.database, clock: t.clock, communityId: other.id }, tampered),
+      /activities\[1\]\.hash/,
+    );
   });
 });

@@ -40,7 +40,7 @@ describeEachEngine('occurred_at to the microsecond', (ctx) => {
     assert.equal((await verifyChain(t.database.db, c.id)).ok, true);
 
     const exported = await exportText(t.database, c.id);
-    const copy = await createCommunity({ database: t.database, clock: t.clock }, 'Copy', 'enterprise');
+    const copy = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Copy', plan: 'enterprise' });
     await importText(t.database, t.clock, copy.id, exported);
     const verdict = await verifyChain(t.database.db, copy.id);
     assert.equal(verdict.ok, true, JSON.stringify(verdict.problem));
@@ -51,9 +51,9 @@ describeEachEngine('occurred_at to the microsecond', (ctx) => {
     const respelled = JSON.parse(exported) as { activities: Json[] };
     const index = respelled.activities.findIndex((r) => r.occurred_at === '2026-11-21T12:00:00.123456+00:00');
     (respelled.activities[index] as Json).occurred_at = '2026-11-21T12:00:00.123456Z';
-    const other = await createCommunity({ database: t.database, clock: t.clock }, 'Other', 'enterprise');
+    const other = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Other', plan: 'enterprise' });
     await assert.rejects(
-      () => runImport(t.database, t.clock, other.id, respelled),
+      () => runImport({ database: t.database, clock: t.clock, communityId: other.id }, respelled),
       new RegExp(`activities\\[${index}\\]\\.occurred_at: must be spelled as the export writes it: 2026-11-21T12:00:00\\.123456\\+00:00`),
     );
   });

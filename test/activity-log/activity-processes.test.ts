@@ -66,8 +66,8 @@ describe(
     it('200 member adds spread over both instances, 16 at a time each: one record each, seqs 1..n, the chain verifies', async () => {
       const communities: { id: string; authorization: string }[] = [];
       for (const name of ['One', 'Two']) {
-        const community = await createCommunity({ database: testDb.database, clock: systemClock }, name, 'enterprise');
-        const key = await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'load');
+        const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: name, plan: 'enterprise' });
+        const key = await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'load' });
         communities.push({ id: community.id, authorization: `Bearer ${key.key}` });
       }
       let next = 0;
@@ -113,8 +113,8 @@ for (const { engine, skip } of engines) {
     });
 
     it('every acknowledged write has its record, and every record a committed write', async (t) => {
-      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Killed', 'enterprise');
-      const authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'load')).key}`;
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Killed', plan: 'enterprise' });
+      const authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'load' })).key}`;
       server = await startServerProcess({ ...testDb.env, ...loadEnv });
       const answers = new Map<number, number | null>();
       let next = 0;

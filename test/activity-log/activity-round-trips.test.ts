@@ -22,7 +22,7 @@ describe('the activity record of a write on PostgreSQL', { skip: postgresSkipRea
   let communityId = '';
   before(async () => {
     testDb = await createTestDatabase('postgres');
-    communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Trips', 'enterprise')).id;
+    communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Trips', plan: 'enterprise' })).id;
   });
   after(async () => {
     await testDb?.drop();

@@ -142,7 +142,7 @@ describeEachEngine(
     it("the console's token exchange records console.signed_in (the new session as actor), a reused link console.link_refused, an unknown token nothing; the session's writes are the console's", async () => {
       const t = ctx();
       const c = await t.community();
-      const link = await createConsoleLink({ database: t.database, clock: t.clock }, c.id, durationMs(600_000));
+      const link = await createConsoleLink({ database: t.database, clock: t.clock, communityId: c.id }, durationMs(600_000));
       const exchange = (token: string) =>
         t.request({
           method: 'POST',
@@ -187,7 +187,7 @@ describeEachEngine(
     it('an expired console link records console.link_refused with the reason expired, and signs nobody in', async () => {
       const t = ctx();
       const c = await t.community();
-      const link = await createConsoleLink({ database: t.database, clock: t.clock }, c.id, durationMs(60_000));
+      const link = await createConsoleLink({ database: t.database, clock: t.clock, communityId: c.id }, durationMs(60_000));
       t.clock.set(t.clock.now() + 120_000);
       const res = await t.request({ method: 'POST', url: '/admin/v0/console/sessions', payload: { token: link.token } });
       assert.equal(res.statusCode, 401, res.body);
@@ -199,9 +199,10 @@ describeEachEngine(
       const t = ctx();
       const community = await t.community();
       // The harness's key holds every permission but api_keys:write: an admin key does.
-      const admin = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'admin', {
-        permissions: new Set(permissions),
-      });
+      const admin = await createApiKey(
+        { database: t.database, clock: t.clock, communityId: community.id },
+        { label: 'admin', permissions: new Set(permissions) },
+      );
       const c = { ...community, keyId: admin.id, auth: { authorization: `Bearer ${admin.key}` } };
       const bad = await t.request({ method: 'POST', url: '/admin/v0/api_keys', headers: c.auth, payload: { label: 'x', permissions: [] } });
       assert.equal(bad.statusCode, 400, bad.body);

@@ -69,7 +69,10 @@ export function layerOf(path: string): Layer {
   if (path === 'src/config.ts' || path === 'src/errors.ts' || path.startsWith('src/db/') || path.startsWith('src/shared/')) return 'base';
   if (path.startsWith('src/write-path/') || path.startsWith('src/caching/')) return 'through';
   if (path.startsWith('src/references/')) return 'records';
+  // The import's run and the contract its sections are applied with (a write's TxContext).
   if (path === 'src/import/run-import.ts' || path === 'src/import/sections.ts') return 'services';
+  // What a route builds a command's context with (the write path's deps, the request's actor): the routes' own.
+  if (path === 'src/routing/command-context.ts') return 'routes';
   if (belowFolders.some((folder) => path.startsWith(`src/${folder}/`))) return 'below';
   const module = moduleFolder.exec(path);
   if (module) {

@@ -25,14 +25,17 @@ describeEachEngine('exact totals under the count cache', (ctx) => {
   it('keeps event totals exact after imports, deletes and the clock passing an event end', async () => {
     const community = await ctx().community();
     const base = ctx().clock.now();
-    await runImport(ctx().database, ctx().clock, community.id, {
-      calendar_events: [
-        event('aaaaaaaaaaa1', 1, 1),
-        event('aaaaaaaaaaa2', 3, 1),
-        event('aaaaaaaaaaa3', 5, 1),
-        event('aaaaaaaaaaa4', -5, 1),
-      ],
-    });
+    await runImport(
+      { database: ctx().database, clock: ctx().clock, communityId: community.id },
+      {
+        calendar_events: [
+          event('aaaaaaaaaaa1', 1, 1),
+          event('aaaaaaaaaaa2', 3, 1),
+          event('aaaaaaaaaaa3', 5, 1),
+          event('aaaaaaaaaaa4', -5, 1),
+        ],
+      },
+    );
     // Without an argument: the upcoming list, the one whose total moves with the clock.
     const totals = async (query = '&time_filter=upcoming') => {
       const res = await ctx().request({ method: 'GET', url: `/admin/v0/calendar_events?per_page=1${query}`, headers: community.auth });
@@ -51,7 +54,10 @@ describeEachEngine('exact totals under the count cache', (ctx) => {
     assert.equal(await totals(), 2);
     assert.equal(await totals('&time_filter=past'), 2);
 
-    await runImport(ctx().database, ctx().clock, community.id, { calendar_events: [event('aaaaaaaaaaa5', 10, 1)] });
+    await runImport(
+      { database: ctx().database, clock: ctx().clock, communityId: community.id },
+      { calendar_events: [event('aaaaaaaaaaa5', 10, 1)] },
+    );
     assert.equal(await totals(), 3);
     assert.equal(await totals('&time_filter=all'), 5);
 
@@ -67,9 +73,12 @@ describeEachEngine('exact totals under the count cache', (ctx) => {
 
   it('sees writes made through another instance sharing the database', async () => {
     const community = await ctx().community();
-    await runImport(ctx().database, ctx().clock, community.id, {
-      calendar_events: [event('bbbbbbbbbbb1', 1, 1), event('bbbbbbbbbbb2', 2, 1)],
-    });
+    await runImport(
+      { database: ctx().database, clock: ctx().clock, communityId: community.id },
+      {
+        calendar_events: [event('bbbbbbbbbbb1', 1, 1), event('bbbbbbbbbbb2', 2, 1)],
+      },
+    );
     const other = await buildApp({ config: testConfig(), database: ctx().database, clock: ctx().clock, logger: false });
     try {
       const total = async () =>
@@ -89,23 +98,29 @@ describeEachEngine('exact totals under the count cache', (ctx) => {
     const hiddenFeedId = '44444444-4444-4444-8444-444444444444';
     const profile = { profile_id: '55555555-5555-4555-8555-555555555555', email: 'author@example.com' };
     const post = (id: string, feed: string) => ({ id, feed_id: feed, author_profile_id: profile.profile_id, title: id });
-    await runImport(ctx().database, ctx().clock, community.id, {
-      profiles: [profile],
-      feeds: [
-        { id: feedId, label: 'Open' },
-        { id: hiddenFeedId, label: 'Hidden', is_unlisted: true },
-      ],
-      posts: [post('p1', feedId), post('p2', feedId), post('p3', hiddenFeedId)],
-    });
+    await runImport(
+      { database: ctx().database, clock: ctx().clock, communityId: community.id },
+      {
+        profiles: [profile],
+        feeds: [
+          { id: feedId, label: 'Open' },
+          { id: hiddenFeedId, label: 'Hidden', is_unlisted: true },
+        ],
+        posts: [post('p1', feedId), post('p2', feedId), post('p3', hiddenFeedId)],
+      },
+    );
     const total = async (feed: string) =>
       (await ctx().request({ method: 'GET', url: `/admin/v0/feeds/${feed}/posts`, headers: community.auth })).json<Page>().data
         .total_records;
     assert.equal(await total(feedId), 2);
     assert.equal(await total('home'), 2);
-    await runImport(ctx().database, ctx().clock, community.id, { posts: [post('p4', feedId)] });
+    await runImport({ database: ctx().database, clock: ctx().clock, communityId: community.id }, { posts: [post('p4', feedId)] });
     assert.equal(await total(feedId), 3);
     assert.equal(await total('home'), 3);
-    await runImport(ctx().database, ctx().clock, community.id, { feeds: [{ id: hiddenFeedId, label: 'Hidden', is_unlisted: false }] });
+    await runImport(
+      { database: ctx().database, clock: ctx().clock, communityId: community.id },
+      { feeds: [{ id: hiddenFeedId, label: 'Hidden', is_unlisted: false }] },
+    );
     assert.equal(await total('home'), 4);
   });
 });

@@ -388,7 +388,7 @@ describeEachEngine(
       const { database, clock } = ctx();
       const key = async (held: string[]) =>
         ({
-          authorization: `Bearer ${(await createApiKey({ database, clock }, community.id, 'scoped', { permissions: new Set(permissions.filter((p) => held.includes(p))) })).key}`,
+          authorization: `Bearer ${(await createApiKey({ database, clock, communityId: community.id }, { label: 'scoped', permissions: new Set(permissions.filter((p) => held.includes(p))) })).key}`,
         }) as { authorization: string };
       const readOnly = await key(['chat:read']);
       const none = await key(['feeds:read']);

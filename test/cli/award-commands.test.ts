@@ -24,7 +24,7 @@ for (const { engine, skip } of engines) {
     const dir = mkdtempSync(join(tmpdir(), 'awards-'));
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Awards', 'free')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Awards', plan: 'free' })).id;
     });
     after(async () => {
       rmSync(dir, { recursive: true, force: true });

@@ -78,7 +78,8 @@ for (const { engine, skip } of engines) {
     });
     beforeEach(() => fake.reset());
 
-    const newCommunity = async () => (await createCommunity({ database: testDb.database, clock: systemClock }, 'Chat', 'enterprise')).id;
+    const newCommunity = async () =>
+      (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Chat', plan: 'enterprise' })).id;
 
     it('verifies the token, stores it with the team id and prints exactly {community_id, connected: true}', async () => {
       const communityId = await newCommunity();
@@ -120,7 +121,7 @@ for (const { engine, skip } of engines) {
         services: { chat: createSlackWorkspaceFactory({ apiUrl: fake.url, timeoutMs: durationMs(2000) }) },
       });
       try {
-        const key = (await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'invite')).key;
+        const key = (await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'invite' })).key;
         const res = await app.inject({
           method: 'POST',
           url: '/admin/v0/members',

@@ -90,9 +90,9 @@ for (const { engine, skip } of engines) {
       testDb = await createTestDatabase(engine);
       env = { ...testDb.env, CHAT_API_URL: fake.url, SECRETS_KEY: secretsKey, CHAT_TIMEOUT_MS: '2000' };
       app = await buildApp({ config: testConfig(), database: testDb.database, logger: false });
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Synced', 'enterprise')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Synced', plan: 'enterprise' })).id;
       auth = {
-        authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'test')).key}`,
+        authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'test' })).key}`,
       };
     });
     after(async () => {

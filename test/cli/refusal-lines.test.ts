@@ -432,10 +432,10 @@ for (const { engine, skip } of engines) {
       env = { ...testDb.env, WEBHOOK_ALLOW_PRIVATE: 'true' };
       const clock = new TestClock();
       const deps = { database: testDb.database, clock };
-      const community = (await createCommunity(deps, 'Refusals', 'enterprise')).id;
-      const other = (await createCommunity(deps, 'Other', 'enterprise')).id;
-      await runImport(testDb.database, clock, other, { files: [{ ...fileRecord, id: uuid(72) }] });
-      await runImport(testDb.database, clock, community, { profiles: [{ profile_id: uuid(1) }] });
+      const community = (await createCommunity(deps, { name: 'Refusals', plan: 'enterprise' })).id;
+      const other = (await createCommunity(deps, { name: 'Other', plan: 'enterprise' })).id;
+      await runImport({ ...deps, communityId: other }, { files: [{ ...fileRecord, id: uuid(72) }] });
+      await runImport({ ...deps, communityId: community }, { profiles: [{ profile_id: uuid(1) }] });
       const dir = mkdtempSync(join(tmpdir(), 'refusal-lines-'));
       const added = await runCli(['webhook', 'add', '--community', community, '--url', 'http://127.0.0.1:9/hook', '--json'], env);
       assert.equal(added.code, 0, added.stderr);

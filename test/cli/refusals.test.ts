@@ -269,18 +269,21 @@ for (const { engine, skip } of engines) {
       env = { ...testDb.env, CHAT_API_URL: fake.url, CHAT_TIMEOUT_MS: '2000' };
       const clock = new TestClock();
       const deps = { database: testDb.database, clock };
-      const community = (await createCommunity(deps, 'Refusals', 'enterprise')).id;
-      const other = (await createCommunity(deps, 'Connected', 'enterprise')).id;
-      const revokedKey = (await createApiKey(deps, community, 'revoked')).id;
+      const community = (await createCommunity(deps, { name: 'Refusals', plan: 'enterprise' })).id;
+      const other = (await createCommunity(deps, { name: 'Connected', plan: 'enterprise' })).id;
+      const revokedKey = (await createApiKey({ ...deps, communityId: community }, { label: 'revoked' })).id;
       await revokeApiKey(deps, revokedKey);
-      const expiredKey = (await createApiKey(deps, community, 'expired', { expiresInMs: durationMs(1000) })).id;
-      await runImport(testDb.database, clock, community, {
-        profiles: [{ profile_id: uuid(31) }],
-        members: [
-          { id: uuid(21), email: 'held@b.org', full_name: 'Holder' },
-          { id: uuid(22), email: 'other@b.org', full_name: 'Other' },
-        ],
-      });
+      const expiredKey = (await createApiKey({ ...deps, communityId: community }, { label: 'expired', expiresInMs: durationMs(1000) })).id;
+      await runImport(
+        { database: testDb.database, clock, communityId: community },
+        {
+          profiles: [{ profile_id: uuid(31) }],
+          members: [
+            { id: uuid(21), email: 'held@b.org', full_name: 'Holder' },
+            { id: uuid(22), email: 'other@b.org', full_name: 'Other' },
+          ],
+        },
+      );
       const dir = mkdtempSync(join(tmpdir(), 'refusals-'));
       const connected = await runCli(
         ['chat', 'connect', '--community', other, '--bot-token', fake.botToken, '--signing-secret', `s-${randomBytes(4).toString('hex')}`],
@@ -337,10 +340,13 @@ describeEachEngine('refusals of the member routes', (ctx) => {
     const t = ctx();
     const community = await t.community();
     auth = community.auth;
-    await runImport(t.database, t.clock, community.id, {
-      profiles: [{ profile_id: uuid(42), email: 'linked@b.org', chat_user_id: 'U0LINKED' }],
-      members: [{ id: linkedMember, email: 'linked@b.org', full_name: 'Linked', chat_profile_id: uuid(42) }],
-    });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      {
+        profiles: [{ profile_id: uuid(42), email: 'linked@b.org', chat_user_id: 'U0LINKED' }],
+        members: [{ id: linkedMember, email: 'linked@b.org', full_name: 'Linked', chat_profile_id: uuid(42) }],
+      },
+    );
   });
 
   const cases: [string, string, Record<string, unknown>, number, Record<string, unknown>][] = [

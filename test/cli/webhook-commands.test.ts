@@ -14,7 +14,7 @@ for (const { engine, skip } of engines) {
     before(async () => {
       testDb = await createTestDatabase(engine);
       env = { ...testDb.env, WEBHOOK_ALLOW_PRIVATE: 'true' };
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Hooks', 'enterprise')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Hooks', plan: 'enterprise' })).id;
     });
     after(async () => {
       await testDb?.drop();

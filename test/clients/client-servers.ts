@@ -25,8 +25,11 @@ export async function listen(database: Database, env: Record<string, string> = {
 
 /** A community of its own with an API key, so that each test counts only its own events. */
 export async function newCommunity(database: Database): Promise<{ id: string; key: string }> {
-  const community = await createCommunity({ database, clock: systemClock }, `Client ${randomUUID().slice(0, 8)}`, 'enterprise');
-  const key = await createApiKey({ database, clock: systemClock }, community.id, 'client test');
+  const community = await createCommunity(
+    { database, clock: systemClock },
+    { name: `Client ${randomUUID().slice(0, 8)}`, plan: 'enterprise' },
+  );
+  const key = await createApiKey({ database, clock: systemClock, communityId: community.id }, { label: 'client test' });
   return { id: community.id, key: key.key };
 }
 

@@ -24,7 +24,10 @@ for (const { engine, skip } of engines) {
     const call = (path: string, key: string) => fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
     /** Signs in with a one-time link, as an operator does: the session is a console key holding every permission. */
     const signInWithLink = async (page: Page, path: string) => {
-      const link = await createConsoleLink({ database: server.t.database, clock: server.t.clock }, server.community.id, durationMs(60_000));
+      const link = await createConsoleLink(
+        { database: server.t.database, clock: server.t.clock, communityId: server.community.id },
+        durationMs(60_000),
+      );
       await page.goto(`${server.baseUrl}/console/#token=${link.token}`);
       await page.locator('nav[aria-label="Console"]').waitFor();
       await page.goto(`${server.baseUrl}${path}`);

@@ -106,9 +106,10 @@ for (const { engine, skip } of engines) {
     });
 
     it('a part the key may not read shows the API’s message and hint; the others still show', async () => {
-      const limited = await createApiKey({ database: server.t.database, clock: server.t.clock }, server.community.id, 'limited', {
-        permissions: new Set(permissions.filter((p) => p !== 'activities:read' && p !== 'webhooks:write')),
-      });
+      const limited = await createApiKey(
+        { database: server.t.database, clock: server.t.clock, communityId: server.community.id },
+        { label: 'limited', permissions: new Set(permissions.filter((p) => p !== 'activities:read' && p !== 'webhooks:write')) },
+      );
       const { context, page } = await newPage(browser);
       await signInBrowser(page, server, '/console/', { key: limited.key, keyId: limited.id });
       await count(page, 'Members').getByText('2', { exact: true }).waitFor();

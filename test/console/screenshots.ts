@@ -99,8 +99,14 @@ try {
     await server.t.request({ method: 'POST', url: '/admin/v0/files', headers: { ...auth, ...headers }, payload });
   }
   const deps = { database: server.t.database, clock: server.t.clock };
-  await createApiKey(deps, server.community.id, 'Reporting', { permissions: new Set(['calendar_events:read', 'members:read'] as const) });
-  const session = await createApiKey(deps, server.community.id, 'Console session', { permissions: new Set(permissions) });
+  await createApiKey(
+    { ...deps, communityId: server.community.id },
+    { label: 'Reporting', permissions: new Set(['calendar_events:read', 'members:read'] as const) },
+  );
+  const session = await createApiKey(
+    { ...deps, communityId: server.community.id },
+    { label: 'Console session', permissions: new Set(permissions) },
+  );
 
   const browser = await launchBrowser();
   for (const width of [1280, 360]) {

@@ -33,9 +33,10 @@ for (const { engine, skip } of engines) {
     it('the nav landmark links every page by name, and each page has one h1 naming it, with no axe violation of impact serious or critical', async () => {
       const { context, page, errors } = await newPage(browser);
       // Every permission listed by name, as a console session holds them (the API keys page needs api_keys:write).
-      const session = await createApiKey({ database: server.t.database, clock: server.t.clock }, server.community.id, 'Console session', {
-        permissions: new Set(permissions),
-      });
+      const session = await createApiKey(
+        { database: server.t.database, clock: server.t.clock, communityId: server.community.id },
+        { label: 'Console session', permissions: new Set(permissions) },
+      );
       await signInBrowser(page, server, '/console/', { key: session.key, keyId: session.id });
       const nav = page.getByRole('navigation', { name: 'Console' });
       assert.deepEqual(await nav.getByRole('link').allInnerTexts(), pageNames);
@@ -129,7 +130,10 @@ for (const { engine, skip } of engines) {
     it('sign out clears the session from the tab and shows how to sign in again', async () => {
       const { context, page } = await newPage(browser);
       // A key of its own: sign-out revokes the session's key (once DELETE /api_keys/{id} exists), the others' stays.
-      const own = await createApiKey({ database: server.t.database, clock: server.t.clock }, server.community.id, 'console session');
+      const own = await createApiKey(
+        { database: server.t.database, clock: server.t.clock, communityId: server.community.id },
+        { label: 'console session' },
+      );
       await signInBrowser(page, server, '/console/', { key: own.key, keyId: own.id });
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();

@@ -19,14 +19,17 @@ for (const { engine, skip } of engines) {
 
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'free')).id;
-      await runImport(testDb.database, systemClock, communityId, {
-        members: [
-          { id: id(1), email: 'Zoe@Example.org', full_name: 'Zoë Ålander', preferred_name: 'Zozo' },
-          { id: id(2), email: 'ada@example.com', full_name: 'ada Łukasiewicz' },
-          { id: id(3), email: 'bob@example.com', full_name: 'Bob Æsir' },
-        ],
-      });
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'free' })).id;
+      await runImport(
+        { database: testDb.database, clock: systemClock, communityId },
+        {
+          members: [
+            { id: id(1), email: 'Zoe@Example.org', full_name: 'Zoë Ålander', preferred_name: 'Zozo' },
+            { id: id(2), email: 'ada@example.com', full_name: 'ada Łukasiewicz' },
+            { id: id(3), email: 'bob@example.com', full_name: 'Bob Æsir' },
+          ],
+        },
+      );
       // Back to the schema before the list (its columns and indexes go), the members staying.
       const { error } = await (await migratorOf(testDb.database)).migrateTo('018-post-search-fts-automerge');
       assert.equal(error, undefined);

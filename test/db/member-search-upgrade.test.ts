@@ -29,14 +29,17 @@ for (const { engine, skip } of engines) {
 
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'free')).id;
-      await runImport(testDb.database, systemClock, communityId, {
-        members: [
-          { id: id(1), email: 'Zoe@Example.org', full_name: 'Zoë Ålander', preferred_name: 'Zozo' },
-          { id: id(2), email: 'ada@example.com', full_name: 'Ada Lovelace' },
-          { id: id(3), email: 'zoe.b@example.net', full_name: 'Zoe Bloggs', state: 'deactivated' },
-        ],
-      });
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'free' })).id;
+      await runImport(
+        { database: testDb.database, clock: systemClock, communityId },
+        {
+          members: [
+            { id: id(1), email: 'Zoe@Example.org', full_name: 'Zoë Ålander', preferred_name: 'Zozo' },
+            { id: id(2), email: 'ada@example.com', full_name: 'Ada Lovelace' },
+            { id: id(3), email: 'zoe.b@example.net', full_name: 'Zoe Bloggs', state: 'deactivated' },
+          ],
+        },
+      );
       const { error } = await (await migratorOf(testDb.database)).migrateTo('023-activity-log');
       assert.equal(error, undefined);
     });
@@ -55,12 +58,15 @@ for (const { engine, skip } of engines) {
     });
 
     it('keeps indexing members written after the upgrade', async () => {
-      await runImport(testDb.database, systemClock, communityId, {
-        members: [
-          { id: id(2), email: 'ada@example.com', full_name: 'Ada Byron' },
-          { id: id(4), email: 'new@example.org', full_name: 'Zoé Newcomer' },
-        ],
-      });
+      await runImport(
+        { database: testDb.database, clock: systemClock, communityId },
+        {
+          members: [
+            { id: id(2), email: 'ada@example.com', full_name: 'Ada Byron' },
+            { id: id(4), email: 'new@example.org', full_name: 'Zoé Newcomer' },
+          ],
+        },
+      );
       assert.deepEqual(names((await search('zoe', 'active')).records), ['Zoë Ålander', 'Zoé Newcomer']);
       assert.equal((await search('lovelace')).total_records, 0);
       assert.deepEqual(names((await search('byron')).records), ['Ada Byron']);

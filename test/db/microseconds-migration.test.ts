@@ -31,31 +31,34 @@ for (const { engine, skip } of engines) {
     before(async () => {
       testDb = await createTestDatabase(engine);
       const clock = new TestClock(Date.parse('2026-11-21T12:00:00.123Z'));
-      const community = await createCommunity({ database: testDb.database, clock }, 'Old data', 'enterprise');
-      key = (await createApiKey({ database: testDb.database, clock }, community.id, 'test')).key;
-      await runImport(testDb.database, clock, community.id, {
-        profiles: [{ profile_id: profileId, email: 'a@example.org', created_at: '2025-03-11T13:06:35.552Z', chat_user_id: 'U1' }],
-        feeds: [{ id: feedId, label: 'Feed', slug: 'feed', chat_channel_id: 'C1' }],
-        calendar_events: [
-          {
-            id: 'ev0000000001',
-            status: 'published',
-            start_date: '2026-12-01T18:00:00.250Z',
-            end_date: '2026-12-01T19:00:00Z',
-            host_profile_ids: [profileId],
-            tags: [{ id: 't1', created_at: '2026-01-02T03:04:05.678Z' }],
-          },
-        ],
-        posts: [
-          {
-            id: 'p1',
-            feed_id: feedId,
-            author_profile_id: profileId,
-            content_created_at: '2025-05-14T19:16:38.63Z',
-            chat_message: { message_ts: '1747250195.525400' },
-          },
-        ],
-      });
+      const community = await createCommunity({ database: testDb.database, clock }, { name: 'Old data', plan: 'enterprise' });
+      key = (await createApiKey({ database: testDb.database, clock, communityId: community.id }, { label: 'test' })).key;
+      await runImport(
+        { database: testDb.database, clock, communityId: community.id },
+        {
+          profiles: [{ profile_id: profileId, email: 'a@example.org', created_at: '2025-03-11T13:06:35.552Z', chat_user_id: 'U1' }],
+          feeds: [{ id: feedId, label: 'Feed', slug: 'feed', chat_channel_id: 'C1' }],
+          calendar_events: [
+            {
+              id: 'ev0000000001',
+              status: 'published',
+              start_date: '2026-12-01T18:00:00.250Z',
+              end_date: '2026-12-01T19:00:00Z',
+              host_profile_ids: [profileId],
+              tags: [{ id: 't1', created_at: '2026-01-02T03:04:05.678Z' }],
+            },
+          ],
+          posts: [
+            {
+              id: 'p1',
+              feed_id: feedId,
+              author_profile_id: profileId,
+              content_created_at: '2025-05-14T19:16:38.63Z',
+              chat_message: { message_ts: '1747250195.525400' },
+            },
+          ],
+        },
+      );
       await migrateTo(testDb.database, '006-slack-chat-sync');
     });
 

@@ -18,7 +18,7 @@ describe('the slug index on a database that already holds events [postgres]', { 
 
   before(async () => {
     testDb = await createTestDatabase('postgres');
-    communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'enterprise')).id;
+    communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'enterprise' })).id;
     const seeded = await runCli(
       ['seed', '--community', communityId, '--events', '5000', '--posts', '0', '--profiles', '50', '--json'],
       testDb.env,

@@ -20,7 +20,7 @@ for (const { engine, skip } of engines) {
 
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'enterprise')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'enterprise' })).id;
       const seeded = await runCli(
         ['seed', '--community', communityId, '--events', '400', '--posts', '0', '--profiles', '20', '--json'],
         testDb.env,
@@ -51,7 +51,7 @@ for (const { engine, skip } of engines) {
       const expected = (JSON.parse(newest.doc) as { tags: { id: string; label: string }[] }).tags.find((tag) => tag.id === newest.tag_id);
       const app = await buildApp({ config: testConfig(), database: testDb.database, clock: systemClock });
       try {
-        const key = await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'upgrade');
+        const key = await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'upgrade' });
         const created = await app.inject({
           method: 'POST',
           url: '/admin/v0/calendar_events',

@@ -181,7 +181,7 @@ describe('export: SQLite → PostgreSQL → SQLite', { skip: postgresSkipReason 
     const open = async (engine: 'sqlite' | 'postgres') => {
       const database = await createTestDatabase(engine);
       databases.push(database);
-      const community = await createCommunity({ database: database.database, clock }, 'Moved', 'enterprise');
+      const community = await createCommunity({ database: database.database, clock }, { name: 'Moved', plan: 'enterprise' });
       return { database: database.database, id: community.id };
     };
     const first = await open('sqlite');

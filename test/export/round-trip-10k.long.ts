@@ -21,7 +21,10 @@ describe('export: the round trip at 10k events', () => {
   const community = async (engine: Engine) => {
     const database = await createTestDatabase(engine);
     databases.push(database);
-    return { database: database.database, id: (await createCommunity({ database: database.database, clock }, 'Big', 'enterprise')).id };
+    return {
+      database: database.database,
+      id: (await createCommunity({ database: database.database, clock }, { name: 'Big', plan: 'enterprise' })).id,
+    };
   };
   let fromSqlite = '';
 
@@ -31,7 +34,7 @@ describe('export: the round trip at 10k events', () => {
     fromSqlite = await exportText(source.database, source.id);
     assert.equal((JSON.parse(fromSqlite) as { calendar_events: unknown[] }).calendar_events.length, 10_000);
     clock.advance(60_000);
-    const copy = await createCommunity({ database: source.database, clock }, 'Copy', 'enterprise');
+    const copy = await createCommunity({ database: source.database, clock }, { name: 'Copy', plan: 'enterprise' });
     await importText(source.database, clock, copy.id, fromSqlite);
     const again = await exportText(source.database, copy.id);
     assert.ok(dataOf(again) === dataOf(fromSqlite), `differs at ${firstDifference(fromSqlite, again)}`);
@@ -44,7 +47,7 @@ describe('export: the round trip at 10k events', () => {
     const fromPostgres = await exportText(target.database, target.id);
     assert.ok(dataOf(fromPostgres) === dataOf(fromSqlite), `SQLite → PostgreSQL differs at ${firstDifference(fromSqlite, fromPostgres)}`);
     clock.advance(60_000);
-    const copy = await createCommunity({ database: target.database, clock }, 'Copy', 'enterprise');
+    const copy = await createCommunity({ database: target.database, clock }, { name: 'Copy', plan: 'enterprise' });
     await importText(target.database, clock, copy.id, fromPostgres);
     assert.ok((await exportText(target.database, copy.id)) === fromSqlite, 'PostgreSQL → PostgreSQL');
     const back = await community('sqlite');

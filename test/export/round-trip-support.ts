@@ -17,7 +17,7 @@ export async function exportText(database: Database, communityId: string): Promi
 
 /** Imports an export's text into a community, as `import FILE` does. */
 export async function importText(database: Database, clock: Clock, communityId: string, text: string): Promise<Record<string, number>> {
-  return runImport(database, clock, communityId, JSON.parse(text));
+  return runImport({ database, clock, communityId }, JSON.parse(text));
 }
 
 /**

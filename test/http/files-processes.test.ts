@@ -55,8 +55,8 @@ for (const { engine, skip } of engines) {
     before(async () => {
       ensureBuilt();
       testDb = await createTestDatabase(engine);
-      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Files', 'free');
-      auth = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'files')).key}`;
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Files', plan: 'free' });
+      auth = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'files' })).key}`;
       const env = { ...testDb.env, FILES_MAX_MB: '1' };
       servers = await Promise.all([startServerProcess(env), startServerProcess({ ...env, PUBLIC_BASE_URL: 'https://cdn.example.org/' })]);
     });

@@ -22,8 +22,11 @@ describe('SIGTERM with requests in flight on PostgreSQL', { skip }, () => {
   before(async () => {
     ensureBuilt();
     testDb = await createTestDatabase('postgres');
-    const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Graceful stop', 'enterprise');
-    key = (await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'stop')).key;
+    const community = await createCommunity(
+      { database: testDb.database, clock: systemClock },
+      { name: 'Graceful stop', plan: 'enterprise' },
+    );
+    key = (await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'stop' })).key;
     const seeded = await runCli(
       ['seed', '--community', community.id, '--events', '300', '--posts', '0', '--profiles', '100', '--json'],
       testDb.env,

@@ -28,8 +28,10 @@ describe('two server processes on one PostgreSQL and one Redis', { skip }, () =>
   before(async () => {
     ensureBuilt();
     testDb = await createTestDatabase('postgres');
-    communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Multi-instance', 'enterprise')).id;
-    for (let i = 0; i < 5; i++) keys.push(await createApiKey({ database: testDb.database, clock: systemClock }, communityId, `key ${i}`));
+    communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Multi-instance', plan: 'enterprise' }))
+      .id;
+    for (let i = 0; i < 5; i++)
+      keys.push(await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: `key ${i}` }));
     const env = { ...testDb.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix('multi'), RATE_LIMIT_PER_SECOND: '50' };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   });

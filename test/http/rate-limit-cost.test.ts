@@ -32,7 +32,7 @@ function costSuite(name: string, env: Record<string, string>, skip: string | fal
           t = ctx();
           const community = await t.community();
           a = community.auth;
-          const second = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'second');
+          const second = await createApiKey({ database: t.database, clock: t.clock, communityId: community.id }, { label: 'second' });
           b = { authorization: `Bearer ${second.key}` };
           other = (await t.community()).auth;
           await fx.importInto(t, community.id, corpus);
@@ -143,7 +143,7 @@ function costSuite(name: string, env: Record<string, string>, skip: string | fal
         it('answers concurrent heavy searches of two keys, one after the other (off the event loop on SQLite), byte for byte as before', async () => {
           const t = ctx();
           const community = await t.community();
-          const second = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'second');
+          const second = await createApiKey({ database: t.database, clock: t.clock, communityId: community.id }, { label: 'second' });
           // 2,600 matches: 6 units, heavy (5 or more) once its cost is known.
           await fx.importInto(t, community.id, {
             ...corpus,

@@ -241,8 +241,16 @@ describeEachEngine('refusal envelopes of rules outside the request schemas', (ct
   it('api key rotate, an expired key: 400 naming path.id', async () => {
     const t = ctx();
     const community = await t.community();
-    const admin = await createApiKey(t, community.id, 'admin', { permissions: parsePermissionList('all,api_keys:write') });
-    const expired = (await createApiKey(t, community.id, 'expiring', { expiresInMs: durationMs(1000) })).id;
+    const admin = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      { label: 'admin', permissions: parsePermissionList('all,api_keys:write') },
+    );
+    const expired = (
+      await createApiKey(
+        { database: t.database, clock: t.clock, communityId: community.id },
+        { label: 'expiring', expiresInMs: durationMs(1000) },
+      )
+    ).id;
     t.clock.advance(2000);
     const res = await t.request({
       method: 'POST',

@@ -48,9 +48,9 @@ for (const { engine, skip } of engines) {
     before(async () => {
       ensureBuilt();
       testDb = await createTestDatabase(engine);
-      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Crash', 'enterprise');
-      authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, community.id)).key}`;
-      await runImport(testDb.database, systemClock, community.id, seedDocument(Date.now()));
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Crash', plan: 'enterprise' });
+      authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, {})).key}`;
+      await runImport({ database: testDb.database, clock: systemClock, communityId: community.id }, seedDocument(Date.now()));
     });
     after(async () => {
       await server?.stop();

@@ -63,8 +63,8 @@ describe('PostgreSQL failing under a real server', { skip }, () => {
   before(async () => {
     ensureBuilt();
     testDb = await createTestDatabase('postgres');
-    const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Faults', 'enterprise');
-    authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, community.id, 'faults')).key}`;
+    const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Faults', plan: 'enterprise' });
+    authorization = `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId: community.id }, { label: 'faults' })).key}`;
     proxy = await new FaultProxy(upstream()).start();
     env = {
       DATABASE_URL: throughProxy(testDb.url, proxy, applicationName),

@@ -98,8 +98,8 @@ describe('CORS with CORS_ORIGINS set', () => {
     const config = testConfig({ CORS_ORIGINS: `${allowedOrigin}, http://localhost:5173` });
     app = await buildApp({ config, database: testDb.database, clock, logger: false });
     await app.ready();
-    const community = await createCommunity({ database: testDb.database, clock }, 'Cors', 'enterprise');
-    auth = { authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock }, community.id)).key}` };
+    const community = await createCommunity({ database: testDb.database, clock }, { name: 'Cors', plan: 'enterprise' });
+    auth = { authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock, communityId: community.id }, {})).key}` };
   });
   after(async () => {
     await app?.close();

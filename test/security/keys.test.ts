@@ -40,7 +40,7 @@ for (const format of ['json', 'pretty'] as const)
     before(async () => {
       t = ctx();
       world = await seedWorld(t, 'a');
-      const revoked = await createApiKey({ database: t.database, clock: t.clock }, world.communityId, 'revoked');
+      const revoked = await createApiKey({ database: t.database, clock: t.clock, communityId: world.communityId }, { label: 'revoked' });
       await revokeApiKey({ database: t.database, clock: t.clock }, revoked.id);
       secrets.push(world.key, revoked.key, randomKey(), 'not-a-ca-key-but-secret-0123456789');
       // The production logger options, at trace level, into a stream this test reads.
@@ -206,8 +206,8 @@ describeEachEngine(
         assert.equal(missing.statusCode, 429);
         // The next window lets the address try again.
         t.clock.advance(1000);
-        const community = await createCommunity({ database: t.database, clock: t.clock }, 'Brute', 'free');
-        const key = await createApiKey({ database: t.database, clock: t.clock }, community.id);
+        const community = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Brute', plan: 'free' });
+        const key = await createApiKey({ database: t.database, clock: t.clock, communityId: community.id }, {});
         const ok = await app.inject({ method: 'GET', url: '/admin/v0/calendar_events', headers: { authorization: `Bearer ${key.key}` } });
         assert.equal(ok.statusCode, 200);
       } finally {

@@ -155,8 +155,8 @@ describeEachEngine('tenant isolation', (ctx) => {
   it('the same id in two communities reads each community its own record', async () => {
     const shared = 'shared000001';
     const doc = (title: string) => ({ calendar_events: [{ id: shared, title, status: 'published', start_date: '2030-01-01T00:00:00Z' }] });
-    await runImport(t.database, t.clock, a.communityId, doc('Ours'));
-    await runImport(t.database, t.clock, b.communityId, doc('Theirs'));
+    await runImport({ database: t.database, clock: t.clock, communityId: a.communityId }, doc('Ours'));
+    await runImport({ database: t.database, clock: t.clock, communityId: b.communityId }, doc('Theirs'));
     const ours = await send(withA({ method: 'GET', url: `/admin/v0/calendar_events/${shared}` }));
     assert.equal(ours.json<{ data: { title: string } }>().data.title, 'Ours');
     await send(withA({ method: 'DELETE', url: `/admin/v0/calendar_events/${shared}` }));

@@ -91,7 +91,7 @@ describe('units: the compiler tells milliseconds, microseconds and durations apa
     // @ts-expect-error an instant is not a duration
     const deadline: Config['requestDeadlineMs'] = ms;
     // @ts-expect-error createApiKey's lifetime is a duration
-    const options: Parameters<typeof createApiKey>[3] = { expiresInMs: 3_600_000 };
+    const options: Parameters<typeof createApiKey>[1] = { expiresInMs: 3_600_000 };
     const parsed: DurationMs | null = parseDuration('15m');
     assert.equal(parsed, 900_000);
     assert.deepEqual([timeout, deadline, options?.expiresInMs], [5000, ms, 3_600_000]);

@@ -59,7 +59,7 @@ export const emptyChatMessage: Json = {
 
 /** Loads an import document into the community through the real import. */
 export async function importInto(app: TestApp, communityId: string, document: Json): Promise<Record<string, number>> {
-  return runImport(app.database, app.clock, communityId, document);
+  return runImport({ database: app.database, clock: app.clock, communityId }, document);
 }
 
 /** The error message of an import that must fail. */

@@ -148,8 +148,8 @@ export async function startTestApp(engine: Engine, options: HarnessOptions = {})
     config,
     testDb,
     async community(plan = 'enterprise', name = 'Test community') {
-      const community = await createCommunity({ database: testDb.database, clock }, name, plan);
-      const key = await createApiKey({ database: testDb.database, clock }, community.id, 'test');
+      const community = await createCommunity({ database: testDb.database, clock }, { name: name, plan: plan });
+      const key = await createApiKey({ database: testDb.database, clock, communityId: community.id }, { label: 'test' });
       return { id: community.id, key: key.key, keyId: key.id, auth: { authorization: `Bearer ${key.key}` } };
     },
     async request(injectOptions) {

@@ -111,9 +111,10 @@ describeEachEngine(
         [...webhookEventTypes],
       );
       for (const t of types) assert.match(t.description, /^[A-Z].{10,}\.$/, t.type);
-      const scoped = await createApiKey({ database: ctx().database, clock: ctx().clock }, id, 'no webhooks', {
-        permissions: new Set(permissions.filter((p) => p !== 'webhooks:write')),
-      });
+      const scoped = await createApiKey(
+        { database: ctx().database, clock: ctx().clock, communityId: id },
+        { label: 'no webhooks', permissions: new Set(permissions.filter((p) => p !== 'webhooks:write')) },
+      );
       const refused = await ctx().request({
         method: 'GET',
         url: '/admin/v0/webhook_event_types',

@@ -48,10 +48,13 @@ for (const { engine, skip } of engines) {
     });
 
     const subscribe = async () => {
-      const community = await createCommunity({ database: testDb.database, clock: systemClock }, 'Hooks', 'enterprise');
-      const endpoint = await createWebhookEndpoint({ database: testDb.database, clock: systemClock, allowPrivate: true }, community.id, {
-        url: receiver.url,
-      });
+      const community = await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Hooks', plan: 'enterprise' });
+      const endpoint = await createWebhookEndpoint(
+        { database: testDb.database, clock: systemClock, allowPrivate: true, communityId: community.id },
+        {
+          url: receiver.url,
+        },
+      );
       receiver.secrets = [endpoint.secret];
       return { communityId: community.id, endpoint };
     };
@@ -115,7 +118,7 @@ for (const { engine, skip } of engines) {
       await Promise.all(servers.splice(0).map((server) => server.stop()));
       receiver.reset();
       const { communityId, endpoint } = await subscribe();
-      const key = await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'hooks');
+      const key = await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'hooks' });
       const server = await startServerProcess({ ...env, WIRE_NAMES: 'slack' });
       try {
         const res = await fetch(`${server.baseUrl}/admin/v0/members`, {

@@ -208,7 +208,10 @@ describeEachEngine(
 
     it('signs with the old and the new secret during a rotation grace, and with the new one only after', async () => {
       const { auth, endpoint } = await subscribe(ctx());
-      const rotated = await rotateWebhookSecret({ database: ctx().database, clock: ctx().clock }, endpoint.id, durationMs(60_000));
+      const rotated = await rotateWebhookSecret(
+        { database: ctx().database, clock: ctx().clock },
+        { id: endpoint.id, graceMs: durationMs(60_000) },
+      );
       receiver.secrets = [endpoint.secret, rotated.secret];
       await emit(ctx(), auth, [{ type: 'member.created', data: { id: 'a' } }]);
       await worker.tick();

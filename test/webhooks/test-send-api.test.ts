@@ -171,9 +171,10 @@ describeEachEngine(
 
     it('needs webhooks:write and the Enterprise plan', async () => {
       const { id, endpoint } = await subscribe(ctx());
-      const scoped = await createApiKey({ database: ctx().database, clock: ctx().clock }, id, 'no webhooks', {
-        permissions: new Set(permissions.filter((p) => p !== 'webhooks:write')),
-      });
+      const scoped = await createApiKey(
+        { database: ctx().database, clock: ctx().clock, communityId: id },
+        { label: 'no webhooks', permissions: new Set(permissions.filter((p) => p !== 'webhooks:write')) },
+      );
       const refused = await testSend({ authorization: `Bearer ${scoped.key}` }, endpoint.id);
       assert.equal(refused.statusCode, 403);
       assert.equal(refused.json<{ error: { code: string } }>().error.code, 'insufficient_scope');

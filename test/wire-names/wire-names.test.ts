@@ -80,7 +80,7 @@ describeEachEngine(
     before(async () => {
       const community = await ctx().community('enterprise');
       auth = community.auth;
-      await runImport(ctx().database, ctx().clock, community.id, chatSpelled);
+      await runImport({ database: ctx().database, clock: ctx().clock, communityId: community.id }, chatSpelled);
     });
 
     it('event get and list answer slack and luma names, nested too; string values keep their words', async () => {
@@ -212,7 +212,7 @@ describeEachEngine('WIRE_NAMES=chat (default): the spec spelling; the import tak
         .replace(/"chat_message":\{/g, '"slack_message":{')
         .replace(/"source":"chat"/g, '"source":"slack"'),
     ) as Json;
-    await runImport(ctx().database, ctx().clock, id, slackSpelled);
+    await runImport({ database: ctx().database, clock: ctx().clock, communityId: id }, slackSpelled);
     const event = await get(ctx(), auth, '/admin/v0/calendar_events/WireEvent001');
     assert.equal(event.partner_event_id, 'luma-1');
     assert.deepEqual(event.description_chat_blocks, mention('U2'));
@@ -227,9 +227,12 @@ describeEachEngine('WIRE_NAMES=chat (default): the spec spelling; the import tak
   it('refuses a record that gives a field in both spellings, naming it', async () => {
     const { id } = await ctx().community('enterprise');
     await assert.rejects(
-      runImport(ctx().database, ctx().clock, id, {
-        profiles: [{ profile_id: profileId(9), email: 'z@example.com', chat_user_id: 'U9', slack_user_id: 'U9' }],
-      }),
+      runImport(
+        { database: ctx().database, clock: ctx().clock, communityId: id },
+        {
+          profiles: [{ profile_id: profileId(9), email: 'z@example.com', chat_user_id: 'U9', slack_user_id: 'U9' }],
+        },
+      ),
       /profiles\[0\]\.slack_user_id: is also given as "chat_user_id"/,
     );
   });

@@ -175,7 +175,8 @@ describeEachEngine('cached answers equal uncached answers after any sequence of 
         t.clock.set(start);
         const community = await t.community();
         const headers = community.auth;
-        const importDoc = (doc: Record<string, unknown>) => runImport(t.database, t.clock, community.id, doc);
+        const importDoc = (doc: Record<string, unknown>) =>
+          runImport({ database: t.database, clock: t.clock, communityId: community.id }, doc);
         const memberIds = new Map<number, string>();
 
         // The community's calendar feed (GET /calendar/{token}.ics, a cached read without a key).

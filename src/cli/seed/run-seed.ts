@@ -94,7 +94,10 @@ export async function seedRange(target: SeedTarget, name: SeedSectionName, from:
   for (let at = from; at < to; at += target.chunkSize) {
     const end = Math.min(to, at + target.chunkSize);
     const records = Array.from({ length: end - at }, (_, k) => generators[name](target.world, at + k));
-    const counts = await runImport(target.database, target.clock, target.communityId, { [name]: records }, { actor: target.actor });
+    const counts = await runImport(
+      { database: target.database, clock: target.clock, communityId: target.communityId, actor: target.actor },
+      { [name]: records },
+    );
     done += counts[name] ?? 0;
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? Math.round(done / seconds) : done;

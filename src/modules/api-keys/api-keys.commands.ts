@@ -1,4 +1,3 @@
-import type { Tx } from '../../db/handles.js';
 import { ApiError, notFound } from '../../errors.js';
 import type { ActorDeps } from '../../shared/activity.js';
 import { type Clock, systemClock, toIso } from '../../shared/clock.js';
@@ -16,6 +15,7 @@ import {
 } from '../../shared/permissions.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../../shared/time.js';
+import type { CommandContext, OperatorContext, TxContext } from '../../write-path/command-context.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { communityNotFound } from '../communities/communities.reads.js';
@@ -34,6 +34,8 @@ export interface CreatedApiKey {
 }
 
 export interface CreateApiKeyOptions {
+  /** Default: none (''). */
+  label?: string;
   /** Default `all`: every permission, now and later, but those never implied (api_keys:write: src/shared/permissions.ts). */
   permissions?: KeyPermissions;
   /** Lifetime from now; absent: the key never expires. */
@@ -44,13 +46,9 @@ export interface CreateApiKeyOptions {
 const keyNotFound = (keyId: string): ApiError => notFound('API key', `No API key with id "${keyId}".`);
 
 /** Creates a key with 192 random bits; the secret is returned here and never again. */
-export async function createApiKey(
-  deps: ApiKeyDeps,
-  communityId: string,
-  label = '',
-  options: CreateApiKeyOptions = {},
-): Promise<CreatedApiKey> {
-  const { database, clock } = deps;
+export async function createApiKey(ctx: CommandContext<ApiKeyDeps>, options: CreateApiKeyOptions): Promise<CreatedApiKey> {
+  const { database, clock, communityId } = ctx;
+  const label = options.label ?? '';
   if (!(await selectCommunity(database.db, communityId))) throw communityNotFound(communityId);
   if (label.length > 200) throw refuseSentence(['label'], 'too_long', 'The key label must be at most 200 characters.');
   const held = options.permissions ?? 'all';
@@ -58,7 +56,7 @@ export async function createApiKey(
   const id = newUuid();
   const now = clock.now();
   const expiresAt = options.expiresInMs === undefined ? null : addMillis(now, options.expiresInMs);
-  await writeCommunityData(deps, communityId, async (w) => {
+  await writeCommunityData(ctx, communityId, async (w) => {
     await insertApiKey(w.tx, {
       id,
       community_id: communityId,
@@ -80,12 +78,12 @@ export async function createApiKey(
 }
 
 /** Revokes a key at once (idempotent: a second revoke keeps the first instant). */
-export async function revokeApiKey(deps: ApiKeyDeps, keyId: string): Promise<{ id: string; revoked_at: string }> {
-  const before = await selectApiKey(deps.database.db, keyId);
+export async function revokeApiKey(ctx: OperatorContext<ApiKeyDeps>, keyId: string): Promise<{ id: string; revoked_at: string }> {
+  const before = await selectApiKey(ctx.database.db, keyId);
   if (!before) throw keyNotFound(keyId);
   if (before.revoked_at !== null) return { id: before.id, revoked_at: toIso(before.revoked_at) };
-  const at = deps.clock.now();
-  const row = await writeCommunityData(deps, before.community_id, async (w) => {
+  const at = ctx.clock.now();
+  const row = await writeCommunityData(ctx, before.community_id, async (w) => {
     const after = await revokeApiKeyRow(w.tx, keyId, at);
     // Recorded only by the revoke that set it (of two at once, the other finds it revoked).
     if (after?.revoked_at === at) w.record({ action: 'api_key.revoked', target: { type: 'api_key', id: keyId, name: before.label } });
@@ -100,11 +98,10 @@ export async function revokeApiKey(deps: ApiKeyDeps, keyId: string): Promise<{ i
  * working for `graceMs`; a secret replaced by an earlier rotation stops at once.
  */
 export async function rotateApiKey(
-  deps: ApiKeyDeps,
-  keyId: string,
-  graceMs: DurationMs,
+  ctx: OperatorContext<ApiKeyDeps>,
+  { keyId, graceMs }: { keyId: string; graceMs: DurationMs },
 ): Promise<{ id: string; key: string; previous_valid_until: string }> {
-  const { database, clock } = deps;
+  const { database, clock } = ctx;
   const row = await selectApiKey(database.db, keyId);
   if (!row) throw keyNotFound(keyId);
   if (row.revoked_at !== null) throw refuseSentence(['key_id'], 'revoked', `API key "${keyId}" is revoked; create a new key instead.`);
@@ -114,7 +111,7 @@ export async function rotateApiKey(
   const key = newSecret();
   const previousValidUntil = addMillis(now, graceMs);
   // Conditional on the hash read above: of two concurrent rotations one wins, the other is told to retry.
-  const rotated = await writeCommunityData(deps, row.community_id, async (w) => {
+  const rotated = await writeCommunityData(ctx, row.community_id, async (w) => {
     const done = await rotateApiKeyRow(w.tx, keyId, { keyHash: hashApiKey(key), previousHash: row.key_hash, previousValidUntil });
     if (done)
       w.record({
@@ -131,13 +128,12 @@ export async function rotateApiKey(
 
 /** Replaces a key's permissions (`all` or a set); every instance applies it within a second. */
 export async function setApiKeyPermissions(
-  deps: Pick<ApiKeyDeps, 'database' | 'actor' | 'requestContext'> & { clock?: Clock },
-  keyId: string,
-  held: KeyPermissions,
+  ctx: Pick<ApiKeyDeps, 'database' | 'actor' | 'requestContext'> & { clock?: Clock },
+  { keyId, permissions: held }: { keyId: string; permissions: KeyPermissions },
 ): Promise<{ id: string; permissions: Permission[]; all_permissions: boolean }> {
-  const before = await selectApiKey(deps.database.db, keyId);
+  const before = await selectApiKey(ctx.database.db, keyId);
   if (!before) throw keyNotFound(keyId);
-  const updated = await writeCommunityData({ ...deps, clock: deps.clock ?? systemClock }, before.community_id, async (w) => {
+  const updated = await writeCommunityData({ ...ctx, clock: ctx.clock ?? systemClock }, before.community_id, async (w) => {
     if (!(await updateApiKeyPermissions(w.tx, keyId, storedPermissions(held)))) return false;
     const names = (stored: string) => (stored === 'all' ? 'all' : permissionNames(parseStoredPermissions(stored)));
     w.record({
@@ -155,26 +151,20 @@ export async function setApiKeyPermissions(
 // Each is the operator command above, for a key of the caller's community, refused when the key
 // would hold (or holds) a permission the calling key does not hold itself.
 
-/** The calling key as the API's key management sees it: its id, community, and what it holds now. */
-export interface KeyCaller {
-  keyId: string;
-  communityId: string;
-}
-
 /** What the calling key holds now, read afresh (a narrowing by `key set-permissions` applies at once). */
-async function heldByCaller(database: ApiKeyDeps['database'], caller: KeyCaller): Promise<KeyPermissions> {
-  const row = await selectApiKey(database.db, caller.keyId);
+async function heldByCaller(database: ApiKeyDeps['database'], callerKeyId: string): Promise<KeyPermissions> {
+  const row = await selectApiKey(database.db, callerKeyId);
   return row === undefined || row.revoked_at !== null ? new Set() : parseStoredPermissions(row.permissions);
 }
 
 /** 403 unless the caller holds everything `target` holds. */
 async function requireHeldByCaller(
   database: ApiKeyDeps['database'],
-  caller: KeyCaller,
+  callerKeyId: string,
   target: KeyPermissions,
   action: string,
 ): Promise<void> {
-  const missing = firstNotHeld(await heldByCaller(database, caller), target);
+  const missing = firstNotHeld(await heldByCaller(database, callerKeyId), target);
   if (missing === null) return;
   const what = missing === 'all' ? '`all` (every permission, including future ones)' : `the permission ${missing}`;
   throw new ApiError('insufficient_scope', `This key cannot ${action} a key holding ${what}, which it does not hold itself.`, {
@@ -189,33 +179,38 @@ async function liveKeyOfCommunity(database: ApiKeyDeps['database'], communityId:
   return row;
 }
 
+/*
+ * The caller's community is the context's; `callerKeyId` names the calling key (the principal's),
+ * whose permissions bound what it may hand out or touch.
+ */
+
 /** `POST /api_keys`: a key of the caller's community holding at most what the caller holds; the secret once. */
 export async function createApiKeyAs(
-  deps: ApiKeyDeps,
-  caller: KeyCaller,
-  input: { label: string; permissions: KeyPermissions; expiresInMs?: DurationMs },
+  ctx: CommandContext<ApiKeyDeps>,
+  input: { callerKeyId: string; label: string; permissions: KeyPermissions; expiresInMs?: DurationMs },
 ): Promise<CreatedApiKey> {
-  await requireHeldByCaller(deps.database, caller, input.permissions, 'create');
-  return createApiKey(deps, caller.communityId, input.label, { permissions: input.permissions, expiresInMs: input.expiresInMs });
+  await requireHeldByCaller(ctx.database, input.callerKeyId, input.permissions, 'create');
+  return createApiKey(ctx, { label: input.label, permissions: input.permissions, expiresInMs: input.expiresInMs });
 }
 
 /** `POST /api_keys/{id}/rotate`: a new secret for a key of the caller's community that holds nothing the caller lacks. */
 export async function rotateApiKeyAs(
-  deps: ApiKeyDeps,
-  caller: KeyCaller,
-  keyId: string,
-  graceMs: DurationMs,
+  ctx: CommandContext<ApiKeyDeps>,
+  { callerKeyId, keyId, graceMs }: { callerKeyId: string; keyId: string; graceMs: DurationMs },
 ): Promise<{ id: string; key: string; previous_valid_until: string }> {
-  const row = await liveKeyOfCommunity(deps.database, caller.communityId, keyId);
-  await requireHeldByCaller(deps.database, caller, parseStoredPermissions(row.permissions), 'rotate');
-  return rotateApiKey(deps, row.id, graceMs);
+  const row = await liveKeyOfCommunity(ctx.database, ctx.communityId, keyId);
+  await requireHeldByCaller(ctx.database, callerKeyId, parseStoredPermissions(row.permissions), 'rotate');
+  return rotateApiKey(ctx, { keyId: row.id, graceMs });
 }
 
 /** `DELETE /api_keys/{id}`: revokes a key of the caller's community that holds nothing the caller lacks (itself included). */
-export async function revokeApiKeyAs(deps: ApiKeyDeps, caller: KeyCaller, keyId: string): Promise<{ id: string; revoked_at: string }> {
-  const row = await liveKeyOfCommunity(deps.database, caller.communityId, keyId);
-  if (row.id !== caller.keyId) await requireHeldByCaller(deps.database, caller, parseStoredPermissions(row.permissions), 'revoke');
-  return revokeApiKey(deps, row.id);
+export async function revokeApiKeyAs(
+  ctx: CommandContext<ApiKeyDeps>,
+  { callerKeyId, keyId }: { callerKeyId: string; keyId: string },
+): Promise<{ id: string; revoked_at: string }> {
+  const row = await liveKeyOfCommunity(ctx.database, ctx.communityId, keyId);
+  if (row.id !== callerKeyId) await requireHeldByCaller(ctx.database, callerKeyId, parseStoredPermissions(row.permissions), 'revoke');
+  return revokeApiKey(ctx, row.id);
 }
 
 /** The label of every console session's key, as `key list` shows it. */
@@ -228,11 +223,10 @@ export const consoleSessionLabel = 'Console session';
  * listed), expiring `lifetimeMs` after `now`. The community is the caller's to have checked.
  */
 export async function createConsoleSessionKey(
-  tx: Tx,
-  communityId: string,
-  now: EpochMillis,
-  lifetimeMs: DurationMs,
+  ctx: Pick<TxContext, 'tx' | 'communityId'>,
+  { now, lifetimeMs }: { now: EpochMillis; lifetimeMs: DurationMs },
 ): Promise<CreatedApiKey & { expires_at: string }> {
+  const { tx, communityId } = ctx;
   const held: KeyPermissions = new Set(permissions);
   const key = newSecret();
   const id = newUuid();

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
 import { validationFailed } from '../../errors.js';
-import { commandDeps } from '../../routing/command-context.js';
+import { commandContext } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../schemas/common.schemas.js';
 import { parseDuration, parseDurationOrZero } from '../../shared/duration.js';
@@ -95,7 +95,12 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       if (typeof held === 'object' && 'unknown' in held) throw validationFailed('body.permissions', `unknown permission "${held.unknown}"`);
       const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
       if (expiresInMs === null) throw validationFailed('body.expires_in', durationRule);
-      const created = await createApiKeyAs(commandDeps(request, deps), principalOf(request), { label, permissions: held, expiresInMs });
+      const created = await createApiKeyAs(commandContext(request, deps), {
+        callerKeyId: principalOf(request).keyId,
+        label,
+        permissions: held,
+        expiresInMs,
+      });
       const data = {
         id: created.id,
         key: created.key,
@@ -129,7 +134,11 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
     async (request) => {
       const grace = request.query.grace === undefined ? durationMs(24 * 3_600_000) : parseDurationOrZero(request.query.grace);
       if (grace === null) throw validationFailed('querystring.grace', `${durationRule}, or 0`);
-      const data = await rotateApiKeyAs(commandDeps(request, deps), principalOf(request), request.params.id, grace);
+      const data = await rotateApiKeyAs(commandContext(request, deps), {
+        callerKeyId: principalOf(request).keyId,
+        keyId: request.params.id,
+        graceMs: grace,
+      });
       return { success: true as const, data };
     },
   );
@@ -153,7 +162,10 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request) => {
-      const data = await revokeApiKeyAs(commandDeps(request, deps), principalOf(request), request.params.id);
+      const data = await revokeApiKeyAs(commandContext(request, deps), {
+        callerKeyId: principalOf(request).keyId,
+        keyId: request.params.id,
+      });
       // Refused at once on this instance (the lookup cache forgets it), within a second on the others.
       services.authenticator.forget(data.id);
       return { success: true as const, data };

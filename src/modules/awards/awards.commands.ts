@@ -7,6 +7,7 @@ import { newUuid } from '../../shared/ids.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { epochMillis, millisFromMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
+import type { CommandContext, TxContext } from '../../write-path/command-context.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { selectExistingProfileIds, selectProfileIdByKey, selectProfileJsonByIds } from '../profiles/profiles.queries.js';
@@ -25,6 +26,9 @@ import type { AssignAwardBody, AwardView } from './awards.schemas.js';
 
 /** What the awards module's commands and reads are given. */
 export type AwardDeps = StorageDeps;
+
+/** What the award commands are given (src/write-path/command-context.ts). */
+export type AwardContext = CommandContext<AwardDeps>;
 
 /** The recipient's chat user id and name as a direct message names them, or undefined. */
 async function profileForMessage(
@@ -58,16 +62,17 @@ async function requireProfile(
  * connected and the recipient a Slack user id (src/modules/awards/awards.worker.ts sends it),
  * and emits `award.assigned`.
  */
-export async function assignAward(deps: AwardDeps, communityId: string, awardId: string, body: AssignAwardBody): Promise<void> {
+export async function assignAward(ctx: AwardContext, { awardId, body }: { awardId: string; body: AssignAwardBody }): Promise<void> {
+  const { communityId } = ctx;
   // Shapes first, so that a request with two bad parts is told about the first field, whatever exists.
   userIdentifier(body.recipient, ['recipient']);
   if (body.sender !== undefined) userIdentifier(body.sender, ['sender']);
-  const award = await selectAward(deps.database.db, communityId, awardId.toLowerCase());
+  const award = await selectAward(ctx.database.db, communityId, awardId.toLowerCase());
   if (!award) throw notFound('Award');
-  const recipientId = await requireProfile(deps, communityId, body.recipient, 'recipient');
-  const senderId = body.sender === undefined ? null : await requireProfile(deps, communityId, body.sender, 'sender');
+  const recipientId = await requireProfile(ctx, communityId, body.recipient, 'recipient');
+  const senderId = body.sender === undefined ? null : await requireProfile(ctx, communityId, body.sender, 'sender');
   const anonymous = body.send_anonymously === true;
-  await writeCommunityData(deps, communityId, async (w) => {
+  await writeCommunityData(ctx, communityId, async (w) => {
     const row = {
       community_id: communityId,
       award_id: award.id,
@@ -116,14 +121,15 @@ export async function assignAward(deps: AwardDeps, communityId: string, awardId:
  * `award create`: defines an award of the community. Refuses (Refused) fields out of their rules
  * and a name the community already uses; an unknown community is a 404.
  */
-export async function createAward(deps: AwardDeps, communityId: string, input: NewAward): Promise<AwardView> {
+export async function createAward(ctx: AwardContext, input: NewAward): Promise<AwardView> {
+  const { communityId } = ctx;
   const parsed = parseNewAward(input);
   if ('failures' in parsed) throw new Refused(parsed.failures);
   const { name, description, emoji } = parsed.award;
-  if (!(await selectCommunity(deps.database.db, communityId))) throw notFound('Community');
+  if (!(await selectCommunity(ctx.database.db, communityId))) throw notFound('Community');
   const id = newUuid();
   try {
-    const createdAt = await writeCommunityData(deps, communityId, async (w) => {
+    const createdAt = await writeCommunityData(ctx, communityId, async (w) => {
       await upsertAwards(w.tx, [{ community_id: communityId, id, name, description, emoji, created_at: w.now, updated_at: w.now }]);
       w.record({ action: 'award.created', target: { type: 'award', id, name } });
       return w.now;
@@ -147,7 +153,8 @@ export interface AwardWithHolders {
  * the community and a member listed twice as holding one award. Sends no message and no webhook:
  * an import is a bulk load, not an event.
  */
-export async function importAwards(tx: Tx, communityId: string, awards: readonly AwardWithHolders[]): Promise<void> {
+export async function importAwards(ctx: Pick<TxContext, 'tx' | 'communityId'>, awards: readonly AwardWithHolders[]): Promise<void> {
+  const { tx, communityId } = ctx;
   const referenced = awards.flatMap(({ holders }) =>
     holders.flatMap((h) => [h.profile_id, ...(h.sender_profile_id ? [h.sender_profile_id] : [])]),
   );

@@ -29,7 +29,7 @@ function parseAward(record: unknown): AwardImport {
 export const awardsImportSection: ImportSection<AwardImport> = {
   name: section,
   parse: parseAward,
-  async apply(tx, records, context) {
+  async apply(context, records) {
     const { communityId, now } = context;
     refuseDuplicateIds(records, (record) => record.id.toLowerCase());
     const awards = records.map((record): AwardWithHolders => {
@@ -55,7 +55,7 @@ export const awardsImportSection: ImportSection<AwardImport> = {
       };
     });
     // Refused with paths starting at the record's index: the import prints `awards[<index>].<rest>: <message>`.
-    await importAwards(tx, communityId, awards);
+    await importAwards(context, awards);
     return records.length;
   },
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
-import { commandDeps } from '../../routing/command-context.js';
+import { commandContext } from '../../routing/command-context.js';
 import { principalOf, refusalIn } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
 import { SecretBox } from '../../shared/secret-box.js';
@@ -48,7 +48,7 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request) => {
       const awardId = awardIdFromPath(request.params.award_id);
-      await assignAward(commandDeps(request, services), principalOf(request).communityId, awardId, request.body);
+      await assignAward(commandContext(request, services), { awardId, body: request.body });
       worker.wake();
       return { success: true as const };
     },
@@ -94,7 +94,7 @@ export const awardsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     },
     async (request, reply) => {
       const { name, description, emoji } = request.body;
-      const award = await createAward(commandDeps(request, { database, clock }), principalOf(request).communityId, {
+      const award = await createAward(commandContext(request, { database, clock }), {
         name,
         description: description ?? undefined,
         emoji: emoji ?? undefined,

@@ -1,5 +1,4 @@
 import type { ImportSection } from '../../import/import-section.js';
-import { defaultPublicBaseUrl } from '../../shared/public-base-url.js';
 import { importEvents } from './commands/import-events.js';
 import { type ParsedEvent, parseEventRecord } from './rules/event-record.js';
 
@@ -11,6 +10,5 @@ import { type ParsedEvent, parseEventRecord } from './rules/event-record.js';
 export const calendarEventsImportSection: ImportSection<ParsedEvent> = {
   name: 'calendar_events',
   parse: (record) => parseEventRecord(record),
-  apply: (tx, records, context) =>
-    importEvents({ tx, communityId: context.communityId, now: context.now }, records, context.publicBaseUrl ?? defaultPublicBaseUrl),
+  apply: (context, records) => importEvents(context, records),
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
-import { commandDeps } from '../../routing/command-context.js';
+import { commandContext } from '../../routing/command-context.js';
 import { sendJsonBytes, sendJsonText } from '../../routing/json-reply.js';
 import { principalOf, refusalIn } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, idempotentErrorStatuses } from '../../schemas/common.schemas.js';
@@ -99,7 +99,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const data = await deleteEvent(commandDeps(request, services), principalOf(request).communityId, request.params.calendar_event_id);
+      const data = await deleteEvent(commandContext(request, services), request.params.calendar_event_id);
       return { success: true as const, data };
     },
   );
@@ -118,8 +118,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request) => {
-      const { communityId } = principalOf(request);
-      await setAttendee(commandDeps(request, services), communityId, request.params.calendar_event_id, request.body);
+      await setAttendee(commandContext(request, services), { eventId: request.params.calendar_event_id, body: request.body });
       return { success: true as const };
     },
   );
@@ -140,7 +139,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request, reply) => {
-      const written = await createEvent(commandDeps(request, services), principalOf(request).communityId, request.body);
+      const written = await createEvent(commandContext(request, services), request.body);
       reply.code(201).header('location', `/admin/v0/calendar_events/${written.id}`);
       return sendWritten(reply, written);
     },
@@ -161,8 +160,7 @@ export const calendarEventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = as
       },
     },
     async (request, reply) => {
-      const { communityId } = principalOf(request);
-      const written = await updateEvent(commandDeps(request, services), communityId, request.params.calendar_event_id, request.body);
+      const written = await updateEvent(commandContext(request, services), { id: request.params.calendar_event_id, body: request.body });
       return sendWritten(reply, written);
     },
   );

@@ -8,6 +8,7 @@ import { refuse } from '../../shared/failures.js';
 import { newUuid } from '../../shared/ids.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { EpochMicros } from '../../shared/time.js';
+import type { CommandContext, OperatorContext } from '../../write-path/command-context.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectTagIdByIdOrLabel } from '../calendar-events/queries/feed.js';
 import { selectCommunity } from '../communities/communities.queries.js';
@@ -36,6 +37,9 @@ export interface CalendarFeedDeps extends ActorDeps {
   publicBaseUrl: () => string;
 }
 
+/** What the feed commands are given (src/write-path/command-context.ts). */
+export type CalendarFeedContext = CommandContext<CalendarFeedDeps>;
+
 /** What a shared feed is created with (CLI and API). */
 export interface NewCalendarFeed {
   label?: string | undefined;
@@ -48,19 +52,20 @@ export interface NewCalendarFeed {
 const newToken = (): string => randomBytes(32).toString('base64url');
 
 /** Creates a shared feed of the community's events; its URL is in the answer, and never again (only its hash is kept). */
-export async function createCalendarFeed(deps: CalendarFeedDeps, communityId: string, input: NewCalendarFeed): Promise<CalendarFeedRecord> {
+export async function createCalendarFeed(ctx: CalendarFeedContext, input: NewCalendarFeed): Promise<CalendarFeedRecord> {
+  const { communityId } = ctx;
   const label = (input.label ?? '').trim();
   if (label.length > maxLabelLength) throw refuse(['label'], 'too_long', `must be at most ${maxLabelLength} characters`);
-  if (!(await selectCommunity(deps.database.db, communityId))) throw notFound('Community');
+  if (!(await selectCommunity(ctx.database.db, communityId))) throw notFound('Community');
   let tagId: string | null = null;
   if (input.tag !== undefined) {
-    const found = await selectTagIdByIdOrLabel(deps.database.db, communityId, input.tag);
+    const found = await selectTagIdByIdOrLabel(ctx.database.db, communityId, input.tag);
     if (found === undefined)
       throw refuse(['tag'], 'unknown_reference', `no event of the community carries the tag ${JSON.stringify(input.tag)} (by id or label)`);
     tagId = found;
   }
   const token = newToken();
-  const row = await writeCommunityData(deps, communityId, async (w) => {
+  const row = await writeCommunityData(ctx, communityId, async (w) => {
     const inserted = {
       community_id: communityId,
       id: newUuid(),
@@ -82,7 +87,7 @@ export async function createCalendarFeed(deps: CalendarFeedDeps, communityId: st
     });
     return inserted;
   });
-  return calendarFeedRecord(row, feedUrls(deps.publicBaseUrl(), token));
+  return calendarFeedRecord(row, feedUrls(ctx.publicBaseUrl(), token));
 }
 
 /** A member feed's token, or a 409 when it was sealed with a key this server no longer holds (SECRETS_KEY rotated, the old one dropped). */
@@ -101,16 +106,16 @@ function openSealedToken(deps: Pick<CalendarFeedDeps, 'secrets'>, sealed: string
  * to be answered again. `created` says which of the two happened.
  */
 export async function memberCalendarFeed(
-  deps: CalendarFeedDeps,
-  communityId: string,
+  ctx: CalendarFeedContext,
   memberId: string,
 ): Promise<{ feed: CalendarFeedRecord; created: boolean }> {
-  if (!(await selectMemberById(deps.database.db, communityId, memberId))) throw notFound('Member');
-  return writeCommunityData(deps, communityId, async (w) => {
+  const { communityId } = ctx;
+  if (!(await selectMemberById(ctx.database.db, communityId, memberId))) throw notFound('Member');
+  return writeCommunityData(ctx, communityId, async (w) => {
     const existing = await selectLiveMemberFeed(w.tx, communityId, memberId);
     if (existing?.token_sealed) {
-      const token = openSealedToken(deps, existing.token_sealed);
-      return { feed: calendarFeedRecord(existing, feedUrls(deps.publicBaseUrl(), token)), created: false };
+      const token = openSealedToken(ctx, existing.token_sealed);
+      return { feed: calendarFeedRecord(existing, feedUrls(ctx.publicBaseUrl(), token)), created: false };
     }
     const token = newToken();
     const row = {
@@ -118,7 +123,7 @@ export async function memberCalendarFeed(
       id: newUuid(),
       label: 'My events',
       token_hash: tokenHash(token),
-      token_sealed: deps.secrets.seal(token),
+      token_sealed: ctx.secrets.seal(token),
       member_id: memberId,
       tag_id: null,
       include_unlisted: 1 as const,
@@ -131,17 +136,14 @@ export async function memberCalendarFeed(
       target: { type: 'calendar_feed', id: row.id, name: row.label },
       metadata: { member_id: memberId },
     });
-    return { feed: calendarFeedRecord(row, feedUrls(deps.publicBaseUrl(), token)), created: true };
+    return { feed: calendarFeedRecord(row, feedUrls(ctx.publicBaseUrl(), token)), created: true };
   });
 }
 
 /** Revokes a feed of the community (the API); its URL answers 404 from now on. */
-export async function revokeCalendarFeed(
-  deps: Pick<CalendarFeedDeps, 'database' | 'clock' | 'actor' | 'requestContext'>,
-  communityId: string,
-  id: string,
-): Promise<void> {
-  const revoked = await writeCommunityData(deps, communityId, async (w) => {
+export async function revokeCalendarFeed(ctx: CommandContext, id: string): Promise<void> {
+  const { communityId } = ctx;
+  const revoked = await writeCommunityData(ctx, communityId, async (w) => {
     const row = await selectCalendarFeedById(w.tx, id);
     if (!(await revokeCalendarFeedRow(w.tx, communityId, id, w.now))) return false;
     // A second revoke changes nothing and records nothing (it is refused: 404).
@@ -156,13 +158,10 @@ export async function revokeCalendarFeed(
 }
 
 /** Revokes a feed by its id alone (the CLI: the operator of the whole service); answers its community. */
-export async function revokeCalendarFeedById(
-  deps: Pick<CalendarFeedDeps, 'database' | 'clock' | 'actor' | 'requestContext'>,
-  id: string,
-): Promise<string> {
-  const row = await selectCalendarFeedById(deps.database.db, id);
+export async function revokeCalendarFeedById(ctx: OperatorContext, id: string): Promise<string> {
+  const row = await selectCalendarFeedById(ctx.database.db, id);
   if (!row || row.revoked_at !== null) throw notFound('Calendar feed', `No live calendar feed ${id}.`);
-  await revokeCalendarFeed(deps, row.community_id, id);
+  await revokeCalendarFeed({ ...ctx, communityId: row.community_id }, id);
   return row.community_id;
 }
 
@@ -173,15 +172,17 @@ export async function revokeCalendarFeedById(
  * feed's own, rendered from this very outcome.
  */
 export async function settleCalendarFeed(
-  deps: { database: Database; clock: Clock },
-  communityId: string,
-  feedId: string,
-  events: readonly FeedEvent[],
-  now: EpochMicros,
-  endsFrom: EpochMicros,
-  pastMicros: number,
+  ctx: CommandContext,
+  {
+    feedId,
+    events,
+    now,
+    endsFrom,
+    pastMicros,
+  }: { feedId: string; events: readonly FeedEvent[]; now: EpochMicros; endsFrom: EpochMicros; pastMicros: number },
 ): Promise<SettledFeed> {
-  return writeCommunityData(deps, communityId, async (w) => {
+  const { communityId } = ctx;
+  return writeCommunityData(ctx, communityId, async (w) => {
     await lockCalendarFeed(w.tx, communityId, feedId);
     const entries = await selectFeedEntries(w.tx, communityId, feedId);
     const settled = settleFeed(events, entries, now, endsFrom, pastMicros);

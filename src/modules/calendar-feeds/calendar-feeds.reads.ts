@@ -103,7 +103,8 @@ export const readCalendarFeed = cachedRead({
     const previous = lastRendered(feed.id);
     const events = rows.map((row) => feedEventOf(row, previous.get(row.id)));
     let settled = settleFeed(events, await selectFeedEntries(db, communityId, feed.id), now, endsFrom, pastMicros);
-    if (!settledNothing(settled)) settled = await settleCalendarFeed(deps, communityId, feed.id, events, now, endsFrom, pastMicros);
+    if (!settledNothing(settled))
+      settled = await settleCalendarFeed({ ...deps, communityId }, { feedId: feed.id, events, now, endsFrom, pastMicros });
     const community = await selectCommunity(db, communityId);
     const name = feed.label ? `${community?.name ?? ''}: ${feed.label}` : (community?.name ?? '');
     const ics = renderFeedIcs(

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
 import { notFound } from '../../errors.js';
-import { commandDeps } from '../../routing/command-context.js';
+import { commandContext } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../schemas/common.schemas.js';
 import { andThen } from '../../shared/maybe-async.js';
@@ -54,7 +54,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
       },
     },
     async (request, reply) => {
-      const feed = await createCalendarFeed(commandDeps(request, services), principalOf(request).communityId, request.body);
+      const feed = await createCalendarFeed(commandContext(request, services), request.body);
       return reply.code(201).send({ success: true as const, data: feed });
     },
   );
@@ -73,7 +73,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
       },
     },
     async (request) => {
-      await revokeCalendarFeed(commandDeps(request, services), principalOf(request).communityId, request.params.id);
+      await revokeCalendarFeed(commandContext(request, services), request.params.id);
       return { success: true as const };
     },
   );
@@ -94,11 +94,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
       },
     },
     async (request, reply) => {
-      const { feed, created } = await memberCalendarFeed(
-        commandDeps(request, services),
-        principalOf(request).communityId,
-        request.params.member_id,
-      );
+      const { feed, created } = await memberCalendarFeed(commandContext(request, services), request.params.member_id);
       return reply.code(created ? 201 : 200).send({ success: true as const, data: feed });
     },
   );

@@ -36,9 +36,10 @@ function rejectionMessage(code: string): string {
 
 /** Verifies a chat admin token with the chat platform, then stores it (with its workspace id) as the community's connection. */
 export async function connectChat(
-  { database, clock, secrets }: Pick<ChatConnectionDeps, 'database' | 'clock' | 'secrets'>,
+  ctx: Pick<ChatConnectionDeps, 'database' | 'clock' | 'secrets'>,
   input: ConnectChatInput,
 ): Promise<ChatConnectionSummary> {
+  const { database, clock, secrets } = ctx;
   const token = input.token.trim();
   // Never echo the token in a message: it is a credential.
   if (token === '' || /\s/.test(token) || token.length > 1024) {

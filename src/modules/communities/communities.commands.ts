@@ -12,7 +12,10 @@ function requirePlan(plan: string) {
 }
 
 /** Creates a community on a plan. */
-export async function createCommunity({ database, clock }: CommunityDeps, name: string, plan: string): Promise<Community> {
+export async function createCommunity(
+  { database, clock }: CommunityDeps,
+  { name, plan }: { name: string; plan: string },
+): Promise<Community> {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 200)
     throw refuseSentence(['name'], 'length', 'The community name must be 1-200 characters.');
@@ -22,7 +25,10 @@ export async function createCommunity({ database, clock }: CommunityDeps, name: 
 }
 
 /** Changes the plan of a community. */
-export async function setCommunityPlan({ database }: Pick<CommunityDeps, 'database'>, id: string, plan: string): Promise<Community> {
+export async function setCommunityPlan(
+  { database, communityId: id }: Pick<CommunityDeps, 'database'> & { readonly communityId: string },
+  plan: string,
+): Promise<Community> {
   const checked = requirePlan(plan);
   if (!(await updateCommunityPlan(database.db, id, checked))) throw communityNotFound(id);
   const row = await selectCommunity(database.db, id);
@@ -36,7 +42,7 @@ export async function setCommunityPlan({ database }: Pick<CommunityDeps, 'databa
  */
 export async function bootstrapDefaultCommunity(deps: CommunityDeps): Promise<{ community: Community; key: string } | null> {
   if ((await countCommunities(deps.database.db)) > 0) return null;
-  const community = await createCommunity(deps, 'Default community', 'enterprise');
-  const created = await createApiKey(deps, community.id, 'default');
+  const community = await createCommunity(deps, { name: 'Default community', plan: 'enterprise' });
+  const created = await createApiKey({ ...deps, communityId: community.id }, { label: 'default' });
   return { community, key: created.key };
 }

@@ -37,8 +37,7 @@ export type LinkRefusal = 'unknown' | 'used' | 'expired';
  * `parseLinkLifetime`). Links that stopped working are deleted meanwhile: refused either way.
  */
 export async function createConsoleLink(
-  { database, clock }: Pick<ConsoleSessionDeps, 'database' | 'clock'>,
-  communityId: string,
+  { database, clock, communityId }: Pick<ConsoleSessionDeps, 'database' | 'clock'> & { readonly communityId: string },
   lifetimeMs: DurationMs,
 ): Promise<CreatedConsoleLink> {
   if (!(await selectCommunity(database.db, communityId))) throw communityNotFound(communityId);
@@ -61,17 +60,20 @@ export async function createConsoleLink(
  * community, in one transaction: a session is never made without using its link up, nor a link
  * used up without its session. A used, expired or unknown token is refused alike.
  */
-export async function exchangeConsoleToken(deps: ConsoleSessionDeps, token: string, sessionMs: DurationMs): Promise<ConsoleSession> {
+export async function exchangeConsoleToken(
+  ctx: ConsoleSessionDeps,
+  { token, sessionMs }: { token: string; sessionMs: DurationMs },
+): Promise<ConsoleSession> {
   const tokenHash = hashLinkToken(token);
-  const link = await selectConsoleLink(deps.database.db, tokenHash);
-  if (!link) return refuseConsoleLink(deps, 'unknown', null);
-  const session = await writeCommunityData(deps, link.community_id, async (w) => {
-    const now = deps.clock.now();
+  const link = await selectConsoleLink(ctx.database.db, tokenHash);
+  if (!link) return refuseConsoleLink(ctx, 'unknown', null);
+  const session = await writeCommunityData(ctx, link.community_id, async (w) => {
+    const now = ctx.clock.now();
     if (!(await useConsoleLink(w.tx, tokenHash, now))) return null;
     return consoleSignedIn(w, now, sessionMs);
   });
   if (session) return session;
-  return refuseConsoleLink(deps, link.used_at !== null || link.expires_at > deps.clock.now() ? 'used' : 'expired', link.community_id);
+  return refuseConsoleLink(ctx, link.used_at !== null || link.expires_at > ctx.clock.now() ? 'used' : 'expired', link.community_id);
 }
 
 /**
@@ -82,7 +84,7 @@ async function consoleSignedIn(w: CommunityWrite, now: EpochMillis, sessionMs: D
   const community = await selectCommunity(w.tx, w.communityId);
   // The link's row is deleted with its community (foreign key): a used link names one that exists.
   if (!community) throw communityNotFound(w.communityId);
-  const key = await createConsoleSessionKey(w.tx, w.communityId, now, sessionMs);
+  const key = await createConsoleSessionKey(w, { now, lifetimeMs: sessionMs });
   // The session signs itself in: its key exists only inside this write, so the record names it here.
   w.record({
     action: 'console.signed_in',
@@ -106,10 +108,13 @@ async function consoleSignedIn(w: CommunityWrite, now: EpochMillis, sessionMs: D
 async function refuseConsoleLink(deps: ConsoleSessionDeps, reason: LinkRefusal, communityId: string | null): Promise<never> {
   // The log is per community: an unknown token names none, so nothing is recorded for it.
   if (communityId !== null)
-    await recordEvent({ ...deps, actor: systemActor('console sign-in') }, communityId, {
-      action: 'console.link_refused',
-      target: { type: 'community', id: null, name: null },
-      metadata: { reason },
-    });
+    await recordEvent(
+      { ...deps, actor: systemActor('console sign-in'), communityId },
+      {
+        action: 'console.link_refused',
+        target: { type: 'community', id: null, name: null },
+        metadata: { reason },
+      },
+    );
   throw new ApiError('console_link_refused');
 }

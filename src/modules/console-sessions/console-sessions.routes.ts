@@ -44,8 +44,7 @@ export const consoleSessionsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = a
     async (request, reply) => {
       const session = await exchangeConsoleToken(
         { ...withDeadline(request, services), requestContext: requestContextOf(request) },
-        request.body.token,
-        services.config.consoleSessionMs,
+        { token: request.body.token, sessionMs: services.config.consoleSessionMs },
       );
       return reply.code(201).send({ success: true as const, data: session });
     },

@@ -1,6 +1,7 @@
 import { resolveStamps } from '../../import/import-fields.js';
 import { duplicateIdFailure } from '../../import/import-section.js';
 import { Refused } from '../../shared/failures.js';
+import type { TxContext } from '../../write-path/command-context.js';
 import type { CommunityWrite } from '../../write-path/write-community-data.js';
 import { updatePostsInHome } from '../posts/posts.queries.js';
 import { type FeedRow, homeFlag, lockFeedRow, selectFeedRows, upsertFeedRows } from './feeds.queries.js';
@@ -18,7 +19,7 @@ import type { FeedDoc } from './feeds.schemas.js';
  * archived/unlisted flags move it in or out of the Home feed is updated here. Refused when an id
  * appears twice (the failure's path starts with the record's index).
  */
-export async function upsertFeeds(w: Pick<CommunityWrite, 'tx' | 'communityId' | 'now'>, records: readonly ParsedFeed[]): Promise<void> {
+export async function upsertFeeds(w: TxContext, records: readonly ParsedFeed[]): Promise<void> {
   const duplicate = duplicateIdFailure(records, (record) => record.row.id);
   if (duplicate) throw new Refused([duplicate]);
   const ids = records.map((record) => record.row.id);
@@ -47,8 +48,7 @@ export async function writeFeedRecord(w: CommunityWrite, record: ParsedFeed): Pr
 /** Applies channel fields to a bound feed; false when nothing changed. */
 export async function writeFeedChannel(
   w: CommunityWrite,
-  feed: FeedRow,
-  fields: Partial<FeedDoc> & { is_archived?: boolean },
+  { feed, fields }: { feed: FeedRow; fields: Partial<FeedDoc> & { is_archived?: boolean } },
 ): Promise<boolean> {
   const { is_archived, ...docFields } = fields;
   const doc = { ...(JSON.parse(feed.doc) as FeedDoc), ...docFields };

@@ -12,8 +12,8 @@ const section = 'feeds';
 export const feedsImportSection: ImportSection<ParsedFeed> = {
   name: section,
   parse: (record) => parseFeedRecord(record),
-  async apply(tx, records, context) {
-    await upsertFeeds({ tx, communityId: context.communityId, now: context.now }, records);
+  async apply(context, records) {
+    await upsertFeeds(context, records);
     return records.length;
   },
 };

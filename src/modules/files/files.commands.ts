@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { Database, Tx } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import type { FileChunksTable } from '../../db/schema.js';
 import { ApiError, validationFailed } from '../../errors.js';
-import type { ActorDeps } from '../../shared/activity.js';
 import { Refused } from '../../shared/failures.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
 import { durationMs, subtractMillis } from '../../shared/time.js';
 import { passedThrough } from '../../shared/young-garbage.js';
+import type { CommandContext, TxContext } from '../../write-path/command-context.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { commitStagedFile, deleteStagedChunks, deleteStaleStagedChunks, insertStagedChunk, upsertFile } from './files.queries.js';
 import { type FileRow, fileObject } from './files.records.js';
@@ -80,8 +80,8 @@ export const fileTooLarge = (maxBytes: number): ApiError =>
  * is read only once the row is written, so memory stays at one chunk whatever the file's size), and
  * returns what it staged. Over `maxBytes` it stops reading, drops what it staged and throws the 413.
  */
-export function stageUpload(deps: StorageDeps, stream: UploadStream, maxBytes: number): Promise<StagedUpload> {
-  return withBoundedPageCache(deps.database, () => stageStream(deps, stream, maxBytes));
+export function stageUpload(ctx: StorageDeps, { stream, maxBytes }: { stream: UploadStream; maxBytes: number }): Promise<StagedUpload> {
+  return withBoundedPageCache(ctx.database, () => stageStream(ctx, stream, maxBytes));
 }
 
 async function stageStream(deps: StorageDeps, stream: UploadStream, maxBytes: number): Promise<StagedUpload> {
@@ -140,8 +140,8 @@ export function malformedBody(error: unknown): unknown {
 }
 
 /** Drops what an upload staged (refused after it was read, or a replay of an earlier upload). */
-export async function discardStagedUpload(deps: StorageDeps, staged: StagedUpload): Promise<void> {
-  await deleteStagedChunks(deps.database.db, staged.uploadId);
+export async function discardStagedUpload(ctx: StorageDeps, staged: StagedUpload): Promise<void> {
+  await deleteStagedChunks(ctx.database.db, staged.uploadId);
 }
 
 /**
@@ -151,19 +151,17 @@ export async function discardStagedUpload(deps: StorageDeps, staged: StagedUploa
  * refused or failed upload leaves nothing.
  */
 export async function createFile(
-  deps: StorageDeps & ActorDeps,
-  communityId: string,
-  staged: StagedUpload | undefined,
-  fields: UploadFields,
-  baseUrl: string,
+  ctx: CommandContext,
+  { staged, fields, baseUrl }: { staged: StagedUpload | undefined; fields: UploadFields; baseUrl: string },
 ): Promise<FileObject> {
+  const { communityId } = ctx;
   try {
     const checked = checkUploadFields(fields, staged?.size);
     if (isFailure(checked)) throw new Refused([checked]);
     const upload = staged as StagedUpload;
     const mimetype = await detectMimetype(upload.head);
-    const row = await withBoundedPageCache(deps.database, () =>
-      writeCommunityData(deps, communityId, async (w) => {
+    const row = await withBoundedPageCache(ctx.database, () =>
+      writeCommunityData(ctx, communityId, async (w) => {
         const stored: FileRow = {
           community_id: communityId,
           id: randomUUID(),
@@ -186,16 +184,19 @@ export async function createFile(
     );
     return fileObject(row, baseUrl);
   } catch (error) {
-    if (staged) await discardStagedUpload(deps, staged);
+    if (staged) await discardStagedUpload(ctx, staged);
     throw error;
   }
 }
 
 /** A whole file given at once (the import, whose file is already in memory): stored in chunks, replacing a file of the same id. */
-export async function putFile(tx: Tx, row: Omit<FileRow, 'chunk_size' | 'mimetype'>, bytes: Buffer): Promise<void> {
+export async function putFile(
+  ctx: Pick<TxContext, 'tx'>,
+  { row, bytes }: { row: Omit<FileRow, 'chunk_size' | 'mimetype'>; bytes: Buffer },
+): Promise<void> {
   const chunks: Insertable<FileChunksTable>[] = [];
   for (let offset = 0, seq = 0; offset < bytes.length; offset += chunkBytes, seq++)
     chunks.push({ community_id: row.community_id, file_id: row.id, seq, data: bytes.subarray(offset, offset + chunkBytes) });
   const mimetype = await detectMimetype(bytes.subarray(0, detectionHeadBytes));
-  await upsertFile(tx, { ...row, mimetype, chunk_size: chunkBytes }, chunks);
+  await upsertFile(ctx.tx, { ...row, mimetype, chunk_size: chunkBytes }, chunks);
 }

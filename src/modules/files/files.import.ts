@@ -59,7 +59,8 @@ function parseFile(value: unknown): ParsedFile {
 export const filesImportSection: ImportSection<ParsedFile> = {
   name: section,
   parse: parseFile,
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     refuseDuplicateIds(records, (file) => file.record.id);
     const foreign = await selectForeignFiles(
       tx,
@@ -72,7 +73,7 @@ export const filesImportSection: ImportSection<ParsedFile> = {
         throw refuse([index, 'id'], 'foreign_file', `"${record.id}" is another community's file (with another name or other bytes)`);
       const title = record.title == null || record.title === '' ? null : record.title;
       const row = { community_id: context.communityId, id: record.id, name: record.name, title, size: bytes.length, sha256: record.sha256 };
-      await putFile(tx, { ...row, created_at: created_at ?? context.now }, bytes);
+      await putFile(context, { row: { ...row, created_at: created_at ?? context.now }, bytes });
     }
     return records.length;
   },

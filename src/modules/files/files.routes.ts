@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import type { ModuleOptions } from '../../dependencies.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
-import { commandDeps } from '../../routing/command-context.js';
+import { commandContext } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import {
   errorResponses,
@@ -16,7 +16,15 @@ import {
   PagedListSchema,
   PageQuerySchema,
 } from '../../schemas/common.schemas.js';
-import { createFile, discardStagedUpload, fileTooLarge, malformedBody, type StagedUpload, stageUpload } from './files.commands.js';
+import {
+  createFile,
+  discardStagedUpload,
+  fileTooLarge,
+  malformedBody,
+  type StagedUpload,
+  stageUpload,
+  type UploadStream,
+} from './files.commands.js';
 import { fileBytes, findDownload, listFiles } from './files.reads.js';
 import type { FileRow } from './files.records.js';
 import { servedInline, type UploadFields } from './files.rules.js';
@@ -72,7 +80,7 @@ function partsError(error: unknown): unknown {
   return error;
 }
 
-type StagedUploadStream = Parameters<typeof stageUpload>[1] & Readable;
+type StagedUploadStream = UploadStream & Readable;
 
 /** POST /admin/v0/files: a public file of the community (docs/files.md). */
 export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {
@@ -138,13 +146,12 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
       },
     },
     async (request, reply) => {
-      const { communityId } = principalOf(request);
       let staged: StagedUpload | undefined;
       const stage = async (file: StagedUploadStream) => {
         if (staged) throw validationFailed('body.file', 'only one file per upload');
         // Past the limit the parser drops the rest of the file but would wait for its end: stop at once instead.
         file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
-        staged = await stageUpload(services, file, maxBytes);
+        staged = await stageUpload(services, { stream: file, maxBytes });
         return staged;
       };
       let fields: UploadFields;
@@ -162,7 +169,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
         if (staged) await discardStagedUpload(services, staged);
         throw partsError(error);
       }
-      const file = await createFile(commandDeps(request, services), communityId, staged, fields, services.publicBaseUrl());
+      const file = await createFile(commandContext(request, services), { staged, fields, baseUrl: services.publicBaseUrl() });
       return reply
         .code(201)
         .header('location', file.url)

@@ -12,7 +12,8 @@ const parseShape = recordParser<GroupImport>(GroupImportSchema);
 export const groupsImportSection: ImportSection<GroupImport> = {
   name: 'groups',
   parse: (record) => checkTimestamps(parseShape(record), ['created_at', 'updated_at']),
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     refuseDuplicateIds(records, (record) => record.id);
     const memberLists = records.map((record) => (record.member_profile_ids ?? []).map((id) => id.toLowerCase()));
     const existing = await selectExistingProfileIds(tx, context.communityId, memberLists.flat());

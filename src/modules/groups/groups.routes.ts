@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ModuleOptions } from '../../dependencies.js';
-import { commandDeps } from '../../routing/command-context.js';
+import { commandContext } from '../../routing/command-context.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema, PageQuerySchema } from '../../schemas/common.schemas.js';
 import { addGroupMember } from './groups.commands.js';
@@ -48,12 +48,10 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       },
     },
     async (request) => {
-      const { alreadyMember } = await addGroupMember(
-        commandDeps(request, deps),
-        principalOf(request).communityId,
-        request.params.group_id,
-        request.body.user,
-      );
+      const { alreadyMember } = await addGroupMember(commandContext(request, deps), {
+        groupId: request.params.group_id,
+        user: request.body.user,
+      });
       return alreadyMember
         ? { success: true as const, message: 'The user is already a member of this group.' }
         : { success: true as const };

@@ -1,13 +1,12 @@
 import type { ChatInviteResult, ChatWorkspace } from '../../chat/index.js';
-import type { Database } from '../../db/database.js';
 import { isUniqueViolation, type Tx } from '../../db/database.js';
 import { ApiError, notFound } from '../../errors.js';
 import { changedFields } from '../../shared/activity.js';
-import type { Clock } from '../../shared/clock.js';
 import { refuse, refuseSentence } from '../../shared/failures.js';
 import { isUuid, newUuid, normaliseEmail } from '../../shared/ids.js';
 import type { ServiceDeps } from '../../shared/service-deps.js';
 import type { EpochMicros } from '../../shared/time.js';
+import type { CommandContext } from '../../write-path/command-context.js';
 import { type CommunityWrite, writeCommunityData } from '../../write-path/write-community-data.js';
 import { chatWorkspaceOf } from '../chat-connections/chat-connections.reads.js';
 import { requireCommunity } from '../communities/communities.reads.js';
@@ -35,6 +34,9 @@ import type { AddMemberBody, Member } from './members.schemas.js';
 
 /** What member commands and reads are given (a command takes the part it uses). */
 export type MemberDeps = ServiceDeps;
+
+/** What the member commands are given (src/write-path/command-context.ts). */
+export type MemberContext = CommandContext<MemberDeps>;
 
 export interface AddMemberResult {
   /** True when a new member was created (201), false when an existing one was updated (200). */
@@ -102,9 +104,10 @@ async function saveInTransaction(tx: Tx, communityId: string, body: AddMemberBod
 /** The fields of a member whose changes its activity record lists. */
 const memberFields = ['email', 'full_name', 'preferred_name', 'avatar_url_original', 'chat_profile_id', 'state'] as const;
 
-async function saveMember(deps: MemberDeps, communityId: string, body: AddMemberBody): Promise<Saved> {
+async function saveMember(ctx: CommandContext, body: AddMemberBody): Promise<Saved> {
+  const { communityId } = ctx;
   const run = () =>
-    writeCommunityData(deps, communityId, async (w) => {
+    writeCommunityData(ctx, communityId, async (w) => {
       const saved = await saveInTransaction(w.tx, communityId, body, w.now);
       w.touch('members');
       w.emit(saved.created ? 'member.created' : 'member.updated', () => toMember(saved.row));
@@ -130,32 +133,30 @@ async function saveMember(deps: MemberDeps, communityId: string, body: AddMember
  * invites them to the chat workspace. Every check happens before anything is written, and a failed
  * invitation does not undo the member.
  */
-export async function addMember(deps: MemberDeps, communityId: string, body: AddMemberBody): Promise<AddMemberResult> {
+export async function addMember(ctx: MemberContext, body: AddMemberBody): Promise<AddMemberResult> {
+  const { communityId } = ctx;
   const invite = body.invite_to_chat === true;
   if (body.chat_channel_ids !== undefined && !invite) {
     throw refuse(['chat_channel_ids'], 'requires_invite', 'is only allowed with invite_to_chat: true');
   }
-  const workspace = invite ? await chatWorkspaceOf(deps, communityId) : null;
+  const workspace = invite ? await chatWorkspaceOf(ctx, communityId) : null;
   // Not a refusal of the input but a state of the community: an error known by its code alone (its
   // text is the catalogue's), like the linked member below; only the API calls these commands.
   if (invite && workspace === null) throw new ApiError('chat_admin_not_configured');
 
-  const saved = await saveMember(deps, communityId, body);
+  const saved = await saveMember(ctx, body);
   const member = toMember(saved.row);
   const result: AddMemberResult = { created: saved.created, reactivated: saved.reactivated, member };
   if (workspace === null) return result;
   const target = { member, profileId: saved.profileId, hasChatIdentity: saved.hasChatIdentity };
-  result.chatInvite = await inviteMemberToChat(deps, communityId, workspace, target, body.chat_channel_ids ?? []);
+  result.chatInvite = await inviteMemberToChat(ctx, { workspace, target, channelIds: body.chat_channel_ids ?? [] });
   return result;
 }
 
 /** Deactivates a member without a linked chat profile; reports whether it already was. */
-export async function deactivateMember(
-  deps: Pick<MemberDeps, 'database' | 'clock'>,
-  communityId: string,
-  memberId: string,
-): Promise<{ member: Member; alreadyDeactivated: boolean }> {
-  const db = deps.database.db;
+export async function deactivateMember(ctx: CommandContext, memberId: string): Promise<{ member: Member; alreadyDeactivated: boolean }> {
+  const { communityId } = ctx;
+  const db = ctx.database.db;
   // Ids are stored lower-case; a UUID is the same id in any letter case.
   const id = isUuid(memberId) ? memberId.toLowerCase() : memberId;
   const existing = await selectMemberById(db, communityId, id);
@@ -163,7 +164,7 @@ export async function deactivateMember(
   if (existing.chat_profile_id !== null) throw new ApiError('member_has_chat_profile');
   if (existing.state !== 'active') return { member: toMember(existing), alreadyDeactivated: true };
   // Conditional on the state: of two concurrent calls exactly one reports the change.
-  const { changed, now } = await writeCommunityData(deps, communityId, async (w) => {
+  const { changed, now } = await writeCommunityData(ctx, communityId, async (w) => {
     const changed = await deactivateActiveMember(w.tx, communityId, id, w.now);
     if (changed) w.touch('members');
     if (changed) w.emit('member.deactivated', () => toMember({ ...existing, state: 'deactivated', updated_at: w.now }));
@@ -213,17 +214,15 @@ async function send(workspace: ChatWorkspace, member: Member, channelIds: string
  * email (or of the profile holding it) is outstanding, the member adopts it and no second one is sent.
  */
 export async function inviteMemberToChat(
-  deps: Pick<MemberDeps, 'database' | 'clock'>,
-  communityId: string,
-  workspace: ChatWorkspace,
-  target: InvitationTarget,
-  channelIds: string[],
+  ctx: CommandContext,
+  { workspace, target, channelIds }: { workspace: ChatWorkspace; target: InvitationTarget; channelIds: string[] },
 ): Promise<ChatInviteResult> {
-  const db = deps.database.db;
+  const { communityId } = ctx;
+  const db = ctx.database.db;
   const invitee: Invitee = { emailNorm: normaliseEmail(target.member.email), profileId: target.profileId };
   const pending = await selectPendingInvitation(db, communityId, invitee);
   if (pending && !target.hasChatIdentity) {
-    await writeCommunityData(deps, communityId, (w) => adoptInvitation(w.tx, communityId, pending.id, target.member.id, w.now));
+    await writeCommunityData(ctx, communityId, (w) => adoptInvitation(w.tx, communityId, pending.id, target.member.id, w.now));
     return {
       status: 'already_in_workspace',
       code: 'already_in_team_invited_user',
@@ -233,11 +232,11 @@ export async function inviteMemberToChat(
   }
   // A chat identity for the email means the invitee has joined: their invitation was accepted.
   if (pending) {
-    await writeCommunityData(deps, communityId, (w) => closePendingInvitations(w.tx, communityId, invitee, 'accepted', w.now));
+    await writeCommunityData(ctx, communityId, (w) => closePendingInvitations(w.tx, communityId, invitee, 'accepted', w.now));
   }
 
   const result = await send(workspace, target.member, channelIds);
-  await writeCommunityData(deps, communityId, (w) =>
+  await writeCommunityData(ctx, communityId, (w) =>
     insertInvitation(w.tx, communityId, {
       id: newUuid(),
       email_norm: invitee.emailNorm,
@@ -254,16 +253,15 @@ export async function inviteMemberToChat(
 
 /** Records that the pending invitations of an email were revoked in the workspace, so that a new one can be sent. */
 export async function cancelChatInvitations(
-  database: Database,
-  clock: Clock,
-  communityId: string,
+  ctx: CommandContext,
   email: string,
 ): Promise<{ community_id: string; email: string; cancelled: number }> {
+  const { communityId } = ctx;
   const emailNorm = normaliseEmail(email);
   if (emailNorm === '' || emailNorm.length > 254) throw refuseSentence(['email'], 'length', 'The email must be 1-254 characters.');
-  await requireCommunity({ database }, communityId);
-  const { anyProfileId } = await selectProfilesForEmail(database.db, communityId, emailNorm);
-  const cancelled = await writeCommunityData({ database, clock }, communityId, (w) =>
+  await requireCommunity(ctx, communityId);
+  const { anyProfileId } = await selectProfilesForEmail(ctx.database.db, communityId, emailNorm);
+  const cancelled = await writeCommunityData(ctx, communityId, (w) =>
     closePendingInvitations(w.tx, communityId, { emailNorm, profileId: anyProfileId }, 'cancelled', w.now),
   );
   return { community_id: communityId, email: emailNorm, cancelled };

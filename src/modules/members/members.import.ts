@@ -38,7 +38,8 @@ function rowOf(record: MemberImport, now: EpochMicros, storedCreatedAt: EpochMic
 export const membersImportSection: ImportSection<MemberImport> = {
   name: 'members',
   parse: (record) => checkTimestamps(parseShape(record), ['created_at', 'updated_at']),
-  async apply(tx, records, context) {
+  async apply(context, records) {
+    const { tx } = context;
     const stored = await selectMemberCreatedAt(
       tx,
       context.communityId,

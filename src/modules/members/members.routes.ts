@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleOptions } from '../../dependencies.js';
-import { commandDeps } from '../../routing/command-context.js';
+import { commandContext } from '../../routing/command-context.js';
 import { sendJsonText } from '../../routing/json-reply.js';
 import { principalOf } from '../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../schemas/common.schemas.js';
@@ -93,7 +93,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const result = await addMember(commandDeps(request, deps), principalOf(request).communityId, request.body);
+      const result = await addMember(commandContext(request, deps), request.body);
       if (result.chatInvite)
         request.log.info({ chat_invite_status: result.chatInvite.status, chat_invite_code: result.chatInvite.code }, 'chat invitation');
       const data = result.chatInvite ? { member: result.member, chat_invite: result.chatInvite } : { member: result.member };
@@ -137,11 +137,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       },
     },
     async (request) => {
-      const { member, alreadyDeactivated } = await deactivateMember(
-        commandDeps(request, deps),
-        principalOf(request).communityId,
-        request.params.member_id,
-      );
+      const { member, alreadyDeactivated } = await deactivateMember(commandContext(request, deps), request.params.member_id);
       const message = alreadyDeactivated ? 'Member was already deactivated.' : 'Member deactivated.';
       return { success: true as const, message, data: { member, already_deactivated: alreadyDeactivated } };
     },

@@ -7,6 +7,7 @@ import { emptyReferences, extractMentions, renderOptionsFromReferences } from '.
 import { type Failure, Refused } from '../../shared/failures.js';
 import type { EpochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
+import type { TxContext } from '../../write-path/command-context.js';
 import type { CommunityWrite } from '../../write-path/write-community-data.js';
 import { homeFlag, selectFeedRows } from '../feeds/feeds.queries.js';
 import { selectExistingProfileIds } from '../profiles/profiles.queries.js';
@@ -21,9 +22,6 @@ import type { PostDoc, PostImport } from './posts.schemas.js';
  * deleted and counted (writePosts, adjustPost, deletePost). A synced post is checked, derived and
  * stored exactly as an imported one, because both are written by upsertPosts.
  */
-
-/** What upsertPosts needs of a write: the import's transaction, or a change's own (`CommunityWrite`). */
-type PostsWrite = Pick<CommunityWrite, 'tx' | 'communityId' | 'now'>;
 
 /** A post an upsert wrote, new or changed (a post whose stamps alone moved is neither), in the records' order. */
 export interface WrittenPost {
@@ -99,7 +97,7 @@ const contentChanged = (a: PostRow, b: PostRow): boolean =>
 
 /** Derives and upserts one batch: names for mentions are resolved once for the whole batch. */
 async function upsertBatch(
-  w: PostsWrite,
+  w: TxContext,
   posts: readonly ParsedPost[],
   inHome: Map<string, 0 | 1>,
   authorNames: Map<string, string>,
@@ -137,7 +135,7 @@ async function upsertBatch(
  * fields (bodies, read time, mentions) computed here and in_home from the post's feed. Refused when an
  * id appears twice or a feed or author is unknown: the failure's path starts with the record's index.
  */
-export async function upsertPosts(w: PostsWrite, posts: readonly ParsedPost[]): Promise<WrittenPost[]> {
+export async function upsertPosts(w: TxContext, posts: readonly ParsedPost[]): Promise<WrittenPost[]> {
   const duplicate = duplicateIdFailure(posts, (post) => post.record.id);
   if (duplicate) throw new Refused([duplicate]);
   const inHome = await checkReferences(w.tx, w.communityId, posts);
@@ -194,7 +192,10 @@ function recordOfRow(row: PostRow): PostImport {
 }
 
 /** Changes a stored post (counts, activity) under its row lock; false when the post is unknown. */
-export async function adjustPost(w: CommunityWrite, postId: string, change: (record: PostImport) => PostImport): Promise<boolean> {
+export async function adjustPost(
+  w: CommunityWrite,
+  { postId, change }: { postId: string; change: (record: PostImport) => PostImport },
+): Promise<boolean> {
   await lockPost(w, postId);
   const row = (await selectPostRows(w.tx, w.communityId, [postId])).get(postId);
   if (!row) return false;

@@ -10,8 +10,8 @@ import { type ParsedPost, parsePostRecord } from './posts.rules.js';
 export const postsImportSection: ImportSection<ParsedPost> = {
   name: 'posts',
   parse: (record) => parsePostRecord(record),
-  async apply(tx, records, context) {
-    await upsertPosts({ tx, communityId: context.communityId, now: context.now }, records);
+  async apply(context, records) {
+    await upsertPosts(context, records);
     return records.length;
   },
 };

@@ -1,7 +1,6 @@
-import type { Tx } from '../../db/database.js';
 import { refuseDuplicateIds } from '../../import/import-section.js';
-import type { EpochMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
+import type { TxContext } from '../../write-path/command-context.js';
 import type { CommunityWrite } from '../../write-path/write-community-data.js';
 import { linkMembersToChatProfiles } from '../members/members.commands.js';
 import { reindexAuthors } from '../search/search.commands.js';
@@ -18,7 +17,8 @@ import { type ProfileImport, profileFromImport } from './profiles.schemas.js';
  * Inserts or replaces profiles by id. A profile the records give no created_at keeps the one it
  * has (or takes `now`), so that importing a file twice changes nothing.
  */
-export async function upsertProfiles(tx: Tx, communityId: string, records: readonly ProfileImport[], now: EpochMicros): Promise<void> {
+export async function upsertProfiles(ctx: TxContext, records: readonly ProfileImport[]): Promise<void> {
+  const { tx, communityId, now } = ctx;
   const known = await selectProfileCreatedAt(
     tx,
     communityId,
@@ -36,12 +36,7 @@ export async function upsertProfiles(tx: Tx, communityId: string, records: reado
   );
   await upsertProfileRows(tx, communityId, profiles, now);
   // An author's name is searchable: the posts of a renamed author are indexed again, in the same transaction.
-  await reindexAuthors(
-    tx,
-    communityId,
-    profiles.map((profile) => ({ id: profile.profile_id, name: profile.preferred_name })),
-    before,
-  );
+  await reindexAuthors(ctx, { profiles: profiles.map((profile) => ({ id: profile.profile_id, name: profile.preferred_name })), before });
 }
 
 /** A chat platform user as a profile record, and whether the platform has deleted the user. */
@@ -83,7 +78,7 @@ export async function writeChatProfiles(w: CommunityWrite, users: readonly ChatP
   if (changed.length > 0) {
     // The import's check, kept for chat users: one batch never names a profile twice.
     refuseDuplicateIds(changed, (record) => record.profile_id.toLowerCase(), 'profile_id');
-    await upsertProfiles(w.tx, w.communityId, changed, w.now);
+    await upsertProfiles(w, changed);
   }
   let marked = 0;
   for (const [flag, list] of [

@@ -8,9 +8,9 @@ import type { ProfileImport } from './profiles.schemas.js';
 export const profilesImportSection: ImportSection<ProfileImport> = {
   name: 'profiles',
   parse: parseProfileRecord,
-  async apply(tx, records, context) {
+  async apply(context, records) {
     refuseDuplicateIds(records, (record) => record.profile_id.toLowerCase(), 'profile_id');
-    await upsertProfiles(tx, context.communityId, records, context.now);
+    await upsertProfiles(context, records);
     return records.length;
   },
 };

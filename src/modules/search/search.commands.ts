@@ -1,5 +1,5 @@
-import type { Tx } from '../../db/database.js';
-import { type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
+import type { CommandContext, TxContext } from '../../write-path/command-context.js';
+import { writeCommunityData } from '../../write-path/write-community-data.js';
 import { selectPostRows, selectPostRowsAfter } from '../posts/posts.queries.js';
 import {
   dropCommunityIndex,
@@ -13,16 +13,17 @@ import {
 const postsPerRound = 2000;
 
 /** Rebuilds the community's search index from its posts (`community-admin search reindex`); returns how many posts it holds. */
-export async function reindexCommunity(deps: WriteDeps, communityId: string): Promise<number> {
-  return writeCommunityData(deps, communityId, async (w) => {
-    const indexed = await rebuildSearchIndex(w.tx, communityId);
+export async function reindexCommunity(ctx: CommandContext): Promise<number> {
+  return writeCommunityData(ctx, ctx.communityId, async (w) => {
+    const indexed = await rebuildSearchIndex(w);
     w.touch('posts');
     return indexed;
   });
 }
 
 /** Drops the community's index and builds it again from its posts, in the caller's transaction; returns how many posts were indexed. */
-export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<number> {
+export async function rebuildSearchIndex(ctx: Pick<TxContext, 'tx' | 'communityId'>): Promise<number> {
+  const { tx, communityId } = ctx;
   await dropCommunityIndex(tx, communityId);
   let indexed = 0;
   let after = '';
@@ -46,11 +47,10 @@ export async function rebuildSearchIndex(tx: Tx, communityId: string): Promise<n
  * exist, and profiles are never deleted); one whose name is unchanged has entries that carry it.
  */
 export async function reindexAuthors(
-  tx: Tx,
-  communityId: string,
-  profiles: readonly { id: string; name: string }[],
-  before: ReadonlyMap<string, string>,
+  ctx: Pick<TxContext, 'tx' | 'communityId'>,
+  { profiles, before }: { profiles: readonly { id: string; name: string }[]; before: ReadonlyMap<string, string> },
 ): Promise<void> {
+  const { tx, communityId } = ctx;
   const renames = profiles.flatMap(({ id, name }) => {
     const doc = before.get(id);
     const indexedName = doc === undefined ? name : indexedAuthorName(doc);

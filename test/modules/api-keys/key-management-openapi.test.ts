@@ -44,7 +44,10 @@ describeEachEngine('the console routes in the OpenAPI document, and their secret
   it('a created or rotated secret appears in its answer only, never in a log line', async () => {
     const t = ctx();
     const community = await t.community('free');
-    const admin = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'admin', { permissions: everyPermission });
+    const admin = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      { label: 'admin', permissions: everyPermission },
+    );
     let logged = '';
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {

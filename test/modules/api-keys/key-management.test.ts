@@ -30,7 +30,7 @@ const hour = 3_600_000;
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function keyFor(t: TestApp, communityId: string, held: KeyPermissions | undefined, label = 'k') {
-  const created = await createApiKey({ database: t.database, clock: t.clock }, communityId, label, { permissions: held });
+  const created = await createApiKey({ database: t.database, clock: t.clock, communityId }, { label, permissions: held });
   return { ...created, headers: bearer(created.key) };
 }
 

@@ -18,8 +18,8 @@ const memberAdd = (email: string) => ({
   payload: { email, full_name: 'Scoped Key' },
 });
 
-async function keyFor(t: TestApp, communityId: string, options: Parameters<typeof createApiKey>[3] = {}, label = 'scoped') {
-  const created = await createApiKey({ database: t.database, clock: t.clock }, communityId, label, options);
+async function keyFor(t: TestApp, communityId: string, options: Parameters<typeof createApiKey>[1] = {}, label = 'scoped') {
+  const created = await createApiKey({ database: t.database, clock: t.clock, communityId }, { label, ...options });
   return { ...created, headers: { authorization: `Bearer ${created.key}` } };
 }
 
@@ -79,12 +79,12 @@ describeEachEngine('API keys: permissions', (ctx) => {
     const community = await t.community('enterprise');
     const key = await keyFor(t, community.id, { permissions: new Set(['calendar_events:read']) });
     assert.equal((await t.request({ ...events, headers: key.headers })).statusCode, 200);
-    await setApiKeyPermissions({ database: t.database }, key.id, new Set(['feeds:read']));
+    await setApiKeyPermissions({ database: t.database }, { keyId: key.id, permissions: new Set(['feeds:read']) });
     t.clock.advance(1001);
     const res = await t.request({ ...events, headers: key.headers });
     assert.equal(res.statusCode, 403);
     assert.match(res.json<ErrorBody>().error.hint, /holds feeds:read;/);
-    await setApiKeyPermissions({ database: t.database }, key.id, 'all');
+    await setApiKeyPermissions({ database: t.database }, { keyId: key.id, permissions: 'all' });
     t.clock.advance(1001);
     assert.equal((await t.request({ ...events, headers: key.headers })).statusCode, 200);
   });
@@ -111,7 +111,7 @@ describeEachEngine('API keys: expiry and rotation', (ctx) => {
     const t = ctx();
     const community = await t.community();
     const key = await keyFor(t, community.id, { permissions: new Set(['calendar_events:read']) }, 'rotating');
-    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
+    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, { keyId: key.id, graceMs: durationMs(hour) });
     assert.equal(rotated.id, key.id);
     assert.notEqual(rotated.key, key.key);
     assert.equal(rotated.previous_valid_until, new Date(t.clock.now() + hour).toISOString());
@@ -135,8 +135,8 @@ describeEachEngine('API keys: expiry and rotation', (ctx) => {
     const t = ctx();
     const community = await t.community();
     const key = await keyFor(t, community.id);
-    const second = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
-    const third = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
+    const second = await rotateApiKey({ database: t.database, clock: t.clock }, { keyId: key.id, graceMs: durationMs(hour) });
+    const third = await rotateApiKey({ database: t.database, clock: t.clock }, { keyId: key.id, graceMs: durationMs(hour) });
     t.clock.advance(1001);
     assert.equal((await t.request({ ...events, headers: key.headers })).statusCode, 401);
     assert.equal((await t.request({ ...events, headers: { authorization: `Bearer ${second.key}` } })).statusCode, 200);
@@ -147,7 +147,7 @@ describeEachEngine('API keys: expiry and rotation', (ctx) => {
     const t = ctx();
     const community = await t.community();
     const key = await keyFor(t, community.id, { expiresInMs: durationMs(2 * hour) });
-    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, key.id, durationMs(hour));
+    const rotated = await rotateApiKey({ database: t.database, clock: t.clock }, { keyId: key.id, graceMs: durationMs(hour) });
     t.clock.advance(2 * hour);
     const res = await t.request({ ...events, headers: { authorization: `Bearer ${rotated.key}` } });
     assert.equal(res.json<ErrorBody>().error.code, 'api_key_expired');

@@ -52,13 +52,16 @@ describeEachEngine(
       let community = options.bot ? botCommunity : undefined;
       if (!community) {
         community = await t.community('enterprise');
-        await runImport(t.database, t.clock, community.id, {
-          profiles: [
-            { profile_id: profileId(1), email: 'ada@example.com', first_name: 'Ada', preferred_name: 'Ada', chat_user_id: 'U1' },
-            { profile_id: profileId(2), email: 'bob@example.com', first_name: 'Bob', preferred_name: 'Bob', chat_user_id: 'U2' },
-            { profile_id: profileId(3), email: 'cy@example.com', first_name: 'Cy', preferred_name: 'Cy' },
-          ],
-        });
+        await runImport(
+          { database: t.database, clock: t.clock, communityId: community.id },
+          {
+            profiles: [
+              { profile_id: profileId(1), email: 'ada@example.com', first_name: 'Ada', preferred_name: 'Ada', chat_user_id: 'U1' },
+              { profile_id: profileId(2), email: 'bob@example.com', first_name: 'Bob', preferred_name: 'Bob', chat_user_id: 'U2' },
+              { profile_id: profileId(3), email: 'cy@example.com', first_name: 'Cy', preferred_name: 'Cy' },
+            ],
+          },
+        );
         if (options.bot) {
           await connectSync(t.database.db, box, {
             communityId: community.id,
@@ -72,11 +75,14 @@ describeEachEngine(
           botCommunity = community;
         }
       }
-      const award = await createAward({ database: t.database, clock: t.clock }, community.id, {
-        name: `Helper of the month ${++awards}`,
-        description: 'Answered the most questions',
-        emoji: ':star:',
-      });
+      const award = await createAward(
+        { database: t.database, clock: t.clock, communityId: community.id },
+        {
+          name: `Helper of the month ${++awards}`,
+          description: 'Answered the most questions',
+          emoji: ':star:',
+        },
+      );
       return { ...community, award };
     }
 
@@ -269,9 +275,10 @@ describeEachEngine(
 
     it('needs awards:write; takes an Idempotency-Key as every POST', async () => {
       const { id, auth, award } = await setUp(ctx());
-      const scoped = await createApiKey({ database: ctx().database, clock: ctx().clock }, id, 'no awards', {
-        permissions: new Set(permissions.filter((p) => p !== 'awards:write')),
-      });
+      const scoped = await createApiKey(
+        { database: ctx().database, clock: ctx().clock, communityId: id },
+        { label: 'no awards', permissions: new Set(permissions.filter((p) => p !== 'awards:write')) },
+      );
       const refused = await assign({ authorization: `Bearer ${scoped.key}` }, award.id, { recipient: { chat_user_id: 'U1' } });
       assert.equal(refused.statusCode, 403);
       assert.equal(refused.json<{ error: { code: string } }>().error.code, 'insufficient_scope');
@@ -292,10 +299,16 @@ describeEachEngine(
   (ctx) => {
     it('takes slack_user_id, refuses chat_user_id as an unknown field, and names slack_user_id in messages', async () => {
       const community = await ctx().community();
-      await runImport(ctx().database, ctx().clock, community.id, {
-        profiles: [{ profile_id: profileId(1), email: 'ada@example.com', chat_user_id: 'U1' }],
-      });
-      const award = await createAward({ database: ctx().database, clock: ctx().clock }, community.id, { name: 'Slack spelled' });
+      await runImport(
+        { database: ctx().database, clock: ctx().clock, communityId: community.id },
+        {
+          profiles: [{ profile_id: profileId(1), email: 'ada@example.com', chat_user_id: 'U1' }],
+        },
+      );
+      const award = await createAward(
+        { database: ctx().database, clock: ctx().clock, communityId: community.id },
+        { name: 'Slack spelled' },
+      );
       const post = (payload: Record<string, unknown>) =>
         ctx().request({ method: 'POST', url: `/admin/v0/awards/${award.id}/assign`, headers: community.auth, payload });
       assert.equal((await post({ recipient: { slack_user_id: 'U1' } })).statusCode, 200);

@@ -45,7 +45,10 @@ describeEachEngine('GET and POST /admin/v0/awards (extension)', (ctx) => {
     assert.deepEqual([plain.json<{ data: Award }>().data.description, plain.json<{ data: Award }>().data.emoji], [null, null]);
 
     const profile = randomUUID();
-    await runImport(t.database, t.clock, community.id, { profiles: [{ profile_id: profile, email: 'ada@example.com' }] });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      { profiles: [{ profile_id: profile, email: 'ada@example.com' }] },
+    );
     const assigned = await t.request({
       method: 'POST',
       url: `/admin/v0/awards/${award.id}/assign`,
@@ -93,7 +96,10 @@ describeEachEngine('GET and POST /admin/v0/awards (extension)', (ctx) => {
     const t = ctx();
     const community = await t.community('free');
     const keyOf = async (held: 'awards:read' | 'awards:write') => {
-      const key = await createApiKey({ database: t.database, clock: t.clock }, community.id, held, { permissions: new Set([held]) });
+      const key = await createApiKey(
+        { database: t.database, clock: t.clock, communityId: community.id },
+        { label: held, permissions: new Set([held]) },
+      );
       return { authorization: `Bearer ${key.key}` };
     };
     const reader = await keyOf('awards:read');

@@ -55,7 +55,7 @@ export function event(
 
 /** Loads a document into a community through the real import. */
 export function importInto(app: TestApp, communityId: string, document: Record<string, unknown>) {
-  return runImport(app.database, app.clock, communityId, document);
+  return runImport({ database: app.database, clock: app.clock, communityId }, document);
 }
 
 export interface Envelope<T> {

@@ -301,9 +301,10 @@ describeEachEngine(
 
     it('needs calendar_events:write', async () => {
       const t = ctx();
-      const reader = await createApiKey({ database: t.database, clock: t.clock }, communityId, 'reader', {
-        permissions: new Set(['calendar_events:read']),
-      });
+      const reader = await createApiKey(
+        { database: t.database, clock: t.clock, communityId },
+        { label: 'reader', permissions: new Set(['calendar_events:read']) },
+      );
       const headers = { authorization: `Bearer ${reader.key}` };
       for (const res of [await post(base, headers), await patch(eventId(1), { title: 'x' }, headers)]) {
         assert.equal(res.statusCode, 403);

@@ -167,9 +167,10 @@ describeEachEngine(
       const app = ctx();
       const { id } = await app.community('enterprise', 'Perms');
 
-      const reader = await createApiKey({ database: app.database, clock: app.clock }, id, 'reader', {
-        permissions: new Set(['calendar_events:read'] as const),
-      });
+      const reader = await createApiKey(
+        { database: app.database, clock: app.clock, communityId: id },
+        { label: 'reader', permissions: new Set(['calendar_events:read'] as const) },
+      );
       const headers = { authorization: `Bearer ${reader.key}` };
       assert.equal((await app.request({ method: 'GET', url: '/admin/v0/calendar_feeds', headers })).statusCode, 403);
       assert.equal(

@@ -30,7 +30,7 @@ function whoAmIRoute(app: FastifyInstance): void {
 }
 
 async function newLink(t: TestApp, communityId: string, lifetime = fifteenMinutes): Promise<string> {
-  return (await createConsoleLink({ database: t.database, clock: t.clock }, communityId, lifetime)).token;
+  return (await createConsoleLink({ database: t.database, clock: t.clock, communityId: communityId }, lifetime)).token;
 }
 
 const signIn = (t: TestApp, token: unknown) =>

@@ -82,16 +82,16 @@ describeEachEngine('cover_image_file_id on calendar events', (ctx) => {
       cover_image_file_id: file.id,
     };
     await runImport(
-      ctx().database,
-      ctx().clock,
-      communityId,
+      { database: ctx().database, clock: ctx().clock, communityId, publicBaseUrl: 'https://files.example.org' },
       { calendar_events: [record] },
-      { publicBaseUrl: 'https://files.example.org' },
     );
     const read = await ctx().request({ method: 'GET', url: '/admin/v0/calendar_events/CoverImport1', headers: auth });
     assert.equal(read.json<Written>().data.cover_image_url, `https://files.example.org/files/${file.id}/cover.png`);
     await assert.rejects(
-      runImport(ctx().database, ctx().clock, communityId, { calendar_events: [{ ...record, cover_image_file_id: crypto.randomUUID() }] }),
+      runImport(
+        { database: ctx().database, clock: ctx().clock, communityId },
+        { calendar_events: [{ ...record, cover_image_file_id: crypto.randomUUID() }] },
+      ),
       /calendar_events\[0\]\.cover_image_file_id: no file/,
     );
   });

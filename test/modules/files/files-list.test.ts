@@ -52,9 +52,10 @@ describeEachEngine('GET /admin/v0/files (extension)', (ctx) => {
   it('needs files:read (files:write alone is refused); a bad parameter is 400 naming it', async () => {
     const t = ctx();
     const community = await t.community('free');
-    const writer = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'w', {
-      permissions: new Set(['files:write']),
-    });
+    const writer = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      { label: 'w', permissions: new Set(['files:write']) },
+    );
     const refused = await t.request({ method: 'GET', url: '/admin/v0/files', headers: { authorization: `Bearer ${writer.key}` } });
     assert.equal(refused.statusCode, 403);
     assert.match(refused.json<{ error: { message: string } }>().error.message, /files:read/);

@@ -154,7 +154,10 @@ describeEachEngine('POST /admin/v0/files', (ctx) => {
     const { id, auth } = await ctx().community();
     const json = await ctx().request({ method: 'POST', url: '/admin/v0/files', headers: auth, payload: { filename: 'a.png' } });
     assert.equal(json.statusCode, 415);
-    const scoped = await createApiKey(ctx(), id, 'events only', { permissions: new Set(['calendar_events:write'] as const) });
+    const scoped = await createApiKey(
+      { ...ctx(), communityId: id },
+      { label: 'events only', permissions: new Set(['calendar_events:write'] as const) },
+    );
     const refused = await upload(ctx(), { authorization: `Bearer ${scoped.key}` }, fixture('tiny.png'), 'tiny.png');
     assert.equal(refused.statusCode, 403);
     assert.equal(refused.json<{ error: { code: string } }>().error.code, 'insufficient_scope');

@@ -21,14 +21,17 @@ const addToGroup = (t: TestApp, auth: { authorization: string }, groupId: string
 async function seeded(t: TestApp, plan = 'free') {
   const community = await t.community(plan);
   const ids = { chat: randomUUID(), site: randomUUID(), inGroup: randomUUID() };
-  await runImport(t.database, t.clock, community.id, {
-    profiles: [
-      { profile_id: ids.chat, email: 'chat.user@example.com', chat_user_id: 'U0CHAT' },
-      { profile_id: ids.site, email: 'Site.User@Example.com' },
-      { profile_id: ids.inGroup, email: 'in.group@example.com', chat_user_id: 'U0INGROUP' },
-    ],
-    groups: [{ id: 'grp-design', name: 'Design', member_profile_ids: [ids.inGroup] }],
-  });
+  await runImport(
+    { database: t.database, clock: t.clock, communityId: community.id },
+    {
+      profiles: [
+        { profile_id: ids.chat, email: 'chat.user@example.com', chat_user_id: 'U0CHAT' },
+        { profile_id: ids.site, email: 'Site.User@Example.com' },
+        { profile_id: ids.inGroup, email: 'in.group@example.com', chat_user_id: 'U0INGROUP' },
+      ],
+      groups: [{ id: 'grp-design', name: 'Design', member_profile_ids: [ids.inGroup] }],
+    },
+  );
   return { ...community, ids, groupId: 'grp-design' };
 }
 
@@ -143,7 +146,7 @@ describeEachEngine('POST /admin/v0/groups/{group_id}/members', (ctx) => {
     const b = await seeded(t);
     const foreignGroup = await addToGroup(t, b.auth, a.groupId.replace('design', 'x'), { user: { chat_user_id: 'U0CHAT' } });
     assert.equal(foreignGroup.statusCode, 404);
-    await runImport(t.database, t.clock, a.id, { groups: [{ id: 'only-in-a', name: 'Only A' }] });
+    await runImport({ database: t.database, clock: t.clock, communityId: a.id }, { groups: [{ id: 'only-in-a', name: 'Only A' }] });
     const groupOfA = await addToGroup(t, b.auth, 'only-in-a', { user: { chat_user_id: 'U0CHAT' } });
     assert.equal(groupOfA.statusCode, 404);
     const profileOfA = await addToGroup(t, b.auth, b.groupId, { user: { profile_id: a.ids.chat } });

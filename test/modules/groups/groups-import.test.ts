@@ -21,17 +21,23 @@ describeEachEngine('import: groups section', (ctx) => {
     const stored = randomUUID();
     const inFile = randomUUID();
     const outside = randomUUID();
-    await runImport(t.database, t.clock, communityId, { profiles: [{ profile_id: stored, email: 'stored@example.com' }] });
-    const counts = await runImport(t.database, t.clock, communityId, {
-      profiles: [
-        { profile_id: inFile, email: 'infile@example.com' },
-        { profile_id: outside, email: 'outside@example.com' },
-      ],
-      groups: [
-        { id: 'g1', name: 'Group One', member_profile_ids: [stored, inFile.toUpperCase()] },
-        { id: 'g2', name: 'Empty' },
-      ],
-    });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId },
+      { profiles: [{ profile_id: stored, email: 'stored@example.com' }] },
+    );
+    const counts = await runImport(
+      { database: t.database, clock: t.clock, communityId },
+      {
+        profiles: [
+          { profile_id: inFile, email: 'infile@example.com' },
+          { profile_id: outside, email: 'outside@example.com' },
+        ],
+        groups: [
+          { id: 'g1', name: 'Group One', member_profile_ids: [stored, inFile.toUpperCase()] },
+          { id: 'g2', name: 'Empty' },
+        ],
+      },
+    );
     assert.equal(counts.groups, 2);
     assert.equal(await isAlreadyMember(t, auth, 'g1', stored), true);
     assert.equal(await isAlreadyMember(t, auth, 'g1', inFile), true);
@@ -46,10 +52,19 @@ describeEachEngine('import: groups section', (ctx) => {
       { profile_id: p1, email: 'p1@example.com' },
       { profile_id: p2, email: 'p2@example.com' },
     ];
-    await runImport(t.database, t.clock, communityId, { profiles, groups: [{ id: 'g', name: 'Old', member_profile_ids: [p1] }] });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId },
+      { profiles, groups: [{ id: 'g', name: 'Old', member_profile_ids: [p1] }] },
+    );
     await addToGroup(t, auth, 'g', p2);
-    await runImport(t.database, t.clock, communityId, { groups: [{ id: 'g', name: 'New', member_profile_ids: [p1] }] });
-    await runImport(t.database, t.clock, communityId, { groups: [{ id: 'g', name: 'New', member_profile_ids: [p1] }] });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId },
+      { groups: [{ id: 'g', name: 'New', member_profile_ids: [p1] }] },
+    );
+    await runImport(
+      { database: t.database, clock: t.clock, communityId },
+      { groups: [{ id: 'g', name: 'New', member_profile_ids: [p1] }] },
+    );
     const groups = await t.database.db.selectFrom('groups').select(['id', 'name']).where('community_id', '=', communityId).execute();
     assert.deepEqual(groups, [{ id: 'g', name: 'New' }]);
     const members = await t.database.db.selectFrom('group_members').select('profile_id').where('community_id', '=', communityId).execute();
@@ -61,16 +76,22 @@ describeEachEngine('import: groups section', (ctx) => {
     const { id: communityId } = await t.community();
     const other = await t.community();
     const foreign = randomUUID();
-    await runImport(t.database, t.clock, other.id, { profiles: [{ profile_id: foreign, email: 'foreign@example.com' }] });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId: other.id },
+      { profiles: [{ profile_id: foreign, email: 'foreign@example.com' }] },
+    );
     const real = randomUUID();
     await assert.rejects(
-      runImport(t.database, t.clock, communityId, {
-        profiles: [{ profile_id: real, email: 'real@example.com' }],
-        groups: [
-          { id: 'ok', name: 'Ok', member_profile_ids: [real] },
-          { id: 'bad', name: 'Bad', member_profile_ids: [real, foreign] },
-        ],
-      }),
+      runImport(
+        { database: t.database, clock: t.clock, communityId },
+        {
+          profiles: [{ profile_id: real, email: 'real@example.com' }],
+          groups: [
+            { id: 'ok', name: 'Ok', member_profile_ids: [real] },
+            { id: 'bad', name: 'Bad', member_profile_ids: [real, foreign] },
+          ],
+        },
+      ),
       (error: unknown) => error instanceof ImportError && error.message.startsWith('groups[1].member_profile_ids[1]:'),
     );
     const groups = await t.database.db.selectFrom('groups').select('id').where('community_id', '=', communityId).execute();
@@ -92,7 +113,7 @@ describeEachEngine('import: groups section', (ctx) => {
       const t = ctx();
       const { id: communityId } = await t.community();
       await assert.rejects(
-        runImport(t.database, t.clock, communityId, { groups: [record] }),
+        runImport({ database: t.database, clock: t.clock, communityId }, { groups: [record] }),
         (error: unknown) => error instanceof ImportError && error.message.startsWith(prefix),
       );
     });
@@ -102,12 +123,15 @@ describeEachEngine('import: groups section', (ctx) => {
     const t = ctx();
     const { id: communityId } = await t.community();
     await assert.rejects(
-      runImport(t.database, t.clock, communityId, {
-        groups: [
-          { id: 'g', name: 'A' },
-          { id: 'g', name: 'B' },
-        ],
-      }),
+      runImport(
+        { database: t.database, clock: t.clock, communityId },
+        {
+          groups: [
+            { id: 'g', name: 'A' },
+            { id: 'g', name: 'B' },
+          ],
+        },
+      ),
       (error: unknown) => error instanceof ImportError && error.message.startsWith('groups[1].id:'),
     );
   });

@@ -30,16 +30,19 @@ describeEachEngine('GET /admin/v0/groups (extension)', (ctx) => {
     const community = await t.community('free');
     const other = await t.community('free');
     const profiles = [randomUUID(), randomUUID(), randomUUID()];
-    await runImport(t.database, t.clock, community.id, {
-      profiles: profiles.map((profile_id, i) => ({ profile_id, email: `p${i}@example.com` })),
-      groups: [
-        { id: 'grp-b', name: 'Design', member_profile_ids: profiles },
-        { id: 'grp-a', name: 'Design', member_profile_ids: [profiles[0]] },
-        { id: 'grp-c', name: 'Admins', created_at: '2024-01-02T03:04:05.123456+00:00' },
-        { id: 'grp-d', name: 'engineering' },
-      ],
-    });
-    await runImport(t.database, t.clock, other.id, { groups: [{ id: 'grp-x', name: 'Another' }] });
+    await runImport(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      {
+        profiles: profiles.map((profile_id, i) => ({ profile_id, email: `p${i}@example.com` })),
+        groups: [
+          { id: 'grp-b', name: 'Design', member_profile_ids: profiles },
+          { id: 'grp-a', name: 'Design', member_profile_ids: [profiles[0]] },
+          { id: 'grp-c', name: 'Admins', created_at: '2024-01-02T03:04:05.123456+00:00' },
+          { id: 'grp-d', name: 'engineering' },
+        ],
+      },
+    );
+    await runImport({ database: t.database, clock: t.clock, communityId: other.id }, { groups: [{ id: 'grp-x', name: 'Another' }] });
     const res = await t.request({ method: 'GET', url: '/admin/v0/groups?per_page=3', headers: community.auth });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json<ListBody>();
@@ -63,9 +66,10 @@ describeEachEngine('GET /admin/v0/groups (extension)', (ctx) => {
   it('needs groups:read (groups:write alone is refused) and answers 400 naming a bad parameter', async () => {
     const t = ctx();
     const community = await t.community('free');
-    const writer = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'w', {
-      permissions: new Set(['groups:write']),
-    });
+    const writer = await createApiKey(
+      { database: t.database, clock: t.clock, communityId: community.id },
+      { label: 'w', permissions: new Set(['groups:write']) },
+    );
     const refused = await t.request({ method: 'GET', url: '/admin/v0/groups', headers: { authorization: `Bearer ${writer.key}` } });
     assert.equal(refused.statusCode, 403);
     assert.match(refused.json<ListBody>().error?.message ?? '', /groups:read/);

@@ -258,9 +258,10 @@ describeEachEngine('members: GET /members (extension)', (ctx) => {
 
   it('needs members:read: a key without it is 403 insufficient_scope', async () => {
     const t = ctx();
-    const key = await createApiKey({ database: t.database, clock: t.clock }, communityId, 'no members', {
-      permissions: new Set(['feeds:read']),
-    });
+    const key = await createApiKey(
+      { database: t.database, clock: t.clock, communityId },
+      { label: 'no members', permissions: new Set(['feeds:read']) },
+    );
     const { status, body } = await list('', { authorization: `Bearer ${key.key}` });
     assert.equal(status, 403);
     assert.equal(body.error?.code, 'insufficient_scope');
@@ -269,8 +270,8 @@ describeEachEngine('members: GET /members (extension)', (ctx) => {
 
   it('an empty community answers an empty first page', async () => {
     const t = ctx();
-    const community = await createCommunity({ database: t.database, clock: t.clock }, 'Empty', 'free');
-    const key = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'k');
+    const community = await createCommunity({ database: t.database, clock: t.clock }, { name: 'Empty', plan: 'free' });
+    const key = await createApiKey({ database: t.database, clock: t.clock, communityId: community.id }, { label: 'k' });
     const { body } = await list('', { authorization: `Bearer ${key.key}` });
     assert.deepEqual(body.data, { page: 0, per_page: 10, count: 0, total_records: 0, total_pages: 0, has_next: false, records: [] });
   });

@@ -84,7 +84,7 @@ describeEachEngine(
       await postMember(t, auth, { email, full_name: 'Can Celled', invite_to_chat: true, chat_channel_ids: ['C0ONE'] });
       assert.equal(fake.invitations.length, 1);
       fake.reset(); // the workspace admin revoked the invitation in the chat platform
-      const cancelled = await cancelChatInvitations(t.database, t.clock, communityId, email.toUpperCase());
+      const cancelled = await cancelChatInvitations({ database: t.database, clock: t.clock, communityId }, email.toUpperCase());
       assert.equal(cancelled.cancelled, 1);
 
       const again = await postMember(t, auth, { email, full_name: 'Can Celled', invite_to_chat: true, chat_channel_ids: ['C0TWO'] });

@@ -25,7 +25,7 @@ export async function connectToFake(t: TestApp, fake: FakeChatServer, communityI
 
 /** Loads an import document into a community. */
 export function importInto(t: TestApp, communityId: string, document: Record<string, unknown>) {
-  return runImport(t.database, t.clock, communityId, document);
+  return runImport({ database: t.database, clock: t.clock, communityId }, document);
 }
 
 /** A form-encoded body: arrays as repeated keys. */

@@ -66,9 +66,10 @@ describeEachEngine('GET /admin/v0/posts/{post_id}', (ctx) => {
   });
 
   it('needs feeds:read', async () => {
-    const key = await createApiKey({ database: ctx().database, clock: ctx().clock }, communityId, 'events only', {
-      permissions: new Set(['calendar_events:read']),
-    });
+    const key = await createApiKey(
+      { database: ctx().database, clock: ctx().clock, communityId },
+      { label: 'events only', permissions: new Set(['calendar_events:read']) },
+    );
     const res = await ctx().request({
       method: 'GET',
       url: `/admin/v0/posts/${fx.postId(1)}`,

@@ -14,7 +14,7 @@ describeEachEngine('import: profiles', (ctx) => {
       feeds: [{ id: feedId, label: 'General' }],
       posts: [{ id: 'p1', feed_id: feedId, author_profile_id: profileId, title: 'Hello' }],
     };
-    await runImport(ctx().database, ctx().clock, community.id, document);
+    await runImport({ database: ctx().database, clock: ctx().clock, communityId: community.id }, document);
     const read = async () => {
       const res = await ctx().request({ method: 'GET', url: `/admin/v0/feeds/${feedId}/posts`, headers: community.auth });
       assert.equal(res.statusCode, 200, res.body);
@@ -24,7 +24,7 @@ describeEachEngine('import: profiles', (ctx) => {
     const first = await read();
     assert.equal(first?.preferred_name, 'Ada Lovelace');
     ctx().clock.advance(86_400_000);
-    await runImport(ctx().database, ctx().clock, community.id, document);
+    await runImport({ database: ctx().database, clock: ctx().clock, communityId: community.id }, document);
     const second = await read();
     assert.equal(second?.created_at, first?.created_at);
   });
@@ -32,7 +32,10 @@ describeEachEngine('import: profiles', (ctx) => {
   it('refuses a urn:uuid: profile id, naming the field', async () => {
     const community = await ctx().community();
     await assert.rejects(
-      runImport(ctx().database, ctx().clock, community.id, { profiles: [{ profile_id: `urn:uuid:${profileId}`, email: 'a@example.com' }] }),
+      runImport(
+        { database: ctx().database, clock: ctx().clock, communityId: community.id },
+        { profiles: [{ profile_id: `urn:uuid:${profileId}`, email: 'a@example.com' }] },
+      ),
       /profiles\[0\]\.profile_id/,
     );
   });

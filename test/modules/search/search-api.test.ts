@@ -322,9 +322,10 @@ for (const { name, env } of [
       });
 
       it('needs feeds:read, a key, and sees only its own community', async () => {
-        const without = await createApiKey({ database: t.database, clock: t.clock }, community.id, 'no-feeds', {
-          permissions: new Set(permissions.filter((permission) => permission !== 'feeds:read')),
-        });
+        const without = await createApiKey(
+          { database: t.database, clock: t.clock, communityId: community.id },
+          { label: 'no-feeds', permissions: new Set(permissions.filter((permission) => permission !== 'feeds:read')) },
+        );
         const refused = await search(t, { authorization: `Bearer ${without.key}` }, 'pizza');
         assert.equal(refused.status, 403);
         assert.equal((await t.request({ method: 'GET', url: '/admin/v0/search?q=pizza' })).statusCode, 401);

@@ -68,7 +68,7 @@ describe('search: SQLite and PostgreSQL agree on the same corpus', { skip: postg
     postgres = await startTestApp('postgres');
     for (const app of [sqlite, postgres]) {
       const community = await app.community();
-      await runImport(app.database, app.clock, community.id, corpus());
+      await runImport({ database: app.database, clock: app.clock, communityId: community.id }, corpus());
       keys.set(app, community.auth);
     }
   });

@@ -25,11 +25,13 @@ for (const { engine, skip } of engines) {
 
     before(async () => {
       testDb = await createTestDatabase(engine);
-      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, 'Upgrade', 'enterprise')).id;
+      communityId = (await createCommunity({ database: testDb.database, clock: systemClock }, { name: 'Upgrade', plan: 'enterprise' })).id;
       const seeded = await runCli(['seed', '--community', communityId, '--events', '0', '--posts', '400', '--profiles', '40'], testDb.env);
       assert.equal(seeded.code, 0, seeded.stderr);
       // The key is made on the current schema (its write records an activity); it outlives the way down.
-      auth = { authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock }, communityId, 'k')).key}` };
+      auth = {
+        authorization: `Bearer ${(await createApiKey({ database: testDb.database, clock: systemClock, communityId }, { label: 'k' })).key}`,
+      };
       // Back to the schema before search, the posts staying.
       const { error } = await (await migratorOf(testDb.database)).migrateTo('012-event-tag-order');
       assert.equal(error, undefined);

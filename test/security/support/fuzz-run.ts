@@ -147,22 +147,28 @@ export async function defineFuzzSuite(title: string, options: FuzzSuiteOptions):
         });
         await drainWebhookOutbox(t.database);
         const deliveryIds = (await t.database.db.selectFrom('webhook_deliveries').select('id').execute()).map((r) => r.id);
-        const award = await createAward({ database: t.database, clock: t.clock }, world.communityId, { name: 'Fuzz award' });
+        const award = await createAward({ database: t.database, clock: t.clock, communityId: world.communityId }, { name: 'Fuzz award' });
         // Console links (POST /console/sessions): each works once, so enough of them for some sign-ins to succeed.
         const consoleTokens: string[] = [];
         for (let i = 0; i < 40; i++) {
-          const link = await createConsoleLink({ database: t.database, clock: t.clock }, world.communityId, durationMs(3_600_000));
+          const link = await createConsoleLink(
+            { database: t.database, clock: t.clock, communityId: world.communityId },
+            durationMs(3_600_000),
+          );
           consoleTokens.push(link.token);
         }
         const deps = { database: t.database, clock: t.clock };
         // The fuzzing key holds every permission, key management too (`all` never implies api_keys:write);
         // spare keys are what the key routes rotate and revoke (never the fuzzing key itself).
-        const fuzzKey = await createApiKey(deps, world.communityId, 'fuzz', { permissions: everyPermission });
+        const fuzzKey = await createApiKey({ ...deps, communityId: world.communityId }, { label: 'fuzz', permissions: everyPermission });
         const spareKeyIds: string[] = [];
-        for (let i = 0; i < 3; i++) spareKeyIds.push((await createApiKey(deps, world.communityId, `spare ${i}`)).id);
+        for (let i = 0; i < 3; i++)
+          spareKeyIds.push((await createApiKey({ ...deps, communityId: world.communityId }, { label: `spare ${i}` })).id);
         const calendarFeedIds: string[] = [];
         for (let i = 0; i < 3; i++)
-          calendarFeedIds.push((await createCalendarFeed(t.app.services, world.communityId, { label: `Fuzz ${i}` })).id);
+          calendarFeedIds.push(
+            (await createCalendarFeed({ ...t.app.services, communityId: world.communityId }, { label: `Fuzz ${i}` })).id,
+          );
         const document = await fetchDocument(t);
         operations = operationsOf(document).sort(byWriteImpact);
         validator = new ResponseValidator(document);

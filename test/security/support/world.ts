@@ -104,7 +104,7 @@ export function worldDocument(tag: string, now: number, size = 6): Record<string
 /** Creates a community (plan given) with a key and loads the tag's world into it. */
 export async function seedWorld(t: TestApp, tag: string, plan = 'enterprise', size = 6): Promise<World> {
   const community = await t.community(plan, `World ${tag}`);
-  await runImport(t.database, t.clock, community.id, worldDocument(tag, t.clock.now(), size));
+  await runImport({ database: t.database, clock: t.clock, communityId: community.id }, worldDocument(tag, t.clock.now(), size));
   return {
     communityId: community.id,
     key: community.key,

@@ -34,22 +34,20 @@ function announcementText(event: ParsedEvent): string {
  * invitation.
  */
 export async function announceEvent(
-  deps: Pick<ServiceDeps, 'database' | 'chat' | 'secrets'>,
-  communityId: string,
-  channelIds: readonly string[],
-  already: readonly PublishedTo[],
-  event: ParsedEvent,
+  ctx: Pick<ServiceDeps, 'database' | 'chat' | 'secrets'> & { readonly communityId: string },
+  { channelIds, already, event }: { channelIds: readonly string[]; already: readonly PublishedTo[]; event: ParsedEvent },
 ): Promise<Announcement> {
+  const { communityId } = ctx;
   const known = new Set(already.map((p) => p.chat_channel_id));
   const channels = [...new Set(channelIds)].filter((id) => !known.has(id));
   if (channels.length === 0) return noAnnouncement;
-  const workspace = await chatWorkspaceOf(deps, communityId);
+  const workspace = await chatWorkspaceOf(ctx, communityId);
   if (!workspace) {
     throw new ApiError('chat_admin_not_configured', 'This community has no chat connection to announce the event with.', {
       hint: 'Connect the chat workspace (community-admin chat connect) or omit publish_to_chat_channels.',
     });
   }
-  const feeds = await selectFeedIdsByChannel(deps.database.db, communityId, channels);
+  const feeds = await selectFeedIdsByChannel(ctx.database.db, communityId, channels);
   const text = announcementText(event);
   const publishedTo: PublishedTo[] = [];
   const problems: string[] = [];

@@ -1,6 +1,7 @@
 import type { Tx } from '../../../db/database.js';
 import { ApiError, notFound } from '../../../errors.js';
 import type { JsonText } from '../../../shared/json-text.js';
+import type { CommandContext } from '../../../write-path/command-context.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { selectProfileIdByKey } from '../../profiles/profiles.queries.js';
 import { eventWebhookData } from '../calendar-events.reads.js';
@@ -9,7 +10,6 @@ import { insertAttendeeIfAbsent, updateAttendeeLink } from '../queries/children.
 import { incrementAttendeesCount, selectCalendarEventRow } from '../queries/events.js';
 import { joinLinkOf } from '../rules/event-body.js';
 import type { AttendeeBody } from '../schemas/bodies.js';
-import type { CalendarEventDeps } from './events.js';
 
 const eventNotFound = () => notFound('Calendar event');
 
@@ -30,14 +30,10 @@ async function registrationWebhookData(
  * `calendar_event.registration.updated` is emitted only when the link changed: the same link again
  * writes nothing and sends nothing. A link that is no http(s) URL is refused at `personal_join_link`.
  */
-export async function setAttendee(
-  deps: Pick<CalendarEventDeps, 'database' | 'clock'>,
-  communityId: string,
-  eventId: string,
-  body: AttendeeBody,
-): Promise<void> {
+export async function setAttendee(ctx: CommandContext, { eventId, body }: { eventId: string; body: AttendeeBody }): Promise<void> {
+  const { communityId } = ctx;
   const link = joinLinkOf(body.personal_join_link);
-  await writeCommunityData(deps, communityId, async (w) => {
+  await writeCommunityData(ctx, communityId, async (w) => {
     const { tx, now } = w;
     const event = await selectCalendarEventRow(tx, communityId, eventId);
     if (!event) throw eventNotFound();

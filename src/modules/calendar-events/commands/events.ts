@@ -6,6 +6,7 @@ import type { JsonText } from '../../../shared/json-text.js';
 import type { ServiceDeps } from '../../../shared/service-deps.js';
 import type { EpochMicros } from '../../../shared/time.js';
 import { formatJsonTimestamp } from '../../../shared/timestamps.js';
+import type { CommandContext } from '../../../write-path/command-context.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { eventWebhookData, getCalendarEvent, renderCalendarEvents } from '../calendar-events.reads.js';
 import type { CalendarEventDoc, CalendarEventRow } from '../calendar-events.records.js';
@@ -27,6 +28,9 @@ import { resolveCoverImage, resolvePeople, resolveTags, settleSlug } from './ref
 
 /** What the calendar event commands and reads need: the services, and the base of uploaded files' URLs (a cover_image_file_id). */
 export type CalendarEventDeps = ServiceDeps & { publicBaseUrl: () => string };
+
+/** What the event commands are given (src/write-path/command-context.ts). */
+export type CalendarEventContext = CommandContext<CalendarEventDeps>;
 
 /** The event as GET shows it (JSON text) and, when some channel could not be posted to, why. */
 export interface WrittenEvent {
@@ -147,20 +151,25 @@ async function renderOne(tx: Tx, communityId: string, id: string): Promise<JsonT
  * channels (a channel that fails is reported, not fatal), then writes the event in one
  * transaction of the write path.
  */
-export async function createEvent(deps: CalendarEventDeps, communityId: string, body: CreateEventBody): Promise<WrittenEvent> {
+export async function createEvent(ctx: CalendarEventContext, body: CreateEventBody): Promise<WrittenEvent> {
+  const { communityId } = ctx;
   const id = randomAlphanumericId(12);
-  const { db } = deps.database;
+  const { db } = ctx.database;
   const channels = body.publish_to_chat_channels ?? [];
   // Checked before announcing, so that an event the transaction would refuse is never announced.
   // Without channels the transaction's own check is the only one needed (one statement less).
   const announced =
     channels.length === 0
       ? noAnnouncement
-      : await announceEvent(deps, communityId, channels, [], await eventWithBody(db, communityId, id, { status: 'published' }, body));
-  const written = await writeCommunityData(deps, communityId, async (w) => {
+      : await announceEvent(ctx, {
+          channelIds: channels,
+          already: [],
+          event: await eventWithBody(db, communityId, id, { status: 'published' }, body),
+        });
+  const written = await writeCommunityData(ctx, communityId, async (w) => {
     // Again inside the transaction, so that references and the slug are checked against what commits.
     const parsed = await eventWithBody(w.tx, communityId, id, { status: 'published' }, body);
-    await resolveCoverImage(w.tx, communityId, parsed, deps.publicBaseUrl());
+    await resolveCoverImage(w.tx, communityId, parsed, ctx.publicBaseUrl());
     const { row, children } = rowsOf(communityId, parsed, announced.publishedTo, w.now, w.now);
     const inserted = { id, ...row, attendees_count: 0, created_at: w.now };
     await insertEventRow(w.tx, { community_id: communityId, ...inserted });
@@ -179,24 +188,26 @@ export async function createEvent(deps: CalendarEventDeps, communityId: string, 
 }
 
 /** The announcement of an update in the chat channels it asks for (none asked: nothing read). */
-async function announceUpdate(deps: CalendarEventDeps, communityId: string, id: string, body: UpdateEventBody): Promise<Announcement> {
+async function announceUpdate(ctx: CalendarEventContext, id: string, body: UpdateEventBody): Promise<Announcement> {
   const channels = body.publish_to_chat_channels ?? [];
   if (channels.length === 0) return noAnnouncement;
-  const { db } = deps.database;
+  const { communityId } = ctx;
+  const { db } = ctx.database;
   const before = await storedRecord(db, communityId, id);
   if (!before) throw eventNotFound();
   const draft = await eventWithBody(db, communityId, id, before.record, body);
-  return announceEvent(deps, communityId, channels, before.publishedTo, draft);
+  return announceEvent(ctx, { channelIds: channels, already: before.publishedTo, event: draft });
 }
 
-/** Updates an event with the body's fields (each optional); answers the event as it is afterwards. */
-export async function updateEvent(deps: CalendarEventDeps, communityId: string, id: string, body: UpdateEventBody): Promise<WrittenEvent> {
-  const announced = await announceUpdate(deps, communityId, id, body);
-  await writeCommunityData(deps, communityId, async (w) => {
+/** Updates the event `id` with the body's fields (each optional); answers the event as it is afterwards. */
+export async function updateEvent(ctx: CalendarEventContext, { id, body }: { id: string; body: UpdateEventBody }): Promise<WrittenEvent> {
+  const { communityId } = ctx;
+  const announced = await announceUpdate(ctx, id, body);
+  await writeCommunityData(ctx, communityId, async (w) => {
     const stored = await storedRecord(w.tx, communityId, id);
     if (!stored) throw eventNotFound();
     const parsed = await eventWithBody(w.tx, communityId, id, stored.record, body);
-    await resolveCoverImage(w.tx, communityId, parsed, deps.publicBaseUrl());
+    await resolveCoverImage(w.tx, communityId, parsed, ctx.publicBaseUrl());
     const known = new Set(stored.publishedTo.map((p) => p.chat_channel_id));
     const publishedTo = [...stored.publishedTo, ...announced.publishedTo.filter((p) => !known.has(p.chat_channel_id))];
     const { row, children } = rowsOf(communityId, parsed, publishedTo, stored.createdAt, w.now);
@@ -211,16 +222,13 @@ export async function updateEvent(deps: CalendarEventDeps, communityId: string, 
       changes: eventChanges(stored.record, parsed, stored.createdAt),
     });
   });
-  return { id, event: await getCalendarEvent({ database: deps.database }, communityId, id), ...announced.message };
+  return { id, event: await getCalendarEvent({ database: ctx.database }, communityId, id), ...announced.message };
 }
 
 /** Deletes an event and its child rows in one transaction; 404 when there is none. */
-export async function deleteEvent(
-  deps: Pick<CalendarEventDeps, 'database' | 'clock'>,
-  communityId: string,
-  id: string,
-): Promise<{ id: string }> {
-  await writeCommunityData(deps, communityId, async (w) => {
+export async function deleteEvent(ctx: CommandContext, id: string): Promise<{ id: string }> {
+  const { communityId } = ctx;
+  await writeCommunityData(ctx, communityId, async (w) => {
     // Rendered before the delete (afterwards there is nothing left to show), and only for a subscriber.
     const deleted = (await w.wanted('calendar_event.deleted'))
       ? await eventWebhookData(w.tx, communityId, await selectCalendarEventRow(w.tx, communityId, id))

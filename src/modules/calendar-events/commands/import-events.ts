@@ -5,7 +5,7 @@ import type { CalendarEventsTable } from '../../../db/schema.js';
 import { duplicateIdFailure } from '../../../import/import-section.js';
 import { type Failure, Refused, refuse } from '../../../shared/failures.js';
 import { type EpochMicros, epochMicros } from '../../../shared/time.js';
-import type { CommunityWrite } from '../../../write-path/write-community-data.js';
+import type { TxContext } from '../../../write-path/command-context.js';
 import { selectExistingFeedIds } from '../../feeds/feeds.queries.js';
 import { selectExistingProfileIds } from '../../profiles/profiles.queries.js';
 import { deleteEventChildren, type EventChildRows, insertEventChildren } from '../queries/children.js';
@@ -158,12 +158,8 @@ function rowsOfBatch(communityId: string, batch: readonly ParsedEvent[], stored:
  * with the record's index. Runs in the write of the caller (the import's one transaction); returns
  * how many events it wrote.
  */
-export async function importEvents(
-  w: Pick<CommunityWrite, 'tx' | 'communityId' | 'now'>,
-  records: readonly ParsedEvent[],
-  publicBaseUrl: string,
-): Promise<number> {
-  const { tx, communityId, now } = w;
+export async function importEvents(ctx: TxContext & { readonly publicBaseUrl: string }, records: readonly ParsedEvent[]): Promise<number> {
+  const { tx, communityId, now, publicBaseUrl } = ctx;
   const duplicate = duplicateIdFailure(records, (record) => record.id);
   if (duplicate) throw new Refused([duplicate]);
   await checkReferences(tx, communityId, records);
