@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { dayMs, defaultRetentionDays } from './modules/webhooks/rules/retry-schedule.js';
 import { type DurationMs, durationMs } from './shared/time.js';
-import { dayMs, defaultRetentionDays } from './webhooks/retry-schedule.js';
 
 /** The environment the service reads; every variable of the operator interface is here. */
 const EnvironmentSchema = Type.Object({

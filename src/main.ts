@@ -9,10 +9,10 @@ import { bootstrapDefaultCommunity } from './modules/communities/communities.com
 import { createConsoleLink } from './modules/console-sessions/console-sessions.commands.js';
 import { consoleBaseUrl, consoleLinkUrl } from './modules/console-sessions/console-sessions.rules.js';
 import { selectUnpairedCommunities } from './modules/search/queries/entries.js';
+import { DeliveryWorker } from './modules/webhooks/worker/deliveries.js';
 import { systemClock } from './shared/clock.js';
 import { nodeEndOfLifeWarning } from './shared/node-support.js';
 import { durationMs, type EpochMillis, epochMillis } from './shared/time.js';
-import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
 const stopDeadlineMs = 9000;

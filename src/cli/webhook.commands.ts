@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
-import { systemClock } from '../shared/clock.js';
-import { type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
-import { listWebhookDeliveries, redeliverWebhooks, type WebhookDeliveryView } from '../webhooks/deliveries.service.js';
+import { listWebhookDeliveries, redeliverWebhooks, type WebhookDeliveryView } from '../modules/webhooks/commands/deliveries.js';
 import {
   createWebhookEndpoint,
   listWebhookEndpoints,
@@ -10,8 +8,10 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
   type WebhookEndpointChange,
-} from '../webhooks/endpoints.service.js';
-import { sendTestWebhook } from '../webhooks/test-send.service.js';
+} from '../modules/webhooks/commands/endpoints.js';
+import { sendTestWebhook } from '../modules/webhooks/commands/test-send.js';
+import { systemClock } from '../shared/clock.js';
+import { type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
 import { cliActor, withDatabase } from './context.js';
 import { asOperatorErrors, formatTable, printResult } from './output.js';
 

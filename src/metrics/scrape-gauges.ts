@@ -1,10 +1,10 @@
 import { backfillGauge, chatEventQueueGauge } from '../chat-sync/gauges.queries.js';
 import type { Database } from '../db/database.js';
 import type { AppServices } from '../dependencies.js';
+import { pendingDeliveriesGauge } from '../modules/webhooks/queries/deliveries.js';
+import { disabledEndpointsGauge } from '../modules/webhooks/queries/endpoints.js';
+import { outboxGauge } from '../modules/webhooks/queries/outbox.js';
 import { type DurationMs, durationMs, type EpochMillis, epochMillis } from '../shared/time.js';
-import { pendingDeliveriesGauge } from '../webhooks/deliveries.queries.js';
-import { disabledEndpointsGauge } from '../webhooks/endpoints.queries.js';
-import { outboxGauge } from '../webhooks/outbox.queries.js';
 import type { PrometheusMetrics } from './metrics.js';
 
 /** A scrape's database reads give up after this: a slow database must not hold the scrape (Prometheus times out at 10 s). */

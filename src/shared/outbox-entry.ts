@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../webhooks/event-types.js';
+import type { WebhookEventType } from '../modules/webhooks/rules/event-types.js';
 
 /**
  * A webhook event of a change, as the write path collected it. Its own file so that the write

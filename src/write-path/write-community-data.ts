@@ -1,12 +1,12 @@
 import { recordActivities } from '../activity-log/record-activities.js';
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
+import { activeEndpointCount } from '../modules/webhooks/queries/endpoints.js';
+import type { WebhookEventType } from '../modules/webhooks/rules/event-types.js';
 import type { ActivityInput, ActorDeps } from '../shared/activity.js';
 import { type Clock, storedNow } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
 import type { EpochMicros } from '../shared/time.js';
-import { activeEndpointCount } from '../webhooks/endpoints.queries.js';
-import type { WebhookEventType } from '../webhooks/event-types.js';
 import {
   type ActiveEndpoint,
   type OutboxEntry,

@@ -58,10 +58,10 @@ export const tableHomes: Readonly<Record<string, string>> = {
   file_upload_chunks: 'src/modules/files/',
   calendar_feeds: 'src/modules/calendar-feeds/',
   calendar_feed_entries: 'src/modules/calendar-feeds/',
-  webhook_endpoints: 'src/webhooks/',
-  webhook_deliveries: 'src/webhooks/',
-  webhook_delivery_attempts: 'src/webhooks/',
-  webhook_outbox: 'src/webhooks/',
+  webhook_endpoints: 'src/modules/webhooks/',
+  webhook_deliveries: 'src/modules/webhooks/',
+  webhook_delivery_attempts: 'src/modules/webhooks/',
+  webhook_outbox: 'src/modules/webhooks/',
   idempotency_keys: 'src/idempotency/',
   activities: 'src/activity-log/',
   activity_chain_heads: 'src/activity-log/',
@@ -268,7 +268,7 @@ describe('one home per table (rule at the top of this file)', () => {
       [],
     );
     assert.deepEqual(check('src/modules/calendar-events/queries/attendees.ts', `tx.deleteFrom('calendar_event_attendees')`), []);
-    assert.deepEqual(check('src/webhooks/outbox.queries.ts', `tx.insertInto('webhook_outbox')`), []);
+    assert.deepEqual(check('src/modules/webhooks/queries/outbox.ts', `tx.insertInto('webhook_outbox')`), []);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a source under test, with a template inside
     assert.deepEqual(check('src/db/migrations/001-initial.ts', 'sql`update profiles set state = ${s}`'), []);
     assert.deepEqual(check('src/write-path/write-community-data.ts', `tx.updateTable('communities').set({ events_version: 1 })`), []);
@@ -281,7 +281,7 @@ describe('one home per table (rule at the top of this file)', () => {
   it('refuses a statement in another module, in a non-queries file of its home, in a subquery, and in SQL text', () => {
     assert.equal(check('src/chat-sync/apply-event.ts', `tx.insertInto('profiles').values(row)`).length, 1);
     assert.equal(check('src/modules/awards/awards.commands.ts', `tx.insertInto('awards').values(row)`).length, 1);
-    assert.equal(check('src/webhooks/fan-out.ts', `tx.deleteFrom('webhook_outbox')`).length, 1);
+    assert.equal(check('src/modules/webhooks/commands/fan-out.ts', `tx.deleteFrom('webhook_outbox')`).length, 1);
     assert.equal(
       check('src/modules/posts/posts.queries.ts', `db.selectFrom('posts').where((eb) => eb.exists(eb.selectFrom('members')))`).length,
       1,

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
+import { DeliveryWorker } from '../../src/modules/webhooks/worker/deliveries.js';
 import { addMillis, durationMs, microsFromMillis, subtractMillis } from '../../src/shared/time.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import { collectingLog, emitRoute } from '../modules/webhooks/webhook-test-kit.js';
 import { describeEachEngine } from '../support/harness.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { collectingLog, emitRoute } from '../webhooks/webhook-test-kit.js';
 import { holdSqliteWriteLock, promtoolCheck, sample, samples } from './metrics-kit.js';
 
 const token = 'metrics-token-0123456789abcdef';

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
-import { selectInBatches } from '../db/batches.js';
-import type { Db, Tx } from '../db/database.js';
-import type { DB, WebhookDeliveryStatus, WebhookEndpointsTable } from '../db/schema.js';
+import { selectInBatches } from '../../../db/batches.js';
+import type { Db, Tx } from '../../../db/database.js';
+import type { DB, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../../db/schema.js';
 
 /** A community's endpoints, oldest first. */
 export const selectEndpoints = (db: Db | Tx, communityId: string) =>

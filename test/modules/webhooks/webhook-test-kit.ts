@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../src/routing/request-context.js';
-import { StringEnum } from '../../src/schemas/common.schemas.js';
-import type { WorkerLog } from '../../src/webhooks/delivery-worker.js';
-import { type WebhookEventType, webhookEventTypes } from '../../src/webhooks/event-types.js';
-import { writeCommunityData } from '../../src/write-path/write-community-data.js';
+import { type WebhookEventType, webhookEventTypes } from '../../../src/modules/webhooks/rules/event-types.js';
+import type { WorkerLog } from '../../../src/modules/webhooks/worker/deliveries.js';
+import { principalOf } from '../../../src/routing/request-context.js';
+import { StringEnum } from '../../../src/schemas/common.schemas.js';
+import { writeCommunityData } from '../../../src/write-path/write-community-data.js';
 
 /** A change with the given webhook events, as a writer of community data makes one. */
 const EmitBody = Type.Object({

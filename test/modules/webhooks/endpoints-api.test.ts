@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeEachEngine } from '../support/harness.js';
+import { describeEachEngine } from '../../support/harness.js';
 
 interface EndpointRecord {
   id: string;

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/database.js';
-import type { Metrics } from '../metrics/metrics.js';
-import type { Clock } from '../shared/clock.js';
-import { addMillis, type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
-import { slackKeysInJson } from '../wire-names/json-text-keys.js';
-import type { WireNames } from '../wire-names/wire-names.js';
-import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from './deliveries.queries.js';
-import { drainWebhookOutbox } from './fan-out.js';
+import type { Database } from '../../../db/database.js';
+import type { Metrics } from '../../../metrics/metrics.js';
+import type { Clock } from '../../../shared/clock.js';
+import { addMillis, type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../../../shared/time.js';
+import { slackKeysInJson } from '../../../wire-names/json-text-keys.js';
+import type { WireNames } from '../../../wire-names/wire-names.js';
+import { drainWebhookOutbox } from '../commands/fan-out.js';
+import { claimDueDeliveries, type DueDelivery, pruneSettledDeliveries, recordAttempt, settleDisabled } from '../queries/deliveries.js';
+import { dayMs, defaultRetentionDays, retryDelay, scheduleSpanMs } from '../rules/retry-schedule.js';
+import { signingSecrets } from '../rules/signing.js';
+import type { Resolver } from '../rules/target-address.js';
 import { type AttemptResult, sendSignedWebhook } from './post-webhook.js';
-import { dayMs, defaultRetentionDays, retryDelay, scheduleSpanMs } from './retry-schedule.js';
-import { signingSecrets } from './signing.js';
-import type { Resolver } from './target-address.js';
 
 const pruneIntervalMs = durationMs(60 * 60 * 1000);
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { durationMs } from '../../src/shared/time.js';
-import { listWebhookDeliveries } from '../../src/webhooks/deliveries.service.js';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
-import { rotateWebhookSecret } from '../../src/webhooks/endpoints.service.js';
-import { webhookEventTypes } from '../../src/webhooks/event-types.js';
-import { retryDelaysMs } from '../../src/webhooks/retry-schedule.js';
-import { describeEachEngine, type TestApp } from '../support/harness.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { listWebhookDeliveries } from '../../../src/modules/webhooks/commands/deliveries.js';
+import { rotateWebhookSecret } from '../../../src/modules/webhooks/commands/endpoints.js';
+import { webhookEventTypes } from '../../../src/modules/webhooks/rules/event-types.js';
+import { retryDelaysMs } from '../../../src/modules/webhooks/rules/retry-schedule.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../../src/modules/webhooks/worker/deliveries.js';
+import { durationMs } from '../../../src/shared/time.js';
+import { describeEachEngine, type TestApp } from '../../support/harness.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { collectingLog, emitRoute, eventRecord } from './webhook-test-kit.js';
 
 const route = emitRoute();

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../dependencies.js';
-import { commandDeps } from '../routing/command-context.js';
-import { principalOf } from '../routing/request-context.js';
-import { errorResponses, IdempotencyHeaders } from '../schemas/common.schemas.js';
-import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, updateWebhookEndpoint } from './endpoints.service.js';
-import { webhookEventTypeDescriptions, webhookEventTypes } from './event-types.js';
+import type { ModuleOptions } from '../../../dependencies.js';
+import { commandDeps } from '../../../routing/command-context.js';
+import { principalOf } from '../../../routing/request-context.js';
+import { errorResponses, IdempotencyHeaders } from '../../../schemas/common.schemas.js';
+import { createWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, updateWebhookEndpoint } from '../commands/endpoints.js';
+import { webhookEventTypeDescriptions, webhookEventTypes } from '../rules/event-types.js';
 import {
   CreatedWebhookEndpointResponseSchema,
   CreateWebhookEndpointBodySchema,
@@ -14,7 +14,7 @@ import {
   WebhookEndpointIdParamsSchema,
   WebhookEndpointResponseSchema,
   WebhookEventTypesResponseSchema,
-} from './webhooks.schemas.js';
+} from '../webhooks.schemas.js';
 
 /*
  * GET/POST /webhook_endpoints, DELETE /webhook_endpoints/{id}; the console's extensions PATCH

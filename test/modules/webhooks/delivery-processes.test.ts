@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Database } from '../../src/db/database.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
-import { createCommunity } from '../../src/modules/communities/communities.commands.js';
-import { systemClock } from '../../src/shared/clock.js';
-import { listWebhookDeliveries } from '../../src/webhooks/deliveries.service.js';
-import { createWebhookEndpoint } from '../../src/webhooks/endpoints.service.js';
-import { writeCommunityData } from '../../src/write-path/write-community-data.js';
-import { ensureBuilt, type ServerProcess, startServerProcess } from '../http/server-processes.js';
-import { createTestDatabase, engines, type TestDatabase } from '../support/harness.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import type { Database } from '../../../src/db/database.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../../src/modules/communities/communities.commands.js';
+import { listWebhookDeliveries } from '../../../src/modules/webhooks/commands/deliveries.js';
+import { createWebhookEndpoint } from '../../../src/modules/webhooks/commands/endpoints.js';
+import { systemClock } from '../../../src/shared/clock.js';
+import { writeCommunityData } from '../../../src/write-path/write-community-data.js';
+import { ensureBuilt, type ServerProcess, startServerProcess } from '../../http/server-processes.js';
+import { createTestDatabase, engines, type TestDatabase } from '../../support/harness.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 /** Emits `count` member.updated events in changes of `perChange`, through the one write path. */
 async function emitEvents(database: Database, communityId: string, count: number, perChange: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { StringEnum, Timestamp, Uuid } from '../schemas/common.schemas.js';
-import { webhookEventTypes } from './event-types.js';
+import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
+import { webhookEventTypes } from './rules/event-types.js';
 
 const EventTypeSchema = StringEnum(webhookEventTypes, { description: 'A webhook event type (docs/webhooks.md).' });
 

@@ -1,10 +1,10 @@
 import type { Insertable } from 'kysely';
-import type { Database } from '../db/database.js';
-import type { WebhookDeliveriesTable } from '../db/schema.js';
-import { newUuid } from '../shared/ids.js';
-import { insertDeliveries } from './deliveries.queries.js';
-import { selectExistingEndpointIds } from './endpoints.queries.js';
-import { deleteOutboxRows, selectOutboxBatch } from './outbox.queries.js';
+import type { Database } from '../../../db/database.js';
+import type { WebhookDeliveriesTable } from '../../../db/schema.js';
+import { newUuid } from '../../../shared/ids.js';
+import { insertDeliveries } from '../queries/deliveries.js';
+import { selectExistingEndpointIds } from '../queries/endpoints.js';
+import { deleteOutboxRows, selectOutboxBatch } from '../queries/outbox.js';
 
 /** Outbox rows moved per statement pair: enough to drain a burst in a few ticks, small enough to stay short. */
 const rowsPerFanOut = 500;

@@ -1,17 +1,17 @@
-import type { Tx } from '../db/database.js';
-import { toIso } from '../shared/clock.js';
-import { randomAlphanumericId } from '../shared/ids.js';
-import { JsonText, stringifyWithJsonText } from '../shared/json-text.js';
-import type { OutboxEntry } from '../shared/outbox-entry.js';
-import type { EpochMillis } from '../shared/time.js';
-import { isCalendarEventType, type WebhookEventType } from './event-types.js';
-import { type ActiveEndpoint, insertOutbox, readActiveEndpoints } from './outbox.queries.js';
+import type { Tx } from '../../../db/database.js';
+import { toIso } from '../../../shared/clock.js';
+import { randomAlphanumericId } from '../../../shared/ids.js';
+import { JsonText, stringifyWithJsonText } from '../../../shared/json-text.js';
+import type { OutboxEntry } from '../../../shared/outbox-entry.js';
+import type { EpochMillis } from '../../../shared/time.js';
+import { type ActiveEndpoint, insertOutbox, readActiveEndpoints } from '../queries/outbox.js';
+import { isCalendarEventType, type WebhookEventType } from '../rules/event-types.js';
 
 /*
  * The outbox side of webhooks: in the transaction of a change, one webhook_outbox row per event that
  * some endpoint wants, naming those endpoints; the delivery worker fans it out to one delivery per
- * endpoint after the commit (fan-out.ts). The community's active endpoints are read in that same
- * transaction with one indexed read (outbox.queries.ts), so an endpoint added through any instance is seen by the next
+ * endpoint after the commit (commands/fan-out.ts). The community's active endpoints are read in that same
+ * transaction with one indexed read (queries/outbox.ts), so an endpoint added through any instance is seen by the next
  * write everywhere; with none (the usual case) that read is all a write pays, and nothing is rendered.
  * On SQLite a write that bumps a view's version learns the count of active endpoints from the bump
  * itself (write-community-data.ts) and calls this only when there are some. On PostgreSQL, where a

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { EpochMillis } from '../shared/time.js';
+import type { EpochMillis } from '../../../shared/time.js';
 
 /*
  * Standard Webhooks signatures (https://www.standardwebhooks.com): the secret is `whsec_` and the

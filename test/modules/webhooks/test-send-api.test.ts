@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, it } from 'node:test';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
-import { permissions } from '../../src/shared/permissions.js';
-import { durationMs } from '../../src/shared/time.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
-import { describeEachEngine, type TestApp } from '../support/harness.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
+import { DeliveryWorker } from '../../../src/modules/webhooks/worker/deliveries.js';
+import { permissions } from '../../../src/shared/permissions.js';
+import { durationMs } from '../../../src/shared/time.js';
+import { describeEachEngine, type TestApp } from '../../support/harness.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { collectingLog, emitRoute } from './webhook-test-kit.js';
 
 interface TestResult {

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { durationMs } from '../../src/shared/time.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
-import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../support/chat-events-kit.js';
-import { startFakeChatServer } from '../support/fake-chat-server.js';
-import { describeEachEngine, type TestApp } from '../support/harness.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { DeliveryWorker } from '../../../src/modules/webhooks/worker/deliveries.js';
+import { durationMs } from '../../../src/shared/time.js';
+import { chatEventsApplied, connectedFeed, deliverSigned, eventEnvelope } from '../../support/chat-events-kit.js';
+import { startFakeChatServer } from '../../support/fake-chat-server.js';
+import { describeEachEngine, type TestApp } from '../../support/harness.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { collectingLog } from './webhook-test-kit.js';
 
 const fake = await startFakeChatServer();

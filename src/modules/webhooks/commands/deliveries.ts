@@ -1,12 +1,12 @@
-import type { WebhookDeliveryStatus } from '../db/schema.js';
-import { ApiError, notFound, validationFailed } from '../errors.js';
-import { type PageMeta, pageOf } from '../schemas/json-text.js';
-import { toIso } from '../shared/clock.js';
-import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
-import { type DurationMs, type EpochMillis, epochMillis } from '../shared/time.js';
-import { writeCommunityData } from '../write-path/write-community-data.js';
-import { countFailedDeliveriesSince, resetDeliveries, resetFailedDeliveries } from './deliveries.queries.js';
-import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from './endpoints.queries.js';
+import type { WebhookDeliveryStatus } from '../../../db/schema.js';
+import { ApiError, notFound, validationFailed } from '../../../errors.js';
+import { type PageMeta, pageOf } from '../../../schemas/json-text.js';
+import { toIso } from '../../../shared/clock.js';
+import type { DatabaseDeps, StorageDeps } from '../../../shared/service-deps.js';
+import { type DurationMs, type EpochMillis, epochMillis } from '../../../shared/time.js';
+import { writeCommunityData } from '../../../write-path/write-community-data.js';
+import { countFailedDeliveriesSince, resetDeliveries, resetFailedDeliveries } from '../queries/deliveries.js';
+import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from '../queries/endpoints.js';
 import { drainWebhookOutbox } from './fan-out.js';
 
 /*

@@ -1,9 +1,9 @@
 import { CompiledQuery, type Insertable } from 'kysely';
-import type { Db, Tx } from '../db/database.js';
-import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../db/pg-statements.js';
-import { PreparedQuery, preparedQuery } from '../db/prepared-query.js';
-import type { WebhookOutboxTable } from '../db/schema.js';
-import { isUuid } from '../shared/ids.js';
+import type { Db, Tx } from '../../../db/database.js';
+import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../../../db/pg-statements.js';
+import { PreparedQuery, preparedQuery } from '../../../db/prepared-query.js';
+import type { WebhookOutboxTable } from '../../../db/schema.js';
+import { isUuid } from '../../../shared/ids.js';
 
 /*
  * The statements of the webhook outbox (record-deliveries.ts writes it in a change's transaction,

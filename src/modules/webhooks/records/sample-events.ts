@@ -1,4 +1,4 @@
-import type { WebhookEventType } from './event-types.js';
+import type { WebhookEventType } from '../rules/event-types.js';
 
 /*
  * The example `data` of each event type that a test send carries (docs/webhooks.md, "Test sends"):

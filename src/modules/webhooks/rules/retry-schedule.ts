@@ -5,7 +5,7 @@
  * the delivery is failed. docs/webhooks.md shows the table.
  */
 
-import { type DurationMs, durationMs } from '../shared/time.js';
+import { type DurationMs, durationMs } from '../../../shared/time.js';
 
 const second = 1000;
 const minute = 60 * second;

@@ -1,13 +1,13 @@
-import type { Database } from '../db/database.js';
-import type { WebhookEndpointsTable } from '../db/schema.js';
-import { notFound, validationFailed } from '../errors.js';
-import { selectCommunity } from '../modules/communities/communities.queries.js';
-import { type ActorDeps, changedFields } from '../shared/activity.js';
-import { type Clock, systemClock, toIso } from '../shared/clock.js';
-import { newUuid } from '../shared/ids.js';
-import type { DatabaseDeps, StorageDeps } from '../shared/service-deps.js';
-import { addMillis, type DurationMs } from '../shared/time.js';
-import { writeCommunityData } from '../write-path/write-community-data.js';
+import type { Database } from '../../../db/database.js';
+import type { WebhookEndpointsTable } from '../../../db/schema.js';
+import { notFound, validationFailed } from '../../../errors.js';
+import { type ActorDeps, changedFields } from '../../../shared/activity.js';
+import { type Clock, systemClock, toIso } from '../../../shared/clock.js';
+import { newUuid } from '../../../shared/ids.js';
+import type { DatabaseDeps, StorageDeps } from '../../../shared/service-deps.js';
+import { addMillis, type DurationMs } from '../../../shared/time.js';
+import { writeCommunityData } from '../../../write-path/write-community-data.js';
+import { selectCommunity } from '../../communities/communities.queries.js';
 import {
   deleteEndpoint,
   insertEndpoint,
@@ -15,10 +15,10 @@ import {
   selectEndpoints,
   updateEndpoint,
   updateEndpointSecrets,
-} from './endpoints.queries.js';
-import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
-import { newWebhookSecret } from './signing.js';
-import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
+} from '../queries/endpoints.js';
+import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from '../rules/event-types.js';
+import { newWebhookSecret } from '../rules/signing.js';
+import { parseWebhookUrl, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from '../rules/target-address.js';
 
 /*
  * Webhook endpoints and their deliveries, as the operator's CLI and the integrators' API manage

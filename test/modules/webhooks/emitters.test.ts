@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
-import { durationMs } from '../../src/shared/time.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
-import { event, eventId, importInto, profile, uuid } from '../modules/calendar-events/fixtures.js';
-import { describeEachEngine } from '../support/harness.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { DeliveryWorker } from '../../../src/modules/webhooks/worker/deliveries.js';
+import { durationMs } from '../../../src/shared/time.js';
+import { describeEachEngine } from '../../support/harness.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
+import { event, eventId, importInto, profile, uuid } from '../calendar-events/fixtures.js';
 import { collectingLog } from './webhook-test-kit.js';
 
 describeEachEngine(

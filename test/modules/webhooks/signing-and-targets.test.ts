@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { maxAttempts, retryDelay, scheduleSpanMs } from '../../src/webhooks/retry-schedule.js';
-import { newWebhookSecret, signatureHeader, signWebhook } from '../../src/webhooks/signing.js';
-import { isNonPublicAddress, parseWebhookUrl, resolveWebhookTarget } from '../../src/webhooks/target-address.js';
+import { maxAttempts, retryDelay, scheduleSpanMs } from '../../../src/modules/webhooks/rules/retry-schedule.js';
+import { newWebhookSecret, signatureHeader, signWebhook } from '../../../src/modules/webhooks/rules/signing.js';
+import { isNonPublicAddress, parseWebhookUrl, resolveWebhookTarget } from '../../../src/modules/webhooks/rules/target-address.js';
 
 describe('webhook signatures', () => {
   it('signs as the reference library does, and the library verifies it', () => {

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
-import { permissions } from '../../src/shared/permissions.js';
-import { durationMs } from '../../src/shared/time.js';
-import { redeliverFailedCap } from '../../src/webhooks/deliveries.service.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
-import { webhookEventTypes } from '../../src/webhooks/event-types.js';
-import { describeEachEngine, type TestApp } from '../support/harness.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
+import { redeliverFailedCap } from '../../../src/modules/webhooks/commands/deliveries.js';
+import { webhookEventTypes } from '../../../src/modules/webhooks/rules/event-types.js';
+import { DeliveryWorker } from '../../../src/modules/webhooks/worker/deliveries.js';
+import { permissions } from '../../../src/shared/permissions.js';
+import { durationMs } from '../../../src/shared/time.js';
+import { describeEachEngine, type TestApp } from '../../support/harness.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { collectingLog, emitRoute } from './webhook-test-kit.js';
 
 interface Endpoint {

@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
-import type { Database, Db } from '../db/database.js';
-import type { WebhookDeliveriesTable } from '../db/schema.js';
-import { newUuid } from '../shared/ids.js';
-import { addMillis, type DurationMs, type EpochMillis } from '../shared/time.js';
-import type { AttemptResult } from './post-webhook.js';
+import type { Database, Db } from '../../../db/database.js';
+import type { WebhookDeliveriesTable } from '../../../db/schema.js';
+import { newUuid } from '../../../shared/ids.js';
+import { addMillis, type DurationMs, type EpochMillis } from '../../../shared/time.js';
+import type { AttemptResult } from '../worker/post-webhook.js';
 
 /** A leased delivery with what sending it needs from its endpoint. */
 export interface DueDelivery {

@@ -1,17 +1,17 @@
-import type { Database } from '../db/database.js';
-import { ApiError, notFound, validationFailed } from '../errors.js';
-import type { Clock } from '../shared/clock.js';
-import { toIso } from '../shared/clock.js';
-import type { DurationMs } from '../shared/time.js';
-import { slackKeysInJson } from '../wire-names/json-text-keys.js';
-import type { WireNames } from '../wire-names/wire-names.js';
-import { selectEndpoint } from './endpoints.queries.js';
-import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from './event-types.js';
-import { sendSignedWebhook } from './post-webhook.js';
+import type { Database } from '../../../db/database.js';
+import { ApiError, notFound, validationFailed } from '../../../errors.js';
+import type { Clock } from '../../../shared/clock.js';
+import { toIso } from '../../../shared/clock.js';
+import type { DurationMs } from '../../../shared/time.js';
+import { slackKeysInJson } from '../../../wire-names/json-text-keys.js';
+import type { WireNames } from '../../../wire-names/wire-names.js';
+import { selectEndpoint } from '../queries/endpoints.js';
+import { sampleEventData } from '../records/sample-events.js';
+import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from '../rules/event-types.js';
+import { signingSecrets } from '../rules/signing.js';
+import type { Resolver } from '../rules/target-address.js';
+import { sendSignedWebhook } from '../worker/post-webhook.js';
 import { newWebhookId } from './record-deliveries.js';
-import { sampleEventData } from './sample-events.js';
-import { signingSecrets } from './signing.js';
-import type { Resolver } from './target-address.js';
 
 export interface TestSendDeps {
   database: Database;

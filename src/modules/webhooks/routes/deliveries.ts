@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ModuleOptions } from '../dependencies.js';
-import { commandDeps } from '../routing/command-context.js';
-import { principalOf } from '../routing/request-context.js';
-import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../schemas/common.schemas.js';
-import { epochMillis } from '../shared/time.js';
-import { pageWebhookDeliveries, redeliverFailedWebhooks, redeliverWebhookDelivery } from './deliveries.service.js';
-import { sendTestWebhook } from './test-send.service.js';
+import type { ModuleOptions } from '../../../dependencies.js';
+import { commandDeps } from '../../../routing/command-context.js';
+import { principalOf } from '../../../routing/request-context.js';
+import { errorResponses, IdempotencyHeaders, PagedListSchema } from '../../../schemas/common.schemas.js';
+import { epochMillis } from '../../../shared/time.js';
+import { pageWebhookDeliveries, redeliverFailedWebhooks, redeliverWebhookDelivery } from '../commands/deliveries.js';
+import { sendTestWebhook } from '../commands/test-send.js';
 import {
   ListWebhookDeliveriesQuerySchema,
   RedeliverFailedBodySchema,
@@ -16,7 +16,7 @@ import {
   WebhookEndpointIdParamsSchema,
   WebhookTestBodySchema,
   WebhookTestResponseSchema,
-} from './webhooks.schemas.js';
+} from '../webhooks.schemas.js';
 
 /*
  * POST /webhook_endpoints/{id}/test, GET /webhook_endpoints/{id}/deliveries and

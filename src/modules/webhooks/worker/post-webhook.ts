@@ -1,9 +1,15 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { type DurationMs, durationMs, type EpochMillis } from '../shared/time.js';
-import { signatureHeader } from './signing.js';
-import { parseWebhookUrl, type ResolvedTarget, type Resolver, resolveWebhookTarget, WebhookTargetRefused } from './target-address.js';
+import { type DurationMs, durationMs, type EpochMillis } from '../../../shared/time.js';
+import { signatureHeader } from '../rules/signing.js';
+import {
+  parseWebhookUrl,
+  type ResolvedTarget,
+  type Resolver,
+  resolveWebhookTarget,
+  WebhookTargetRefused,
+} from '../rules/target-address.js';
 
 /** What one attempt got: the receiver's status, or the reason there was none. */
 export interface AttemptResult {
