@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { CountCache } from './caching/count-cache.js';
 import { ResponseCache } from './caching/response-cache.js';
 import { createSlackWorkspaceFactory } from './chat/index.js';
-import { chatEventsRoutes } from './chat-sync/events.routes.js';
 import type { Config } from './config.js';
 import { type Database, queryTimeoutMarginMs } from './db/database.js';
 import type { AppServices } from './dependencies.js';
@@ -38,6 +37,7 @@ import { registerValidation } from './http/validation.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { createMetrics, registerMetrics } from './metrics/metrics.routes.js';
 import { Authenticator } from './modules/api-keys/api-keys.reads.js';
+import { chatEventsRoutes } from './modules/chat-sync/routes/events.js';
 import { routeRules } from './modules/plan-requirements.js';
 import { moduleRoutes } from './modules/routes.js';
 import { type Clock, systemClock } from './shared/clock.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { connectChatWorkspace } from '../chat-sync/commands.js';
 import { cancelChatInvitations } from '../modules/members/members.commands.js';
 import { systemClock } from '../shared/clock.js';
+import { connectChatWorkspace } from './chat-sync.cli.js';
 import { withDatabase } from './context.js';
 import { asOperatorErrors, printResult } from './output.js';
 

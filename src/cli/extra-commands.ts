@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { registerChatSyncCommands, registerFeedCommands } from '../chat-sync/commands.js';
 import { registerActivityCommands } from './activity.commands.js';
 import { registerAwardCommands } from './award.commands.js';
 import { registerCalendarFeedCommands } from './calendar-feed.commands.js';
 import { registerChatCommands } from './chat.commands.js';
+import { registerChatSyncCommands, registerFeedCommands } from './chat-sync.cli.js';
 import { registerConsoleCommands } from './console.commands.js';
 import { registerExportCommands } from './export.commands.js';
 import { registerSearchCommands } from './search.commands.js';

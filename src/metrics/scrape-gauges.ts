@@ -1,6 +1,6 @@
-import { backfillGauge, chatEventQueueGauge } from '../chat-sync/gauges.queries.js';
 import type { Database } from '../db/database.js';
 import type { AppServices } from '../dependencies.js';
+import { backfillGauge, chatEventQueueGauge } from '../modules/chat-sync/queries/gauges.js';
 import { pendingDeliveriesGauge } from '../modules/webhooks/queries/deliveries.js';
 import { disabledEndpointsGauge } from '../modules/webhooks/queries/endpoints.js';
 import { outboxGauge } from '../modules/webhooks/queries/outbox.js';

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { activitiesRoutes } from '../activity-log/activities.routes.js';
-import { chatSyncJobsRoutes } from '../chat-sync/sync-jobs.routes.js';
 import type { ModuleOptions } from '../dependencies.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';
 import { calendarFeedDownloadRoutes, calendarFeedsRoutes } from './calendar-feeds/calendar-feeds.routes.js';
+import { chatSyncJobsRoutes } from './chat-sync/routes/sync-jobs.js';
 import { consoleSessionsRoutes } from './console-sessions/console-sessions.routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
 import { fileDownloadRoutes, filesRoutes } from './files/files.routes.js';

@@ -65,11 +65,11 @@ export const tableHomes: Readonly<Record<string, string>> = {
   idempotency_keys: 'src/idempotency/',
   activities: 'src/activity-log/',
   activity_chain_heads: 'src/activity-log/',
-  chat_sync_connections: 'src/chat-sync/',
-  chat_sync_checkpoints: 'src/chat-sync/',
-  chat_event_queue: 'src/chat-sync/',
-  chat_sync_jobs: 'src/chat-sync/',
-  chat_sync_status: 'src/chat-sync/',
+  chat_sync_connections: 'src/modules/chat-sync/',
+  chat_sync_checkpoints: 'src/modules/chat-sync/',
+  chat_event_queue: 'src/modules/chat-sync/',
+  chat_sync_jobs: 'src/modules/chat-sync/',
+  chat_sync_status: 'src/modules/chat-sync/',
 };
 
 const statementMethods = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);
@@ -279,7 +279,7 @@ describe('one home per table (rule at the top of this file)', () => {
   });
 
   it('refuses a statement in another module, in a non-queries file of its home, in a subquery, and in SQL text', () => {
-    assert.equal(check('src/chat-sync/apply-event.ts', `tx.insertInto('profiles').values(row)`).length, 1);
+    assert.equal(check('src/modules/chat-sync/commands/apply-event.ts', `tx.insertInto('profiles').values(row)`).length, 1);
     assert.equal(check('src/modules/awards/awards.commands.ts', `tx.insertInto('awards').values(row)`).length, 1);
     assert.equal(check('src/modules/webhooks/commands/fan-out.ts', `tx.deleteFrom('webhook_outbox')`).length, 1);
     assert.equal(
@@ -305,7 +305,8 @@ describe('one home per table (rule at the top of this file)', () => {
       2,
     );
     assert.equal(
-      check('src/chat-sync/x.ts', `for (const table of ['profiles', 'members'] as const) await tx.deleteFrom(table).execute();`).length,
+      check('src/modules/chat-sync/x.ts', `for (const table of ['profiles', 'members'] as const) await tx.deleteFrom(table).execute();`)
+        .length,
       2,
     );
     assert.deepEqual(check('src/modules/posts/posts.queries.ts', `db.selectFrom(page.as('page')); db.selectFrom(hits);`), []);

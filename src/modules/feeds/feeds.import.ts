@@ -12,7 +12,7 @@ const section = 'feeds';
 export const feedsImportSection: ImportSection<ParsedFeed> = {
   name: section,
   parse(record, index) {
-    // Rendered here rather than by the import alone: `feed add` (src/chat-sync/bound-feeds.ts)
+    // Rendered here rather than by the import alone: `feed add` (src/modules/chat-sync/commands/bound-feeds.ts)
     // parses its record through this section and prints the import's line as it is.
     try {
       return atIndex(index, () => parseFeedRecord(record));

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { connectSync } from '../../../src/chat-sync/sync-connections.js';
 import { runImport } from '../../../src/import/run-import.js';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { createAward } from '../../../src/modules/awards/awards.commands.js';
 import { notificationRetryDelay } from '../../../src/modules/awards/awards.worker.js';
+import { connectSync } from '../../../src/modules/chat-sync/commands/connections.js';
 import { DeliveryWorker } from '../../../src/modules/webhooks/worker/deliveries.js';
 import { permissions } from '../../../src/shared/permissions.js';
 import { SecretBox } from '../../../src/shared/secret-box.js';

@@ -109,7 +109,7 @@ async function servedOperations(): Promise<Operation[]> {
 
 /**
  * Operations whose success needs what the fuzz app has not: a Slack workspace (their refusals are
- * still fuzzed; their successes are tested in test/chat-sync/sync-jobs-api.test.ts).
+ * still fuzzed; their successes are tested in test/modules/chat-sync/sync-jobs-api.test.ts).
  */
 const cannotSucceedHere = new Map([
   ['POST /admin/v0/chat/sync_jobs', 'a backfill starts only for a community whose Slack bot is connected'],
