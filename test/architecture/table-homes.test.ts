@@ -62,7 +62,7 @@ export const tableHomes: Readonly<Record<string, string>> = {
   webhook_deliveries: 'src/modules/webhooks/',
   webhook_delivery_attempts: 'src/modules/webhooks/',
   webhook_outbox: 'src/modules/webhooks/',
-  idempotency_keys: 'src/idempotency/',
+  idempotency_keys: 'src/modules/idempotency/',
   activities: 'src/activity-log/',
   activity_chain_heads: 'src/activity-log/',
   chat_sync_connections: 'src/modules/chat-sync/',

@@ -1,6 +1,6 @@
-import type { Database } from '../db/database.js';
-import type { Clock } from '../shared/clock.js';
-import { addMillis, type DurationMs, durationMs } from '../shared/time.js';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { addMillis, type DurationMs, durationMs } from '../../shared/time.js';
 import {
   type ClaimIdentity,
   completeClaim,

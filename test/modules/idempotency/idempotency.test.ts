@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { parseIdempotencyKey, requestFingerprint } from '../../src/http/idempotency.js';
-import { IdempotencyService } from '../../src/idempotency/idempotency.service.js';
-import { describeEachEngine, type TestApp } from '../support/harness.js';
-import { createTestRoutes, effectId, Gate } from './test-routes.js';
+import { parseIdempotencyKey, requestFingerprint } from '../../../src/http/idempotency.js';
+import { IdempotencyService } from '../../../src/modules/idempotency/idempotency.commands.js';
+import { createTestRoutes, effectId, Gate } from '../../http/test-routes.js';
+import { describeEachEngine, type TestApp } from '../../support/harness.js';
 
 describe('Idempotency-Key parsing and fingerprints', () => {
   it('accepts a UUID v4 in any letter case, bare or quoted, as one normalised key', () => {

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/database.js';
-import { preparedQuery } from '../db/prepared-query.js';
-import type { IdempotencyKeysTable } from '../db/schema.js';
-import type { EpochMillis } from '../shared/time.js';
+import type { Db } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared-query.js';
+import type { IdempotencyKeysTable } from '../../db/schema.js';
+import type { EpochMillis } from '../../shared/time.js';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
