@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../modules/idempotency/idempotency.commands.js';
+import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../shared/idempotency-claims.js';
 import { type DurationMs, durationMs } from '../shared/time.js';
 
 const mutatingMethods = new Set(['POST', 'PATCH', 'DELETE']);

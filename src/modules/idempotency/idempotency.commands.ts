@@ -1,8 +1,8 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../../shared/idempotency-claims.js';
 import { addMillis, type DurationMs, durationMs } from '../../shared/time.js';
 import {
-  type ClaimIdentity,
   completeClaim,
   deleteExpiredBatch,
   type IdempotencyRow,
@@ -26,22 +26,6 @@ const purgeBatchSize = 500;
 const maxBatchesPerPurge = 20;
 /** A claim loses a race at most a few times (row released or taken over between two statements). */
 const maxClaimAttempts = 5;
-
-export type { ClaimIdentity };
-
-/** A stored response as it is replayed. */
-export interface StoredResponse {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
-/** What a request carrying an Idempotency-Key gets when it tries to claim it. */
-export type ClaimOutcome =
-  | { kind: 'claimed'; claim: ClaimIdentity }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'in_flight'; retryAfterSeconds: number }
-  | { kind: 'reused' };
 
 export interface IdempotencyOptions {
   leaseMs?: DurationMs;

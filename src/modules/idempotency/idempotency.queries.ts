@@ -2,16 +2,10 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { IdempotencyKeysTable } from '../../db/schema.js';
+import type { ClaimIdentity } from '../../shared/idempotency-claims.js';
 import type { EpochMillis } from '../../shared/time.js';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
-
-/** Identifies one claim: the row of (community, key) as long as it still has this created_at and is in flight. */
-export interface ClaimIdentity {
-  communityId: string;
-  key: string;
-  createdAt: EpochMillis;
-}
 
 /** The response stored when a claimed request completes. */
 export interface StoredResponseColumns {
