@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ActivityRetentionWorker } from './activity-log/retention.worker.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
+import { ActivityRetentionWorker } from './modules/activities/activities.worker.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.commands.js';
 import { createConsoleLink } from './modules/console-sessions/console-sessions.commands.js';
 import { consoleBaseUrl, consoleLinkUrl } from './modules/console-sessions/console-sessions.rules.js';

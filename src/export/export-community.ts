@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
-import { activityExportRecords } from '../activity-log/activities.export.js';
-import { ActivityImportSchema } from '../activity-log/activities.import.js';
 import type { Database, Db } from '../db/database.js';
+import { activityExportRecords } from '../modules/activities/activities.export.js';
+import { ActivityImportSchema } from '../modules/activities/activities.import.js';
 import { awardRowsInIdOrder } from '../modules/awards/awards.queries.js';
 import { AwardImportSchema } from '../modules/awards/awards.schemas.js';
 import { eventRowsInIdOrder } from '../modules/calendar-events/queries/events.js';

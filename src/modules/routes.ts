@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { activitiesRoutes } from '../activity-log/activities.routes.js';
 import type { ModuleOptions } from '../dependencies.js';
+import { activitiesRoutes } from './activities/activities.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { calendarEventsRoutes } from './calendar-events/calendar-events.routes.js';

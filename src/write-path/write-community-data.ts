@@ -1,6 +1,6 @@
-import { recordActivities } from '../activity-log/record-activities.js';
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
+import { recordActivities } from '../modules/activities/commands/record-activities.js';
 import { activeEndpointCount } from '../modules/webhooks/queries/endpoints.js';
 import type { WebhookEventType } from '../modules/webhooks/rules/event-types.js';
 import type { ActivityInput, ActorDeps } from '../shared/activity.js';

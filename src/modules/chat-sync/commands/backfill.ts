@@ -1,10 +1,10 @@
-import { recordEvent } from '../../../activity-log/record-event.js';
 import { type ChatReader, createSlackReader } from '../../../chat/slack-reader.js';
 import type { Database } from '../../../db/database.js';
 import { type Clock, toIso } from '../../../shared/clock.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
 import type { DurationMs, EpochMillis } from '../../../shared/time.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
+import { recordEvent } from '../../activities/commands/record-event.js';
 import { writeFeedChannel } from '../../feeds/feeds.commands.js';
 import { selectBoundFeeds } from '../../feeds/feeds.queries.js';
 import type { FeedDoc } from '../../feeds/feeds.schemas.js';

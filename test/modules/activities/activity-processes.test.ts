@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { verifyChain } from '../../src/activity-log/verify-chain.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
-import { createCommunity } from '../../src/modules/communities/communities.commands.js';
-import { systemClock } from '../../src/shared/clock.js';
-import { ensureBuilt, type ServerProcess, startServerProcess } from '../http/server-processes.js';
-import { createTestDatabase, engines, postgresSkipReason, type TestDatabase } from '../support/harness.js';
+import { verifyChain } from '../../../src/modules/activities/reads/verify-chain.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
+import { createCommunity } from '../../../src/modules/communities/communities.commands.js';
+import { systemClock } from '../../../src/shared/clock.js';
+import { ensureBuilt, type ServerProcess, startServerProcess } from '../../http/server-processes.js';
+import { createTestDatabase, engines, postgresSkipReason, type TestDatabase } from '../../support/harness.js';
 
 const loadEnv = { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000' };
 

@@ -1,10 +1,10 @@
-import type { Tx } from '../db/database.js';
-import type { ActivityInput, Actor, RequestContext } from '../shared/activity.js';
-import { newUuid } from '../shared/ids.js';
-import { type EpochMicros, epochMicros } from '../shared/time.js';
-import { formatJsonTimestamp } from '../shared/timestamps.js';
-import { appendActivity } from './activities.queries.js';
-import { canonicalText } from './activity-records.js';
+import type { Tx } from '../../../db/database.js';
+import type { ActivityInput, Actor, RequestContext } from '../../../shared/activity.js';
+import { newUuid } from '../../../shared/ids.js';
+import { type EpochMicros, epochMicros } from '../../../shared/time.js';
+import { formatJsonTimestamp } from '../../../shared/timestamps.js';
+import { appendActivity } from '../activities.queries.js';
+import { canonicalText } from '../activities.records.js';
 
 /** The actor of a write whose deps name none (a worker's): the server itself. */
 const unnamedSystem: Actor = { type: 'system', id: null, label: null };

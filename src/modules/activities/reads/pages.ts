@@ -1,11 +1,11 @@
-import type { Db } from '../db/database.js';
-import { validationFailed } from '../errors.js';
-import { type PageMeta, pageOf } from '../schemas/json-text.js';
-import { isActivityAction } from '../shared/activity.js';
-import type { DatabaseDeps } from '../shared/service-deps.js';
-import { parseTimestamp } from '../shared/timestamps.js';
-import { type ActivityFilter, countActivities, selectActivityPage, selectSeqBounds } from './activities.queries.js';
-import { type ActivityRecord, activityRecord } from './activity-records.js';
+import type { Db } from '../../../db/database.js';
+import { validationFailed } from '../../../errors.js';
+import { type PageMeta, pageOf } from '../../../schemas/json-text.js';
+import { isActivityAction } from '../../../shared/activity.js';
+import type { DatabaseDeps } from '../../../shared/service-deps.js';
+import { parseTimestamp } from '../../../shared/timestamps.js';
+import { type ActivityFilter, countActivities, selectActivityPage, selectSeqBounds } from '../activities.queries.js';
+import { type ActivityRecord, activityRecord } from '../activities.records.js';
 
 /** The filters as the API and the CLI take them (texts). */
 export interface ActivityQuery {

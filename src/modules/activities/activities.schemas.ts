@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { PagedListSchema, StringEnum, Timestamp } from '../schemas/common.schemas.js';
-import { activityActions, actorTypes } from '../shared/activity.js';
+import { PagedListSchema, StringEnum, Timestamp } from '../../schemas/common.schemas.js';
+import { activityActions, actorTypes } from '../../shared/activity.js';
 
 /** `calendar_event.*` and the like: every action of one resource. */
 export const actionFamilies = [...new Set(activityActions.map((action) => `${action.slice(0, action.indexOf('.'))}.*`))];

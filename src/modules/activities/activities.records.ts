@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { ActivitiesTable } from '../db/schema.js';
-import type { ActivityAction, ActorType } from '../shared/activity.js';
-import { epochMicros } from '../shared/time.js';
-import { formatJsonTimestamp } from '../shared/timestamps.js';
+import type { ActivitiesTable } from '../../db/schema.js';
+import type { ActivityAction, ActorType } from '../../shared/activity.js';
+import { epochMicros } from '../../shared/time.js';
+import { formatJsonTimestamp } from '../../shared/timestamps.js';
 
 /*
  * A stored activity row as the API, the CLI and the export show it, and the chain's arithmetic:

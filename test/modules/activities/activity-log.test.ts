@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { it } from 'node:test';
 import { sql } from 'kysely';
-import { ActivityRetentionWorker } from '../../src/activity-log/retention.worker.js';
-import { verifyChain } from '../../src/activity-log/verify-chain.js';
-import { runImport } from '../../src/import/run-import.js';
-import { createApiKey, revokeApiKey, rotateApiKey, setApiKeyPermissions } from '../../src/modules/api-keys/api-keys.commands.js';
-import { createAward } from '../../src/modules/awards/awards.commands.js';
-import { createCommunity } from '../../src/modules/communities/communities.commands.js';
-import { durationMs } from '../../src/shared/time.js';
-import { exportText, importText } from '../export/round-trip-support.js';
-import { describeEachEngine, type TestApp } from '../support/harness.js';
+import { runImport } from '../../../src/import/run-import.js';
+import { ActivityRetentionWorker } from '../../../src/modules/activities/activities.worker.js';
+import { verifyChain } from '../../../src/modules/activities/reads/verify-chain.js';
+import { createApiKey, revokeApiKey, rotateApiKey, setApiKeyPermissions } from '../../../src/modules/api-keys/api-keys.commands.js';
+import { createAward } from '../../../src/modules/awards/awards.commands.js';
+import { createCommunity } from '../../../src/modules/communities/communities.commands.js';
+import { durationMs } from '../../../src/shared/time.js';
+import { exportText, importText } from '../../export/round-trip-support.js';
+import { describeEachEngine, type TestApp } from '../../support/harness.js';
 
 type Json = Record<string, unknown>;
 interface Activity {

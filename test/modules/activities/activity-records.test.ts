@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { type ActivityRecord, canonicalJson, canonicalText, chainHash } from '../../src/activity-log/activity-records.js';
+import { type ActivityRecord, canonicalJson, canonicalText, chainHash } from '../../../src/modules/activities/activities.records.js';
 
 const record: Omit<ActivityRecord, 'hash'> = {
   id: '7c1e0d6a-0000-4000-8000-000000000001',

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { Insertable } from 'kysely';
-import type { ActivitiesTable } from '../db/schema.js';
-import { asImportError, atIndex, type ImportSection, schemaParser } from '../import/import-section.js';
-import { refuse } from '../shared/failures.js';
-import { epochMicros } from '../shared/time.js';
-import { parseTimestamp } from '../shared/timestamps.js';
+import type { ActivitiesTable } from '../../db/schema.js';
+import { asImportError, atIndex, type ImportSection, schemaParser } from '../../import/import-section.js';
+import { refuse } from '../../shared/failures.js';
+import { epochMicros } from '../../shared/time.js';
+import { parseTimestamp } from '../../shared/timestamps.js';
 import { activityExists, insertImportedActivities, selectChainHead, selectFirstActivity, setChainHead } from './activities.queries.js';
+import { type ActivityRecord, canonicalText, chainHash } from './activities.records.js';
 import { ActivitySchema } from './activities.schemas.js';
-import { type ActivityRecord, canonicalText, chainHash } from './activity-records.js';
 
 /*
  * The `activities` section of the import file: a community's log as the export wrote it, each record

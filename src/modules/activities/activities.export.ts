@@ -1,7 +1,7 @@
-import type { Db } from '../db/database.js';
-import type { EpochMicros } from '../shared/time.js';
+import type { Db } from '../../db/database.js';
+import type { EpochMicros } from '../../shared/time.js';
 import { activityRowsInChainOrder } from './activities.queries.js';
-import { type ActivityRecord, activityRecord } from './activity-records.js';
+import { type ActivityRecord, activityRecord } from './activities.records.js';
 
 /*
  * The log written out line by line (`activity export`): JSON Lines, one record per line exactly as

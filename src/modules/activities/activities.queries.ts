@@ -1,10 +1,10 @@
 import { CompiledQuery, type Insertable, type Selectable, type SelectQueryBuilder } from 'kysely';
-import type { Db, Tx } from '../db/database.js';
-import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../db/pg-statements.js';
-import { preparedQuery } from '../db/prepared-query.js';
-import type { ActivitiesTable, DB } from '../db/schema.js';
-import type { EpochMicros } from '../shared/time.js';
-import { chainHash } from './activity-records.js';
+import type { Db, Tx } from '../../db/database.js';
+import { holdUntilNextStatement, sessionStatement, sqlLiteral } from '../../db/pg-statements.js';
+import { preparedQuery } from '../../db/prepared-query.js';
+import type { ActivitiesTable, DB } from '../../db/schema.js';
+import type { EpochMicros } from '../../shared/time.js';
+import { chainHash } from './activities.records.js';
 
 /*
  * Every statement on `activities` and `activity_chain_heads` (docs/activity.md). The append is the

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../dependencies.js';
-import { principalOf } from '../routing/request-context.js';
-import { errorResponses } from '../schemas/common.schemas.js';
-import { activityFilter, pageActivities } from './activities.reads.js';
+import type { ModuleOptions } from '../../dependencies.js';
+import { principalOf } from '../../routing/request-context.js';
+import { errorResponses } from '../../schemas/common.schemas.js';
 import { ActivityListResponseSchema, ListActivitiesQuerySchema } from './activities.schemas.js';
+import { activityFilter, pageActivities } from './reads/pages.js';
 
 /** GET /activities: the community's activity log (docs/activity.md). Plan and permission: routeRules. */
 export const activitiesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { services }) => {

@@ -6,14 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
-import { createConsoleLink } from '../../src/modules/console-sessions/console-sessions.commands.js';
-import { DeliveryWorker } from '../../src/modules/webhooks/worker/deliveries.js';
-import { permissions } from '../../src/shared/permissions.js';
-import { durationMs } from '../../src/shared/time.js';
-import { collectingLog, emitRoute } from '../modules/webhooks/webhook-test-kit.js';
-import { parseJsonOutput, runCli } from '../support/cli.js';
-import { describeEachEngine, type TestApp } from '../support/harness.js';
+import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
+import { createConsoleLink } from '../../../src/modules/console-sessions/console-sessions.commands.js';
+import { DeliveryWorker } from '../../../src/modules/webhooks/worker/deliveries.js';
+import { permissions } from '../../../src/shared/permissions.js';
+import { durationMs } from '../../../src/shared/time.js';
+import { parseJsonOutput, runCli } from '../../support/cli.js';
+import { describeEachEngine, type TestApp } from '../../support/harness.js';
+import { collectingLog, emitRoute } from '../webhooks/webhook-test-kit.js';
 
 interface Activity {
   action: string;

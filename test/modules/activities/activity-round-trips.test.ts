@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createCommunity } from '../../src/modules/communities/communities.commands.js';
-import { systemClock } from '../../src/shared/clock.js';
-import { writeCommunityData } from '../../src/write-path/write-community-data.js';
-import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../support/harness.js';
+import { createCommunity } from '../../../src/modules/communities/communities.commands.js';
+import { systemClock } from '../../../src/shared/clock.js';
+import { writeCommunityData } from '../../../src/write-path/write-community-data.js';
+import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../../support/harness.js';
 
 // Messages sent: every query handed to a node-postgres client is one round trip.
 const sent: string[] = [];

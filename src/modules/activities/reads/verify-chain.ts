@@ -1,6 +1,6 @@
-import type { Db } from '../db/database.js';
-import { activityRowsInChainOrder, selectChainHead } from './activities.queries.js';
-import { type ActivityRow, activityRecord, canonicalText, chainHash } from './activity-records.js';
+import type { Db } from '../../../db/database.js';
+import { activityRowsInChainOrder, selectChainHead } from '../activities.queries.js';
+import { type ActivityRow, activityRecord, canonicalText, chainHash } from '../activities.records.js';
 
 /** The first record that does not match, and why. */
 export interface ChainProblem {

@@ -1,6 +1,6 @@
-import type { Database } from '../db/database.js';
-import type { Clock } from '../shared/clock.js';
-import { durationMs, microsFromMillis, subtractMillis } from '../shared/time.js';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { durationMs, microsFromMillis, subtractMillis } from '../../shared/time.js';
 import { communitiesWithActivities, pruneOldestActivities } from './activities.queries.js';
 
 /** How many records one statement removes: small, so that no request waits behind a long delete. */

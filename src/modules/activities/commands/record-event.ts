@@ -1,5 +1,5 @@
-import type { ActivityInput } from '../shared/activity.js';
-import { type WriteDeps, writeCommunityData } from '../write-path/write-community-data.js';
+import type { ActivityInput } from '../../../shared/activity.js';
+import { type WriteDeps, writeCommunityData } from '../../../write-path/write-community-data.js';
 
 /**
  * Records an event that changes no data (a console sign-in, a refused console link, a sync run's
