@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import type { AppServices } from '../dependencies.js';
-import { backfillGauge, chatEventQueueGauge } from '../modules/chat-sync/queries/gauges.js';
+import { backfillGauge } from '../modules/chat-sync/queries/checkpoints.js';
+import { chatEventQueueGauge } from '../modules/chat-sync/queries/event-queue.js';
 import { pendingDeliveriesGauge } from '../modules/webhooks/queries/deliveries.js';
 import { disabledEndpointsGauge } from '../modules/webhooks/queries/endpoints.js';
 import { outboxGauge } from '../modules/webhooks/queries/outbox.js';

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/database.js';
 import { recordWebhookDeliveries, someEndpointWants } from '../modules/webhooks/commands/record-deliveries.js';
-import { type ActiveEndpoint, readActiveEndpoints, readActiveEndpointsAtBegin } from '../modules/webhooks/queries/outbox.js';
+import { type ActiveEndpoint, readActiveEndpoints, readActiveEndpointsAtBegin } from '../modules/webhooks/queries/endpoints.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import type { EpochMicros } from '../shared/time.js';
 import { millisFromMicros } from '../shared/timestamps.js';

@@ -7,7 +7,7 @@ import type { StorageDeps } from '../../shared/service-deps.js';
 import { epochMillis, millisFromMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
-import { hasBotConnection } from '../chat-sync/queries/bot-presence.js';
+import { hasBotConnection } from '../chat-sync/queries/connections.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { selectExistingProfileIds, selectProfileIdByKey, selectProfileJsonByIds } from '../profiles/profiles.queries.js';
 import { userIdentifier } from '../profiles/profiles.rules.js';

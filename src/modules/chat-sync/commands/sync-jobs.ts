@@ -6,7 +6,7 @@ import { type Clock, toIso } from '../../../shared/clock.js';
 import { Refused } from '../../../shared/failures.js';
 import { newUuid } from '../../../shared/ids.js';
 import type { EpochMillis } from '../../../shared/time.js';
-import { hasBotConnection } from '../queries/bot-presence.js';
+import { hasBotConnection } from '../queries/connections.js';
 import { insertJobUnlessActive, selectActiveJob, selectJob } from '../queries/jobs.js';
 import { saveSyncStatus } from '../queries/status.js';
 import { type BackfillDeps, type BackfillSummary, runBackfill } from './backfill.js';

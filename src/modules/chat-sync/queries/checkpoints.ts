@@ -45,3 +45,10 @@ export async function saveCheckpoint(tx: Tx, communityId: string, checkpoint: Ch
 export async function clearCheckpoints(db: Db | Tx, communityId: string): Promise<void> {
   await db.deleteFrom('chat_sync_checkpoints').where('community_id', '=', communityId).execute();
 }
+
+/** How many backfill scopes there are, and the sums of their done and total items (the metrics' gauges). */
+export const backfillGauge = (db: Db) =>
+  db
+    .selectFrom('chat_sync_checkpoints')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('done').as('done'), eb.fn.sum('items').as('items')])
+    .executeTakeFirstOrThrow();

@@ -79,3 +79,13 @@ export async function updateSealedSyncSecrets(db: Db, communityId: string, botTo
 export async function selectConnectedTeamIds(db: Db): Promise<{ team_id: string }[]> {
   return db.selectFrom('chat_sync_connections').select('team_id').execute();
 }
+
+/** Whether the community has a Slack bot connected (an award's direct message needs one); reads no secret. */
+export async function hasBotConnection(db: Db | Tx, communityId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('chat_sync_connections')
+    .select('community_id')
+    .where('community_id', '=', communityId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -113,3 +113,11 @@ export async function communityQueueState(db: Db, communityId: string): Promise<
     .executeTakeFirstOrThrow();
   return { length: Number(row.n), oldest: row.oldest === null ? null : epochMillis(Number(row.oldest)) };
 }
+
+/** How many chat events wait to be applied, in every community, and the oldest one's received_at (the metrics' gauges). */
+export const chatEventQueueGauge = (db: Db) =>
+  db
+    .selectFrom('chat_event_queue')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('received_at').as('oldest')])
+    .where('applied_at', 'is', null)
+    .executeTakeFirstOrThrow();

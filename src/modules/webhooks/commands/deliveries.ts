@@ -5,8 +5,16 @@ import { toIso } from '../../../shared/clock.js';
 import type { DatabaseDeps, StorageDeps } from '../../../shared/service-deps.js';
 import { type DurationMs, type EpochMillis, epochMillis } from '../../../shared/time.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
-import { countFailedDeliveriesSince, resetDeliveries, resetFailedDeliveries } from '../queries/deliveries.js';
-import { countDeliveries, selectAttempts, selectDeliveries, selectDelivery, selectEndpoint } from '../queries/endpoints.js';
+import { selectAttempts } from '../queries/attempts.js';
+import {
+  countDeliveries,
+  countFailedDeliveriesSince,
+  resetDeliveries,
+  resetFailedDeliveries,
+  selectDeliveries,
+  selectDelivery,
+} from '../queries/deliveries.js';
+import { selectEndpoint } from '../queries/endpoints.js';
 import { drainWebhookOutbox } from './fan-out.js';
 
 /*

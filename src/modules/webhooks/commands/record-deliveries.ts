@@ -4,7 +4,8 @@ import { randomAlphanumericId } from '../../../shared/ids.js';
 import { JsonText, stringifyWithJsonText } from '../../../shared/json-text.js';
 import type { OutboxEntry } from '../../../shared/outbox-entry.js';
 import type { EpochMillis } from '../../../shared/time.js';
-import { type ActiveEndpoint, insertOutbox, readActiveEndpoints } from '../queries/outbox.js';
+import { type ActiveEndpoint, readActiveEndpoints } from '../queries/endpoints.js';
+import { insertOutbox } from '../queries/outbox.js';
 import { isCalendarEventType, type WebhookEventType } from '../rules/event-types.js';
 
 /*

@@ -1,9 +1,11 @@
 import type { Insertable } from 'kysely';
 import type { Database, Db } from '../../../db/database.js';
-import type { WebhookDeliveriesTable } from '../../../db/schema.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryStatus } from '../../../db/schema.js';
 import { newUuid } from '../../../shared/ids.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../../../shared/time.js';
 import type { AttemptResult } from '../worker/post-webhook.js';
+import { insertAttempt } from './attempts.js';
+import { noteAttemptOnEndpoint } from './endpoints.js';
 
 /** A leased delivery with what sending it needs from its endpoint. */
 export interface DueDelivery {
@@ -146,25 +148,15 @@ export async function recordAttempt(database: Database, delivery: DueDelivery, o
     .where('lease_owner', '=', owner)
     .executeTakeFirst();
   if (Number(written.numUpdatedRows) === 0) return;
-  await db
-    .insertInto('webhook_delivery_attempts')
-    .values({
-      id: newUuid(),
-      delivery_id: delivery.id,
-      attempted_at: sentAt,
-      response_status: result.status,
-      duration_ms: result.durationMs,
-      error: result.error,
-    })
-    .execute();
-  const endpoint = db.updateTable('webhook_endpoints').where('id', '=', delivery.endpoint_id);
-  if (delivered) {
-    if (delivery.failing_since !== null) await endpoint.set({ failing_since: null }).execute();
-  } else if (disable !== null) {
-    await endpoint.set({ disabled_at: now, disabled_reason: disable, updated_at: now }).where('disabled_at', 'is', null).execute();
-  } else if (delivery.failing_since === null) {
-    await endpoint.set({ failing_since: now }).where('failing_since', 'is', null).execute();
-  }
+  await insertAttempt(db, {
+    id: newUuid(),
+    delivery_id: delivery.id,
+    attempted_at: sentAt,
+    response_status: result.status,
+    duration_ms: result.durationMs,
+    error: result.error,
+  });
+  await noteAttemptOnEndpoint(database, delivery, { delivered, disable, now });
 }
 
 /** Marks leased deliveries of a disabled endpoint failed without sending them. */
@@ -287,3 +279,27 @@ export const pendingDeliveriesGauge = (db: Db) =>
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
     .where('status', '=', 'pending')
     .executeTakeFirstOrThrow();
+
+/** One delivery by id, within a community when one is given (the API), else any (the operator's CLI). */
+export function selectDelivery(db: Db, id: string, communityId: string | null) {
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id);
+  if (communityId !== null) query = query.where('community_id', '=', communityId);
+  return query.executeTakeFirst();
+}
+
+/** A page of an endpoint's deliveries, newest first. */
+export function selectDeliveries(db: Db, endpointId: string, status: WebhookDeliveryStatus | null, limit: number, offset = 0) {
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
+  if (status !== null) query = query.where('status', '=', status);
+  return query.orderBy('created_at', 'desc').orderBy('position', 'desc').limit(limit).offset(offset).execute();
+}
+
+/** How many deliveries an endpoint has (of one status when given). */
+export async function countDeliveries(db: Db, endpointId: string, status: WebhookDeliveryStatus | null): Promise<number> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('endpoint_id', '=', endpointId);
+  if (status !== null) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirst())?.n ?? 0);
+}

@@ -1,7 +1,12 @@
-import type { ExpressionBuilder } from 'kysely';
-import { selectInBatches } from '../../../db/batches.js';
-import type { Db, Tx } from '../../../db/database.js';
-import type { DB, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../../db/schema.js';
+import { CompiledQuery, type ExpressionBuilder } from 'kysely';
+import type { Database, Db, Tx } from '../../../db/database.js';
+import { sessionStatement } from '../../../db/pg-statements.js';
+import { preparedQuery } from '../../../db/prepared-query.js';
+import type { DB, WebhookEndpointsTable } from '../../../db/schema.js';
+import { isUuid } from '../../../shared/ids.js';
+import type { EpochMillis } from '../../../shared/time.js';
+
+/* Every statement on webhook_endpoints. */
 
 /** A community's endpoints, oldest first. */
 export const selectEndpoints = (db: Db | Tx, communityId: string) =>
@@ -12,43 +17,6 @@ export function selectEndpoint(db: Db | Tx, id: string, communityId: string | nu
   let query = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id);
   if (communityId !== null) query = query.where('community_id', '=', communityId);
   return query.executeTakeFirst();
-}
-
-/** One delivery by id, within a community when one is given (the API), else any (the operator's CLI). */
-export function selectDelivery(db: Db, id: string, communityId: string | null) {
-  let query = db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id);
-  if (communityId !== null) query = query.where('community_id', '=', communityId);
-  return query.executeTakeFirst();
-}
-
-/** A page of an endpoint's deliveries, newest first. */
-export function selectDeliveries(db: Db, endpointId: string, status: WebhookDeliveryStatus | null, limit: number, offset = 0) {
-  let query = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
-  if (status !== null) query = query.where('status', '=', status);
-  return query.orderBy('created_at', 'desc').orderBy('position', 'desc').limit(limit).offset(offset).execute();
-}
-
-/** How many deliveries an endpoint has (of one status when given). */
-export async function countDeliveries(db: Db, endpointId: string, status: WebhookDeliveryStatus | null): Promise<number> {
-  let query = db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('endpoint_id', '=', endpointId);
-  if (status !== null) query = query.where('status', '=', status);
-  return Number((await query.executeTakeFirst())?.n ?? 0);
-}
-
-/** The attempts of deliveries, oldest first within each, in batches. */
-export function selectAttempts(db: Db, deliveryIds: readonly string[]) {
-  return selectInBatches(deliveryIds, (batch) =>
-    db
-      .selectFrom('webhook_delivery_attempts')
-      .select(['delivery_id', 'attempted_at', 'response_status', 'duration_ms', 'error'])
-      .where('delivery_id', 'in', batch)
-      .orderBy('attempted_at')
-      .orderBy('id')
-      .execute(),
-  );
 }
 
 /** Registers an endpoint. */
@@ -106,3 +74,58 @@ export const disabledEndpointsGauge = (db: Db) =>
     .select((eb) => eb.fn.countAll().as('n'))
     .where('disabled_at', 'is not', null)
     .executeTakeFirstOrThrow();
+
+/**
+ * An endpoint's state after one attempt of `delivery` (recordAttempt in queries/deliveries.ts): a
+ * delivered attempt ends a failing run, a failed one starts it or, with `disable`, disables it.
+ */
+export async function noteAttemptOnEndpoint(
+  { db }: Database,
+  delivery: { endpoint_id: string; failing_since: EpochMillis | null },
+  { delivered, disable, now }: { delivered: boolean; disable: string | null; now: EpochMillis },
+): Promise<void> {
+  const endpoint = db.updateTable('webhook_endpoints').where('id', '=', delivery.endpoint_id);
+  if (delivered) {
+    if (delivery.failing_since !== null) await endpoint.set({ failing_since: null }).execute();
+  } else if (disable !== null) {
+    await endpoint.set({ disabled_at: now, disabled_reason: disable, updated_at: now }).where('disabled_at', 'is', null).execute();
+  } else if (delivery.failing_since === null) {
+    await endpoint.set({ failing_since: now }).where('failing_since', 'is', null).execute();
+  }
+}
+
+/** An active endpoint as a write sees it: its id and the event types it wants (JSON, null: all). */
+export interface ActiveEndpoint {
+  id: string;
+  events: string | null;
+}
+
+// Compiled once, as the outbox insert (queries/outbox.ts): this read is on every emitting write, and a Kysely builder
+// costs more than the read (on SQLite it then runs on the transaction's handle, on PostgreSQL as a
+// named statement).
+const activeEndpoints = preparedQuery((db, p: { communityId: string }) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('community_id', '=', p.communityId).where('disabled_at', 'is', null),
+);
+
+/** The community's active endpoints, read in the write's transaction. */
+export const readActiveEndpoints = (tx: Tx, communityId: string): Promise<ActiveEndpoint[]> => activeEndpoints.all(tx, { communityId });
+
+/**
+ * On PostgreSQL, the community's active endpoints read as the first statement of a write's
+ * transaction: a text without parameters (a session statement executed with the id inlined), which
+ * the connection sends in one message with the transaction's `begin` (src/db/pg-statements.ts), so
+ * that knowing them costs a write no round trip of its own. Community ids are UUIDs, inlined only
+ * once checked to be one; any other id is read with a parameter.
+ */
+export async function readActiveEndpointsAtBegin(tx: Tx, communityId: string): Promise<ActiveEndpoint[]> {
+  if (!isUuid(communityId)) return readActiveEndpoints(tx, communityId);
+  // Already SQL: handed to the transaction's connection as is, with nothing to compile.
+  return (await tx.executeQuery<ActiveEndpoint>(CompiledQuery.raw(executeActiveEndpoints(`'${communityId}'`)))).rows;
+}
+
+// A session statement (pg-statements.ts): a literal SELECT here would be planned on every write.
+const executeActiveEndpoints = sessionStatement(
+  'ca_s_active_webhook_endpoints',
+  ['text'],
+  'select "id", "events" from "webhook_endpoints" where "community_id" = $1 and "disabled_at" is null',
+);
