@@ -4,17 +4,9 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { EventPeople } from '../modules/calendar-events/calendar-events.records.js';
 import { eventPeopleByEventIdsPart, selectEventPeople } from '../modules/calendar-events/queries/children.js';
 import { feedsByChannelIdsPart, selectFeedsByChannelIds as selectFeedRowsByChannelIds } from '../modules/feeds/feeds.queries.js';
+import { type MentionedFeed, mentionedFeedOf } from '../modules/feeds/feeds.records.js';
 import { profilesByChatUserIdsPart, selectProfilesByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';
-
-/** A feed as a channel mention shows it. */
-export interface FeedSummary {
-  id: string;
-  label: string;
-  slug: string;
-  public_id: string;
-  chat_channel_name: string;
-}
 
 /** What a page of records shows beside its own rows, by what names it. */
 export interface RelatedKeys {
@@ -28,7 +20,7 @@ export interface RelatedKeys {
 export interface RelatedRows {
   people: Map<string, EventPeople>;
   profilesByChatUserId: Map<string, Profile>;
-  feedsByChannelId: Map<string, FeedSummary>;
+  feedsByChannelId: Map<string, MentionedFeed>;
 }
 
 /**
@@ -57,7 +49,7 @@ export async function selectRelatedRows(db: Db | Tx, communityId: string, keys: 
   const [people, profilesByChatUserId, feedsByChannelId] = await Promise.all([
     eventIds.length ? selectEventPeople(db, communityId, eventIds) : new Map<string, EventPeople>(),
     chatUserIds.length ? selectProfilesByChatUserIds(db, communityId, chatUserIds) : new Map<string, Profile>(),
-    channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : new Map<string, FeedSummary>(),
+    channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : new Map<string, MentionedFeed>(),
   ]);
   return { people, profilesByChatUserId, feedsByChannelId };
 }
@@ -109,30 +101,23 @@ function relatedRowsOf(rows: readonly RelatedRow[]): RelatedRows {
     } else if (row.part === profilePart) {
       related.profilesByChatUserId.set(row.key, JSON.parse(row.doc) as Profile);
     } else if (row.id !== null && !related.feedsByChannelId.has(row.key)) {
-      related.feedsByChannelId.set(row.key, feedSummaryOf(row.id, row.doc));
+      related.feedsByChannelId.set(row.key, mentionedFeedOf({ id: row.id, doc: row.doc }));
     }
   }
   return related;
 }
 
-function feedSummaryOf(id: string, doc: string): FeedSummary {
-  const feed = JSON.parse(doc) as Partial<FeedSummary>;
-  return {
-    id,
-    label: feed.label ?? '',
-    slug: feed.slug ?? '',
-    public_id: feed.public_id ?? '',
-    chat_channel_name: feed.chat_channel_name ?? '',
-  };
-}
-
 /** Feeds by chat channel id, the oldest of a channel where several share it (SQLite's lookup). */
-async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channelIds: readonly string[]): Promise<Map<string, FeedSummary>> {
-  const feeds = new Map<string, FeedSummary>();
+async function selectFeedsByChannelIds(
+  db: Db | Tx,
+  communityId: string,
+  channelIds: readonly string[],
+): Promise<Map<string, MentionedFeed>> {
+  const feeds = new Map<string, MentionedFeed>();
   const rows = await selectFeedRowsByChannelIds(db, communityId, channelIds);
   for (const row of rows) {
     if (!row.chat_channel_id || feeds.has(row.chat_channel_id)) continue;
-    feeds.set(row.chat_channel_id, feedSummaryOf(row.id, row.doc));
+    feeds.set(row.chat_channel_id, mentionedFeedOf({ id: row.id, doc: row.doc }));
   }
   return feeds;
 }

@@ -76,18 +76,6 @@ export async function selectFeedRows(db: Db | Tx, communityId: string, ids: read
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** `{id, label, slug}` of feeds by id, for the `feed` of each post on a page. */
-export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, FeedSummary>> {
-  const rows = await selectFeedRows(db, communityId, ids);
-  return new Map([...rows].map(([id, row]) => [id, feedSummaryOf(row)]));
-}
-
-/** The `feed` summary of a stored feed. */
-export function feedSummaryOf(row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary {
-  const doc = JSON.parse(row.doc) as Partial<FeedDoc>;
-  return { id: row.id, label: doc.label ?? '', slug: doc.slug ?? '' };
-}
-
 /** The community's feeds, every column (the lists below narrow and order them). */
 const feedsOf = (db: Db | Tx, communityId: string) => db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId);
 

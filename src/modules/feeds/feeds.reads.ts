@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions } from '../../rich-text/index.js';
@@ -6,8 +6,9 @@ import type { References } from '../../rich-text/rich-text.schemas.js';
 import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { isUuid } from '../../shared/ids.js';
 import type { DatabaseDeps } from '../../shared/service-deps.js';
-import { type FeedRow, selectFeedRow, selectFeedsPage } from './feeds.queries.js';
-import type { Feed, FeedDoc, ListFeedsQuery } from './feeds.schemas.js';
+import { type FeedRow, selectFeedRow, selectFeedRows, selectFeedsPage } from './feeds.queries.js';
+import { feedSummaryOf } from './feeds.records.js';
+import type { Feed, FeedDoc, FeedSummary, ListFeedsQuery } from './feeds.schemas.js';
 
 /**
  * A feed id from a path, lower-cased, or a 400 naming the parameter. The schema's `uuid` format
@@ -84,4 +85,10 @@ function feedFromRow(row: FeedRow, doc: Partial<FeedDoc>, [purpose, topic]: Refe
     show_in_navigation_menu: doc.show_in_navigation_menu ?? false,
     is_site_posting_enabled: doc.is_site_posting_enabled ?? false,
   };
+}
+
+/** `{id, label, slug}` of feeds by id, for the `feed` of each post on a page. */
+export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, FeedSummary>> {
+  const rows = await selectFeedRows(db, communityId, ids);
+  return new Map([...rows].map(([id, row]) => [id, feedSummaryOf(row)]));
 }

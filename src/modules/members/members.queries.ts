@@ -6,7 +6,7 @@ import { type PreparedQuery, preparedQuery, preparedWrite } from '../../db/prepa
 import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
 import { type EpochMicros, epochMicros } from '../../shared/time.js';
 import { memberListColumns } from './members.rules.js';
-import type { Member, MemberState } from './members.schemas.js';
+import type { MemberState } from './members.schemas.js';
 
 const isPostgresDb = (db: Db | Tx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -32,18 +32,6 @@ const memberColumns = [
   'created_at',
   'updated_at',
 ] as const;
-
-/** The API member of a stored row. */
-export function toMember(row: MemberRow): Member {
-  return {
-    id: row.id,
-    email: row.email,
-    full_name: row.full_name,
-    preferred_name: row.preferred_name,
-    avatar_url_original: row.avatar_url_original,
-    chat_profile_id: row.chat_profile_id,
-  };
-}
 
 /** The member holding a normalised email, or undefined. */
 export async function selectMemberByEmail(db: Db | Tx, communityId: string, emailNorm: string): Promise<MemberRow | undefined> {

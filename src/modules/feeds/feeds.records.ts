@@ -1,0 +1,26 @@
+import type { FeedRow } from './feeds.queries.js';
+import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
+
+/** The `feed` summary of a stored feed (a post's `feed`). */
+export function feedSummaryOf(row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary {
+  const doc = JSON.parse(row.doc) as Partial<FeedDoc>;
+  return { id: row.id, label: doc.label ?? '', slug: doc.slug ?? '' };
+}
+
+/** A feed as a channel mention shows it: its summary, with what a mention's reference adds. */
+export interface MentionedFeed extends FeedSummary {
+  public_id: string;
+  chat_channel_name: string;
+}
+
+/** The mention's view of a stored feed (src/references/related-rows.ts). */
+export function mentionedFeedOf(row: Pick<FeedRow, 'id' | 'doc'>): MentionedFeed {
+  const doc = JSON.parse(row.doc) as Partial<MentionedFeed>;
+  return {
+    id: row.id,
+    label: doc.label ?? '',
+    slug: doc.slug ?? '',
+    public_id: doc.public_id ?? '',
+    chat_channel_name: doc.chat_channel_name ?? '',
+  };
+}
