@@ -5,7 +5,6 @@ import { lockRow } from '../../db/lock-row.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { FeedsTable, Flag } from '../../db/schema.js';
-import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
 
 /** A feed row as stored. */
 export type FeedRow = Omit<Selectable<FeedsTable>, 'community_id'>;
