@@ -7,7 +7,7 @@ import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { installed, promtoolCheck, sample } from '../http/metrics-kit.js';
+import { installed, promtoolCheck, sample } from '../metrics/metrics-kit.js';
 import { freePort, type ServerProcess, startServerProcess } from '../http/server-processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'community-admin-metrics-'));
