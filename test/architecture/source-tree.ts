@@ -7,12 +7,10 @@ import ts from 'typescript';
 /** The repository root the tests read: ARCH_ROOT when set, else this checkout. */
 export const root = process.env.ARCH_ROOT ?? join(import.meta.dirname, '..', '..');
 
-/*
- * (module-layout.test.ts holds src/ to these folders; test-mirror.test.ts wants tests of each.)
- */
 /**
  * The folders of src/ that are no module: what several modules share, each with its purpose. A new
- * folder is added here with one line, or it is a module of src/modules.
+ * folder is added here with one line, or it is a module of src/modules. module-layout.test.ts holds
+ * src/ to them; test-mirror.test.ts wants tests of each.
  */
 export const sharedFolders: Readonly<Record<string, string>> = {
   http: 'the HTTP plumbing registered by buildApp: guards, auth, plan guard, idempotency, rate limit, OpenAPI; knows no resource',
