@@ -6,9 +6,9 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { Authenticator } from './modules/api-keys/api-keys.reads.js';
+import type { Resolver } from './modules/webhooks/rules/target-address.js';
 import type { Clock } from './shared/clock.js';
 import type { SecretBox } from './shared/secret-box.js';
-import type { Resolver } from './webhooks/target-address.js';
 
 /** What route modules are given: the configured outside world, injected by buildApp. */
 export interface AppServices {

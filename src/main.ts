@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { ActivityRetentionWorker } from './activity-log/retention.worker.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, migrateToLatest, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { hurryRequests, inFlightRequests } from './http/request-deadline.js';
+import { ActivityRetentionWorker } from './modules/activities/activities.worker.js';
 import { bootstrapDefaultCommunity } from './modules/communities/communities.commands.js';
 import { createConsoleLink } from './modules/console-sessions/console-sessions.commands.js';
 import { consoleBaseUrl, consoleLinkUrl } from './modules/console-sessions/console-sessions.rules.js';
 import { selectUnpairedCommunities } from './modules/search/queries/entries.js';
+import { DeliveryWorker } from './modules/webhooks/worker/deliveries.js';
 import { systemClock } from './shared/clock.js';
 import { nodeEndOfLifeWarning } from './shared/node-support.js';
 import { durationMs, type EpochMillis, epochMillis } from './shared/time.js';
-import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** How long a graceful stop may take before the process gives up on in-flight work. */
 const stopDeadlineMs = 9000;

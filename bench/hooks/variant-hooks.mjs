@@ -53,7 +53,7 @@ const rewrites = {
   'outbox-floor': [
     { file: '/dist/main.js', find: 'webhooks.start();', replace: '' },
     {
-      file: '/dist/webhooks/record-deliveries.js',
+      file: '/dist/modules/webhooks/commands/record-deliveries.js',
       find: 'const data = await entry.render();',
       replace: 'const data = { calendar_event: { triggers_webhooks: true } };',
     },

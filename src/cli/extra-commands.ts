@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { registerChatSyncCommands, registerFeedCommands } from '../chat-sync/commands.js';
-import { registerActivityCommands } from './activity.commands.js';
-import { registerAwardCommands } from './award.commands.js';
-import { registerCalendarFeedCommands } from './calendar-feed.commands.js';
-import { registerChatCommands } from './chat.commands.js';
-import { registerConsoleCommands } from './console.commands.js';
-import { registerExportCommands } from './export.commands.js';
-import { registerSearchCommands } from './search.commands.js';
-import { registerSeedCommands } from './seed.commands.js';
-import { registerWebhookCommands } from './webhook.commands.js';
+import { registerActivityCommands } from './activity.cli.js';
+import { registerAwardCommands } from './award.cli.js';
+import { registerCalendarFeedCommands } from './calendar-feed.cli.js';
+import { registerChatCommands } from './chat.cli.js';
+import { registerChatSyncCommands, registerFeedCommands } from './chat-sync.cli.js';
+import { registerConsoleCommands } from './console.cli.js';
+import { registerExportCommands } from './export.cli.js';
+import { registerSearchCommands } from './search.cli.js';
+import { registerSeedCommands } from './seed.cli.js';
+import { registerWebhookCommands } from './webhook.cli.js';
 
 /**
  * The commands registered after the core ones (`chat ...`, `feed ...`, `seed`, `export`, `webhook ...`, `search ...`, `award ...`, `console link`,

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { Refused } from '../shared/failures.js';
-import { registerCommunityCommands } from './community.commands.js';
-import { registerDataCommands } from './data.commands.js';
+import { registerCommunityCommands } from './community.cli.js';
+import { registerDataCommands } from './data.cli.js';
 import { extraCommands } from './extra-commands.js';
-import { registerKeyCommands } from './key.commands.js';
+import { registerKeyCommands } from './key.cli.js';
 import { refusalText } from './output.js';
 import { missingNodeOptions, serverNodeOptions } from './server-node-options.js';
 

@@ -66,7 +66,7 @@ export const statementNames = new StatementNames();
  * statement rides in a message of several statements (the simple protocol has no parameters and no
  * named statements of its own): parsed and planned once per connection, where a literal SELECT in
  * such a message is parsed and planned on every run (measured: about 70 µs of server CPU for the
- * endpoints read of src/webhooks/outbox.queries.ts, against 10-40 µs executed). Names start with
+ * endpoints read of src/modules/webhooks/queries/endpoints.ts, against 10-40 µs executed). Names start with
  * `ca_s_`, apart from the protocol-level `ca_<n>` in the session's one namespace of statements.
  */
 const sessionStatements = new Map<string, string>();

@@ -1,27 +1,33 @@
 import type { TSchema } from '@sinclair/typebox';
-import { activityExportRecords } from '../activity-log/activities.export.js';
-import { ActivityImportSchema } from '../activity-log/activities.import.js';
 import type { Database, Db } from '../db/database.js';
+import { activityExportRecords } from '../modules/activities/activities.export.js';
+import { ActivityImportSchema } from '../modules/activities/activities.import.js';
+import { awardRecords } from '../modules/awards/awards.export.js';
 import { awardRowsInIdOrder } from '../modules/awards/awards.queries.js';
 import { AwardImportSchema } from '../modules/awards/awards.schemas.js';
+import { eventRecords } from '../modules/calendar-events/calendar-events.export.js';
 import { eventRowsInIdOrder } from '../modules/calendar-events/queries/events.js';
 import { CalendarEventImportSchema } from '../modules/calendar-events/schemas/import-record.js';
+import { feedRecord } from '../modules/feeds/feeds.export.js';
 import { feedRowsInIdOrder } from '../modules/feeds/feeds.queries.js';
 import { FeedImportSchema } from '../modules/feeds/feeds.schemas.js';
 import { base64Pieces, type ExportedFile, fileRecordHead } from '../modules/files/files.export.js';
 import { FileImportSchema } from '../modules/files/files.import.js';
 import { fileRowsInIdOrder } from '../modules/files/files.queries.js';
+import { groupRecords } from '../modules/groups/groups.export.js';
 import { groupRowsInIdOrder } from '../modules/groups/groups.queries.js';
 import { GroupImportSchema } from '../modules/groups/groups.schemas.js';
+import { memberRecord } from '../modules/members/members.export.js';
 import { memberRowsInIdOrder } from '../modules/members/members.queries.js';
 import { MemberImportSchema } from '../modules/members/members.schemas.js';
+import { postRecord } from '../modules/posts/posts.export.js';
 import { postRowsInIdOrder } from '../modules/posts/posts.queries.js';
 import { PostImportSchema } from '../modules/posts/posts.schemas.js';
+import { profileRecord } from '../modules/profiles/profiles.export.js';
 import { profileRowsInIdOrder } from '../modules/profiles/profiles.queries.js';
 import { ProfileImportSchema } from '../modules/profiles/profiles.schemas.js';
 import { readSnapshot } from '../write-path/read-snapshot.js';
 import { orderLikeSchema } from './schema-order.js';
-import { awardRecords, eventRecords, feedRecord, groupRecords, memberRecord, postRecord, profileRecord } from './section-records.js';
 
 /** Where the export's text goes; `write` resolves when the sink can take more (back-pressure). */
 export interface ExportSink {

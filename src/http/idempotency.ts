@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../idempotency/idempotency.service.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { ClaimIdentity, ClaimOutcome, StoredResponse } from '../shared/idempotency-claims.js';
 import { type DurationMs, durationMs } from '../shared/time.js';
 
 const mutatingMethods = new Set(['POST', 'PATCH', 'DELETE']);

@@ -1,4 +1,4 @@
-import { activitiesImportSection } from '../activity-log/activities.import.js';
+import { activitiesImportSection } from '../modules/activities/activities.import.js';
 import { awardsImportSection } from '../modules/awards/awards.import.js';
 import { calendarEventsImportSection } from '../modules/calendar-events/calendar-events.import.js';
 import { feedsImportSection } from '../modules/feeds/feeds.import.js';

@@ -1,12 +1,13 @@
 import type { CountCache } from '../caching/count-cache.js';
 import type { ResponseCache } from '../caching/response-cache.js';
-import { backfillGauge, chatEventQueueGauge } from '../chat-sync/gauges.queries.js';
 import type { Database } from '../db/database.js';
+import { backfillGauge } from '../modules/chat-sync/queries/checkpoints.js';
+import { chatEventQueueGauge } from '../modules/chat-sync/queries/event-queue.js';
+import { pendingDeliveriesGauge } from '../modules/webhooks/queries/deliveries.js';
+import { disabledEndpointsGauge } from '../modules/webhooks/queries/endpoints.js';
+import { outboxGauge } from '../modules/webhooks/queries/outbox.js';
 import type { Clock } from '../shared/clock.js';
 import { type DurationMs, durationMs, type EpochMillis, epochMillis } from '../shared/time.js';
-import { pendingDeliveriesGauge } from '../webhooks/deliveries.queries.js';
-import { disabledEndpointsGauge } from '../webhooks/endpoints.queries.js';
-import { outboxGauge } from '../webhooks/outbox.queries.js';
 import type { PrometheusMetrics } from './metrics.js';
 
 /** What the scrape reads: the database, the clock, and the two caches' sizes. */

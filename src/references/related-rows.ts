@@ -3,18 +3,10 @@ import type { Db, Tx } from '../db/database.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import { type EventPeople, eventPeopleByEventIdsPart, selectEventPeople } from '../modules/calendar-events/queries/children.js';
 import { feedsByChannelIdsPart, selectFeedsByChannelIds as selectFeedRowsByChannelIds } from '../modules/feeds/feeds.queries.js';
+import type { MentionedFeed } from '../modules/feeds/feeds.records.js';
 import { profilesByChatUserIdsPart, selectProfileDocsByChatUserIds } from '../modules/profiles/profiles.queries.js';
 import type { Profile } from '../modules/profiles/profiles.schemas.js';
 import { derivedOnce } from '../shared/derived-once.js';
-
-/** A feed as a channel mention shows it. */
-export interface FeedSummary {
-  id: string;
-  label: string;
-  slug: string;
-  public_id: string;
-  chat_channel_name: string;
-}
 
 /** What a page of records shows beside its own rows, by what names it. */
 export interface RelatedKeys {
@@ -31,7 +23,7 @@ export type MentionedProfile = Readonly<Pick<Profile, 'profile_id' | 'preferred_
 export interface RelatedRows {
   people: Map<string, EventPeople>;
   profilesByChatUserId: Map<string, MentionedProfile>;
-  feedsByChannelId: Map<string, FeedSummary>;
+  feedsByChannelId: Map<string, MentionedFeed>;
 }
 
 /**
@@ -60,7 +52,7 @@ export async function selectRelatedRows(db: Db | Tx, communityId: string, keys: 
   const [people, profilesByChatUserId, feedsByChannelId] = await Promise.all([
     eventIds.length ? selectEventPeople(db, communityId, eventIds) : new Map<string, EventPeople>(),
     chatUserIds.length ? selectMentionedProfiles(db, communityId, chatUserIds) : new Map<string, MentionedProfile>(),
-    channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : new Map<string, FeedSummary>(),
+    channelIds.length ? selectFeedsByChannelIds(db, communityId, channelIds) : new Map<string, MentionedFeed>(),
   ]);
   return { people, profilesByChatUserId, feedsByChannelId };
 }
@@ -125,8 +117,8 @@ const mentionedProfileOf = derivedOnce((_chatUserId, doc): MentionedProfile => {
   return Object.freeze({ profile_id: profile.profile_id, preferred_name: profile.preferred_name });
 }, 1024);
 
-const mentionedFeedOf = derivedOnce((id, doc): FeedSummary => {
-  const feed = JSON.parse(doc) as Partial<FeedSummary>;
+const mentionedFeedOf = derivedOnce((id, doc): MentionedFeed => {
+  const feed = JSON.parse(doc) as Partial<MentionedFeed>;
   return Object.freeze({
     id,
     label: feed.label ?? '',
@@ -150,8 +142,12 @@ async function selectMentionedProfiles(
 }
 
 /** Feeds by chat channel id, the oldest of a channel where several share it (SQLite's lookup). */
-async function selectFeedsByChannelIds(db: Db | Tx, communityId: string, channelIds: readonly string[]): Promise<Map<string, FeedSummary>> {
-  const feeds = new Map<string, FeedSummary>();
+async function selectFeedsByChannelIds(
+  db: Db | Tx,
+  communityId: string,
+  channelIds: readonly string[],
+): Promise<Map<string, MentionedFeed>> {
+  const feeds = new Map<string, MentionedFeed>();
   const rows = await selectFeedRowsByChannelIds(db, communityId, channelIds);
   for (const row of rows) {
     if (!row.chat_channel_id || feeds.has(row.chat_channel_id)) continue;

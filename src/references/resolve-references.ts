@@ -1,8 +1,9 @@
 import type { Db, Tx } from '../db/database.js';
+import type { MentionedFeed } from '../modules/feeds/feeds.records.js';
 import { buildReferences } from '../rich-text/build-references.js';
 import type { Mentions } from '../rich-text/extract-mentions.js';
 import type { References } from '../rich-text/rich-text.schemas.js';
-import { type FeedSummary, type MentionedProfile, type RelatedKeys, selectRelatedRows } from './related-rows.js';
+import { type MentionedProfile, type RelatedKeys, selectRelatedRows } from './related-rows.js';
 
 /** The chat users and channels that a list of stored mentions names, for selectRelatedRows. */
 export function mentionKeys(mentionsList: readonly Mentions[]): Pick<RelatedKeys, 'chatUserIds' | 'channelIds'> {
@@ -15,7 +16,7 @@ export function mentionKeys(mentionsList: readonly Mentions[]): Pick<RelatedKeys
 /** One References per stored mentions, in order, from the profiles and feeds read for them. */
 export function referencesOf(
   mentionsList: readonly Mentions[],
-  found: { profilesByChatUserId: ReadonlyMap<string, MentionedProfile>; feedsByChannelId: ReadonlyMap<string, FeedSummary> },
+  found: { profilesByChatUserId: ReadonlyMap<string, MentionedProfile>; feedsByChannelId: ReadonlyMap<string, MentionedFeed> },
 ): References[] {
   const profilesByChatUserId = new Map(
     [...found.profilesByChatUserId].map(([chatUserId, p]) => [

@@ -1,16 +1,16 @@
 import type { Tx } from '../db/database.js';
+import { recordWebhookDeliveries, someEndpointWants } from '../modules/webhooks/commands/record-deliveries.js';
+import { type ActiveEndpoint, readActiveEndpoints, readActiveEndpointsAtBegin } from '../modules/webhooks/queries/endpoints.js';
 import type { OutboxEntry } from '../shared/outbox-entry.js';
 import type { EpochMicros } from '../shared/time.js';
 import { millisFromMicros } from '../shared/timestamps.js';
-import { type ActiveEndpoint, readActiveEndpoints, readActiveEndpointsAtBegin } from '../webhooks/outbox.queries.js';
-import { recordWebhookDeliveries, someEndpointWants } from '../webhooks/record-deliveries.js';
 
 export type { ActiveEndpoint, OutboxEntry };
 export { readActiveEndpoints, readActiveEndpointsAtBegin, someEndpointWants };
 
 /**
  * Writes the outbox entries of a change in its transaction: one webhook delivery per event and
- * endpoint that wants it (src/webhooks/record-deliveries.ts, docs/webhooks.md). `now` is the
+ * endpoint that wants it (src/modules/webhooks/commands/record-deliveries.ts, docs/webhooks.md). `now` is the
  * change's instant in epoch microseconds (w.now), the unit of stored instants. `withCommit`: the
  * rows may go with the commit (PostgreSQL; the commit must be the transaction's next statement).
  */

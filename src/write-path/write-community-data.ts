@@ -1,12 +1,12 @@
-import { recordActivities } from '../activity-log/record-activities.js';
 import type { Database, Db, Tx } from '../db/database.js';
 import { preparedQuery, registerSqliteTransaction } from '../db/prepared-query.js';
+import { recordActivities } from '../modules/activities/commands/record-activities.js';
+import { activeEndpointCount } from '../modules/webhooks/queries/endpoints.js';
 import type { ActivityInput, ActorDeps } from '../shared/activity.js';
 import { type Clock, clockReading } from '../shared/clock.js';
 import { enterCommit, type RequestDeadline } from '../shared/request-deadline.js';
 import type { EpochMicros } from '../shared/time.js';
 import type { WebhookEventType } from '../shared/webhook-event-types.js';
-import { activeEndpointCount } from '../webhooks/endpoints.queries.js';
 import {
   type ActiveEndpoint,
   type OutboxEntry,

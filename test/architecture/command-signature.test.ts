@@ -7,7 +7,7 @@
 //
 // ARCH_ROOT=<checkout> runs the rule over another checkout's src (test/architecture/source-tree.ts).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
@@ -15,7 +15,8 @@ import { filesUnder, repoPath, root } from './source-tree.js';
 
 const refs = 'src/modules/calendar-events/commands/references.ts';
 const helper = 'a helper of the event commands (and the import), not a command: checks references against the database or the open write';
-const webhookRead = "a read of the webhook services (moves to the module's reads with the webhooks module, issue 37 part 1)";
+const webhookRead = "a read kept beside the webhook commands it pages for (to move to the module's reads: left from issue 37)";
+const wh = 'src/modules/webhooks/commands';
 
 /** `path#function` → why it keeps another signature. */
 export const exceptions: Readonly<Record<string, string>> = {
@@ -31,19 +32,39 @@ export const exceptions: Readonly<Record<string, string>> = {
   'src/modules/files/files.commands.ts#fileTooLarge':
     "the upload's 413, shared with the route's multipart parsing: a refusal, not a command",
   'src/modules/files/files.commands.ts#malformedBody': "the upload's 400 for a body the multipart parser refuses: a refusal, not a command",
-  'src/webhooks/endpoints.service.ts#endpointView': "renders a row (a record): moves to the module's records with the webhooks module",
-  'src/webhooks/endpoints.service.ts#checkEndpointUrl': 'a rule (the target rules of every delivery), shared with the delivery worker',
-  'src/webhooks/endpoints.service.ts#listWebhookEndpoints': webhookRead,
-  'src/webhooks/deliveries.service.ts#listWebhookDeliveries': webhookRead,
-  'src/webhooks/deliveries.service.ts#pageWebhookDeliveries': webhookRead,
+  [`${wh}/endpoints.ts#endpointView`]: "renders a row (a record): to move to the module's records (left from issue 37)",
+  [`${wh}/endpoints.ts#checkEndpointUrl`]: 'a rule (the target rules of every delivery), shared with the delivery worker',
+  [`${wh}/deliveries.ts#listWebhookDeliveries`]: webhookRead,
+  [`${wh}/deliveries.ts#pageWebhookDeliveries`]: webhookRead,
+};
+
+/**
+ * Whole files whose exported functions keep their own signatures, each with why. The chat sync's
+ * writers were not converted by issue 37 (its command-signature part stopped at the modules that
+ * had commands files then); the write path's appenders are called by the write path itself with
+ * the write's parts, inside its commit.
+ */
+export const fileExceptions: Readonly<Record<string, string>> = {
+  'src/modules/activities/commands/record-activities.ts': "the write path's appender of a change's records (called by writeCommunityData)",
+  [`${wh}/record-deliveries.ts`]: "the write path's appender of a change's outbox rows (called by writeCommunityData)",
+  [`${wh}/fan-out.ts`]: "the delivery worker's drain of the outbox (a worker's step, no community)",
+  'src/modules/chat-sync/commands/apply-chat-message.ts':
+    "the chat sync's writers keep their signatures (not converted: left from issue 37)",
+  'src/modules/chat-sync/commands/apply-event.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
+  'src/modules/chat-sync/commands/backfill.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
+  'src/modules/chat-sync/commands/bound-feeds.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
+  'src/modules/chat-sync/commands/connections.ts':
+    "the chat sync's connection store keeps its signatures (not converted: left from issue 37)",
+  'src/modules/chat-sync/commands/slack-users.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
+  'src/modules/chat-sync/commands/sync-jobs.ts': "the chat sync's jobs keep their signatures (not converted: left from issue 37)",
 };
 
 const contextNames = new Set(['ctx', 'w']);
 
 /** Whether a file of src holds commands (the CLI's `*.commands.ts` register commander commands: not these). */
 export function holdsCommands(path: string): boolean {
-  if (path.startsWith('src/cli/') || path === 'src/chat-sync/commands.ts') return false;
-  return /\.commands\.ts$/.test(path) || /\/commands\/[^/]+\.ts$/.test(path) || /^src\/webhooks\/[^/]+\.service\.ts$/.test(path);
+  if (path.startsWith('src/cli/') || path in fileExceptions) return false;
+  return /\.commands\.ts$/.test(path) || /\/commands\/[^/]+\.ts$/.test(path);
 }
 
 /** Why each exported function of a commands file breaks the signature, one line each (`path#name: why`). */
@@ -101,6 +122,10 @@ describe('every command is command(ctx, input)', () => {
       Object.keys(exceptions).filter((key) => !exported.has(key)),
       [],
     );
+    assert.deepEqual(
+      Object.keys(fileExceptions).filter((path) => !existsSync(join(root, path))),
+      [],
+    );
   });
 
   it('refuses three parameters, one, and a first parameter that is not the context; accepts (ctx, input) and (w, input)', () => {
@@ -117,7 +142,7 @@ describe('every command is command(ctx, input)', () => {
   it('looks at the modules commands and the webhook services, not the CLI registrations', () => {
     assert.ok(holdsCommands('src/modules/awards/awards.commands.ts'));
     assert.ok(holdsCommands('src/modules/calendar-events/commands/events.ts'));
-    assert.ok(holdsCommands('src/webhooks/endpoints.service.ts'));
+    assert.ok(holdsCommands('src/modules/webhooks/commands/endpoints.ts'));
     assert.ok(!holdsCommands('src/cli/award.commands.ts'));
     assert.ok(!holdsCommands('src/modules/awards/awards.rules.ts'));
   });

@@ -69,16 +69,16 @@ const graph = sourceGraph();
  */
 const upwardAllowed = new Map([
   [
-    'activity-log/activities.queries.ts -> activity-log/activity-records.ts',
+    'activities/activities.queries.ts -> activities/activities.records.ts',
     'the append computes the chain hash (chainHash) beside the canonical text it hashes, which the records file holds for the export and verify',
   ],
   ['shared/service-deps.ts -> chat/index.ts', "ServiceDeps names the chat port's factory type; the port sits beside its Slack adapter"],
   [
-    'write-path/outbox.ts -> webhooks/record-deliveries.ts',
+    'write-path/outbox.ts -> webhooks/commands/record-deliveries.ts',
     "the write path writes a change's outbox rows in the change's transaction, through the webhooks' writer",
   ],
   [
-    'write-path/write-community-data.ts -> activity-log/record-activities.ts',
+    'write-path/write-community-data.ts -> activities/commands/record-activities.ts',
     "the write path appends a change's activity records in the change's transaction, through the log's writer",
   ],
 ]);

@@ -7,6 +7,29 @@ import ts from 'typescript';
 /** The repository root the tests read: ARCH_ROOT when set, else this checkout. */
 export const root = process.env.ARCH_ROOT ?? join(import.meta.dirname, '..', '..');
 
+/**
+ * The folders of src/ that are no module: what several modules share, each with its purpose. A new
+ * folder is added here with one line, or it is a module of src/modules. module-layout.test.ts holds
+ * src/ to them; test-mirror.test.ts wants tests of each.
+ */
+export const sharedFolders: Readonly<Record<string, string>> = {
+  http: 'the HTTP plumbing registered by buildApp: guards, auth, plan guard, idempotency, rate limit, OpenAPI; knows no resource',
+  routing: 'what route handlers use: the principal of a request, JSON replies, command contexts',
+  schemas: 'schema primitives and the JSON text envelopes of the API',
+  db: 'opening the database, the table types, migrations, batches and the generic statement builders',
+  shared: 'what every layer uses: clock, ids, time units, plans, permissions, failures, the types two layers exchange',
+  caching: 'cachedRead, the response cache and the count cache',
+  'write-path': 'writeCommunityData, the one way to change community data, and its outbox and activity steps',
+  import: 'the import file: its sections in order, the run, and the fields every section parses',
+  export: 'the export file: the sections in order and the key order; each section builds its rows in its module',
+  cli: 'the community-admin command line: one <group>.cli.ts per command group, and the seed',
+  chat: 'the ChatWorkspace port and its Slack adapter',
+  'rich-text': 'pure functions over chat rich-text blocks',
+  references: "stored mentions turned into the API's references, and the rows a page refers to",
+  metrics: 'the Prometheus metrics and the scrape gauges',
+  'wire-names': "the API's field names and their chat (Slack) spellings",
+};
+
 /** Every file under `dir` whose name ends with one of `endings`, as absolute paths, sorted. */
 export function filesUnder(dir: string, endings: readonly string[] = ['.ts']): string[] {
   if (!existsSync(dir)) return [];

@@ -6,9 +6,10 @@
 //     another table's statement is a statement on x; a join is not);
 //   - SQL text (a `sql` template, a string) that names the table as the target of FROM, INTO or
 //     UPDATE counts like one (a table it JOINs is a join, as in a Kysely statement);
-//   - in a resource module (src/modules/<resource>/) the statements are in its `queries` role
-//     (`<resource>.queries.ts` or `queries/<topic>.ts`); outside src/modules, in files named
-//     `*.queries.ts` of the home's folder;
+//   - a table's home is ONE file, a queries file of a module of src/modules (`<resource>.queries.ts`
+//     or `queries/<topic>.ts`): its statements are there and in no other file, even of the same
+//     module; only the tables listed in `splitHomes`, with why, have their module's whole `queries/`
+//     folder for home. No home is outside src/modules, so the rule holds for every file of src;
 //   - the migrations (src/db/migrations/) keep their own SQL, and the write path (src/write-path/)
 //     updates the version columns of `communities` (it IS the write path; nothing else may);
 //   - a generic builder, a named function of src/db/ (not the migrations) whose statement takes its
@@ -23,53 +24,70 @@
 //
 // ARCH_ROOT=<checkout> runs the rule over another checkout's src (test/architecture/source-tree.ts).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { chainTop, filesUnder, repoPath, root, tableNamesOf } from './source-tree.js';
 
-/** The home of each table: the folder whose `queries` files alone run statements on it. */
+/**
+ * The home of each table: the one queries file of its module that alone runs statements on it
+ * (`<resource>.queries.ts` or `queries/<topic>.ts`), or, for the tables of `splitHomes` only, the
+ * module's whole `queries/` folder.
+ */
 export const tableHomes: Readonly<Record<string, string>> = {
-  communities: 'src/modules/communities/',
-  api_keys: 'src/modules/api-keys/',
-  console_links: 'src/modules/console-sessions/',
-  chat_connections: 'src/modules/chat-connections/',
-  profiles: 'src/modules/profiles/',
-  members: 'src/modules/members/',
-  chat_invitations: 'src/modules/members/',
-  member_search: 'src/modules/members/',
-  groups: 'src/modules/groups/',
-  group_members: 'src/modules/groups/',
-  feeds: 'src/modules/feeds/',
-  posts: 'src/modules/posts/',
-  post_search: 'src/modules/search/',
-  post_search_unpaired: 'src/modules/search/',
-  calendar_events: 'src/modules/calendar-events/',
-  calendar_event_tags: 'src/modules/calendar-events/',
-  calendar_event_feeds: 'src/modules/calendar-events/',
-  calendar_event_people: 'src/modules/calendar-events/',
-  calendar_event_attendees: 'src/modules/calendar-events/',
-  awards: 'src/modules/awards/',
-  award_assignments: 'src/modules/awards/',
-  award_notifications: 'src/modules/awards/',
-  files: 'src/modules/files/',
-  file_chunks: 'src/modules/files/',
-  file_upload_chunks: 'src/modules/files/',
-  calendar_feeds: 'src/modules/calendar-feeds/',
-  calendar_feed_entries: 'src/modules/calendar-feeds/',
-  webhook_endpoints: 'src/webhooks/',
-  webhook_deliveries: 'src/webhooks/',
-  webhook_delivery_attempts: 'src/webhooks/',
-  webhook_outbox: 'src/webhooks/',
-  idempotency_keys: 'src/idempotency/',
-  activities: 'src/activity-log/',
-  activity_chain_heads: 'src/activity-log/',
-  chat_sync_connections: 'src/chat-sync/',
-  chat_sync_checkpoints: 'src/chat-sync/',
-  chat_event_queue: 'src/chat-sync/',
-  chat_sync_jobs: 'src/chat-sync/',
-  chat_sync_status: 'src/chat-sync/',
+  communities: 'src/modules/communities/communities.queries.ts',
+  api_keys: 'src/modules/api-keys/api-keys.queries.ts',
+  console_links: 'src/modules/console-sessions/console-sessions.queries.ts',
+  chat_connections: 'src/modules/chat-connections/chat-connections.queries.ts',
+  profiles: 'src/modules/profiles/profiles.queries.ts',
+  members: 'src/modules/members/members.queries.ts',
+  chat_invitations: 'src/modules/members/members.queries.ts',
+  member_search: 'src/modules/members/members.queries.ts',
+  groups: 'src/modules/groups/groups.queries.ts',
+  group_members: 'src/modules/groups/groups.queries.ts',
+  feeds: 'src/modules/feeds/feeds.queries.ts',
+  posts: 'src/modules/posts/posts.queries.ts',
+  post_search: 'src/modules/search/queries/',
+  post_search_unpaired: 'src/modules/search/queries/',
+  calendar_events: 'src/modules/calendar-events/queries/',
+  calendar_event_tags: 'src/modules/calendar-events/queries/',
+  calendar_event_feeds: 'src/modules/calendar-events/queries/',
+  calendar_event_people: 'src/modules/calendar-events/queries/children.ts',
+  calendar_event_attendees: 'src/modules/calendar-events/queries/children.ts',
+  awards: 'src/modules/awards/awards.queries.ts',
+  award_assignments: 'src/modules/awards/awards.queries.ts',
+  award_notifications: 'src/modules/awards/awards.queries.ts',
+  files: 'src/modules/files/files.queries.ts',
+  file_chunks: 'src/modules/files/files.queries.ts',
+  file_upload_chunks: 'src/modules/files/files.queries.ts',
+  calendar_feeds: 'src/modules/calendar-feeds/calendar-feeds.queries.ts',
+  calendar_feed_entries: 'src/modules/calendar-feeds/calendar-feeds.queries.ts',
+  webhook_endpoints: 'src/modules/webhooks/queries/endpoints.ts',
+  webhook_deliveries: 'src/modules/webhooks/queries/deliveries.ts',
+  webhook_delivery_attempts: 'src/modules/webhooks/queries/attempts.ts',
+  webhook_outbox: 'src/modules/webhooks/queries/outbox.ts',
+  idempotency_keys: 'src/modules/idempotency/idempotency.queries.ts',
+  activities: 'src/modules/activities/activities.queries.ts',
+  activity_chain_heads: 'src/modules/activities/activities.queries.ts',
+  chat_sync_connections: 'src/modules/chat-sync/queries/connections.ts',
+  chat_sync_checkpoints: 'src/modules/chat-sync/queries/checkpoints.ts',
+  chat_event_queue: 'src/modules/chat-sync/queries/event-queue.ts',
+  chat_sync_jobs: 'src/modules/chat-sync/queries/jobs.ts',
+  chat_sync_status: 'src/modules/chat-sync/queries/status.ts',
+};
+
+/**
+ * The tables whose statements a module splits over its `queries/` folder by topic rather than by
+ * table, and why: the honest exceptions to one file per table.
+ */
+export const splitHomes: Readonly<Record<string, string>> = {
+  calendar_events:
+    "the list's filtered read (queries/list.ts) and the calendar feed's read (queries/feed.ts) are each one long statement, kept apart from the writes (queries/events.ts)",
+  calendar_event_tags: "filtered on inside the list's and the feed's statements (subqueries), and written with an event's children",
+  calendar_event_feeds: "filtered on inside the list's statement (a subquery), and written with an event's children",
+  post_search: 'the search index: written by queries/entries.ts and searched by queries/hits.ts, each long, both on both tables',
+  post_search_unpaired: 'the other half of the search index (post_search), same split',
 };
 
 const statementMethods = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);
@@ -95,15 +113,21 @@ export function schemaTables(at: string = root): string[] {
   throw new Error(`no interface DB in ${path}`);
 }
 
-/** Whether a file of `home` may hold statements: its module's `queries` role, or a `*.queries.ts` outside src/modules. */
+/** Whether a file may hold statements of the table whose home is `home`: that file, or any file of that `queries/` folder. */
 export function isQueriesFileOf(path: string, home: string): boolean {
-  if (!path.startsWith(home)) return false;
-  const rest = path.slice(home.length);
-  if (home.startsWith('src/modules/')) {
-    const resource = home.slice('src/modules/'.length, -1);
-    return rest === `${resource}.queries.ts` || /^queries\/[a-z0-9-]+\.ts$/.test(rest);
-  }
-  return rest.endsWith('.queries.ts');
+  if (home.endsWith('/')) return /^[a-z0-9-]+\.ts$/.test(path.slice(home.length)) && path.startsWith(home);
+  return path === home;
+}
+
+/** Why a table's home breaks the rule (outside a module's queries role, a folder not listed in splitHomes), or undefined. */
+export function homeShapeViolation(table: string, home: string, split: Readonly<Record<string, string>> = splitHomes): string | undefined {
+  const match = /^src\/modules\/([a-z0-9-]+)\/(.*)$/.exec(home);
+  if (!match) return `${table}: home ${home} is not in a module of src/modules`;
+  const [, resource, rest] = match;
+  if (rest === 'queries/')
+    return table in split ? undefined : `${table}: home ${home} is a folder; give it one file, or list why in splitHomes`;
+  if (rest === `${resource}.queries.ts` || /^queries\/[a-z0-9-]+\.ts$/.test(rest ?? '')) return undefined;
+  return `${table}: home ${home} is not a queries file of its module`;
 }
 
 /** The text of a `sql` template or string that `node` is, or undefined. */
@@ -190,7 +214,8 @@ export function homeViolationsIn(
       /_version\b|dataVersionColumn/.test(statementText)
     )
       return;
-    const role = path.startsWith(home) ? ' (in its home, but not in a queries file)' : '';
+    const module = /^src\/modules\/[a-z0-9-]+\//.exec(home)?.[0];
+    const role = module && path.startsWith(module) ? ' (in its module, but not in its home)' : '';
     found.push(`${where(node)}: ${how} on ${table} outside its home ${home}${role}`);
   };
   const visit = (node: ts.Node): void => {
@@ -231,7 +256,19 @@ export function homeViolations(at: string = root): string[] {
 }
 
 describe('one home per table (rule at the top of this file)', () => {
-  it('gives every table of DB a home that exists', () => {
+  it('gives every table of DB a home that exists, a queries file of a module (a queries/ folder only for the listed splits)', () => {
+    assert.deepEqual(
+      Object.entries(tableHomes).flatMap(([table, home]) => {
+        const why = homeShapeViolation(table, home) ?? (existsSync(join(root, home)) ? undefined : `${table}: ${home} does not exist`);
+        return why ? [why] : [];
+      }),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(splitHomes).filter((table) => !tableHomes[table]?.endsWith('/')),
+      [],
+      'tables of splitHomes whose home is one file now',
+    );
     const tables = schemaTables();
     assert.deepEqual(
       tables.filter((table) => !(table in tableHomes)),
@@ -262,13 +299,14 @@ describe('one home per table (rule at the top of this file)', () => {
   // The rule itself, on small sources.
   const check = (path: string, text: string) => homeViolationsIn(path, text);
 
-  it("accepts a module's queries file, a queries folder, a *.queries.ts outside src/modules, joins, and the migrations", () => {
+  it("accepts a table's home file, a split home's queries folder, joins, and the migrations", () => {
     assert.deepEqual(
       check('src/modules/posts/posts.queries.ts', `db.selectFrom('posts as p').innerJoin('profiles as a', 'a.id', 'p.author_profile_id')`),
       [],
     );
-    assert.deepEqual(check('src/modules/calendar-events/queries/attendees.ts', `tx.deleteFrom('calendar_event_attendees')`), []);
-    assert.deepEqual(check('src/webhooks/outbox.queries.ts', `tx.insertInto('webhook_outbox')`), []);
+    assert.deepEqual(check('src/modules/calendar-events/queries/children.ts', `tx.deleteFrom('calendar_event_attendees')`), []);
+    assert.deepEqual(check('src/modules/calendar-events/queries/list.ts', `db.selectFrom('calendar_events')`), []);
+    assert.deepEqual(check('src/modules/webhooks/queries/outbox.ts', `tx.insertInto('webhook_outbox')`), []);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a source under test, with a template inside
     assert.deepEqual(check('src/db/migrations/001-initial.ts', 'sql`update profiles set state = ${s}`'), []);
     assert.deepEqual(check('src/write-path/write-community-data.ts', `tx.updateTable('communities').set({ events_version: 1 })`), []);
@@ -279,9 +317,14 @@ describe('one home per table (rule at the top of this file)', () => {
   });
 
   it('refuses a statement in another module, in a non-queries file of its home, in a subquery, and in SQL text', () => {
-    assert.equal(check('src/chat-sync/apply-event.ts', `tx.insertInto('profiles').values(row)`).length, 1);
+    assert.equal(check('src/modules/chat-sync/commands/apply-event.ts', `tx.insertInto('profiles').values(row)`).length, 1);
     assert.equal(check('src/modules/awards/awards.commands.ts', `tx.insertInto('awards').values(row)`).length, 1);
-    assert.equal(check('src/webhooks/fan-out.ts', `tx.deleteFrom('webhook_outbox')`).length, 1);
+    assert.equal(check('src/modules/webhooks/commands/fan-out.ts', `tx.deleteFrom('webhook_outbox')`).length, 1);
+    // Another queries file of the same module is not the table's home.
+    assert.deepEqual(check('src/modules/webhooks/queries/outbox.ts', `db.selectFrom('webhook_endpoints')`), [
+      'src/modules/webhooks/queries/outbox.ts:1: selectFrom on webhook_endpoints outside its home src/modules/webhooks/queries/endpoints.ts (in its module, but not in its home)',
+    ]);
+    assert.equal(check('src/modules/calendar-events/queries/attendees.ts', `tx.deleteFrom('calendar_event_attendees')`).length, 1);
     assert.equal(
       check('src/modules/posts/posts.queries.ts', `db.selectFrom('posts').where((eb) => eb.exists(eb.selectFrom('members')))`).length,
       1,
@@ -289,7 +332,7 @@ describe('one home per table (rule at the top of this file)', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a source under test, with a template inside
     assert.equal(check('src/export/export.ts', 'sql`select id from profiles where community_id = ${c}`').length, 1);
     assert.deepEqual(check('src/export/export.ts', 'sql`select p.id from posts p join profiles a on a.id = p.author_profile_id`'), [
-      'src/export/export.ts:1: SQL text on posts outside its home src/modules/posts/',
+      'src/export/export.ts:1: SQL text on posts outside its home src/modules/posts/posts.queries.ts',
     ]);
     assert.equal(check('src/caching/data-version.ts', `const q = 'SELECT events_version FROM communities WHERE id = $1';`).length, 1);
     assert.equal(check('src/write-path/write-community-data.ts', `tx.updateTable('communities').set({ plan: 'free' })`).length, 1);
@@ -305,7 +348,8 @@ describe('one home per table (rule at the top of this file)', () => {
       2,
     );
     assert.equal(
-      check('src/chat-sync/x.ts', `for (const table of ['profiles', 'members'] as const) await tx.deleteFrom(table).execute();`).length,
+      check('src/modules/chat-sync/x.ts', `for (const table of ['profiles', 'members'] as const) await tx.deleteFrom(table).execute();`)
+        .length,
       2,
     );
     assert.deepEqual(check('src/modules/posts/posts.queries.ts', `db.selectFrom(page.as('page')); db.selectFrom(hits);`), []);
@@ -327,13 +371,22 @@ export const countRows = (tx: Db, community: string, table: Ordered) => tx.selec
     const callIn = (path: string, text: string) => homeViolationsIn(path, text, tableHomes, builders);
     assert.deepEqual(callIn('src/modules/posts/posts.queries.ts', `rowsInIdOrder(tx, 'posts'); countRows(tx, c, 'posts');`), []);
     assert.deepEqual(callIn('src/export/export.ts', `rowsInIdOrder(tx, 'posts')`), [
-      'src/export/export.ts:1: rowsInIdOrder() on posts outside its home src/modules/posts/',
+      'src/export/export.ts:1: rowsInIdOrder() on posts outside its home src/modules/posts/posts.queries.ts',
     ]);
     assert.equal(callIn('src/modules/feeds/feeds.queries.ts', `countRows(tx, c, 'posts')`).length, 1);
     assert.equal(callIn('src/modules/posts/posts.reads.ts', `rowsInIdOrder(tx, 'posts')`).length, 1);
     // A table the rule cannot read is refused; one typed as literals is read like a statement's.
     assert.equal(callIn('src/modules/posts/posts.queries.ts', `rowsInIdOrder(tx, name)`).length, 1);
     assert.equal(callIn('src/export/x.ts', `function f(tx: Db, t: 'posts' | 'feeds') { return rowsInIdOrder(tx, t); }`).length, 2);
+  });
+
+  it('refuses a home outside src/modules, outside a queries role, or a folder not listed as a split', () => {
+    assert.equal(homeShapeViolation('webhook_outbox', 'src/modules/webhooks/queries/outbox.ts'), undefined);
+    assert.equal(homeShapeViolation('posts', 'src/modules/posts/posts.queries.ts'), undefined);
+    assert.equal(homeShapeViolation('calendar_events', 'src/modules/calendar-events/queries/'), undefined);
+    assert.ok(homeShapeViolation('webhook_outbox', 'src/webhooks/outbox.queries.ts'));
+    assert.ok(homeShapeViolation('posts', 'src/modules/posts/posts.reads.ts'));
+    assert.ok(homeShapeViolation('posts', 'src/modules/posts/queries/'));
   });
 
   it('does not take prose for SQL', () => {

@@ -46,7 +46,8 @@ export const notCommunityData: Readonly<Record<string, string>> = {
   chat_sync_status: "what was last learnt of the community's Slack connection (token checks, bot presence, last backfill)",
   activities:
     "the activity log: appended in a change's own transaction by the write path (recordActivities) and the import, never by a command; pruned by retention outside any change",
-  activity_chain_heads: "the head of each community's activity chain, moved with every append (src/activity-log/activities.queries.ts)",
+  activity_chain_heads:
+    "the head of each community's activity chain, moved with every append (src/modules/activities/activities.queries.ts)",
   file_upload_chunks:
     'an upload streaming in, staged outside any transaction; it becomes files and file_chunks rows only in the write path (commitStagedFile)',
 };

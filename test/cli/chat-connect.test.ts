@@ -67,7 +67,7 @@ for (const { engine, skip } of engines) {
     let env: Record<string, string>;
 
     before(async () => {
-      assert.ok(existsSync(fileURLToPath(new URL('../../dist/cli/chat.commands.js', import.meta.url))), 'build first: npm run build');
+      assert.ok(existsSync(fileURLToPath(new URL('../../dist/cli/chat.cli.js', import.meta.url))), 'build first: npm run build');
       fake = await startFakeChatServer();
       testDb = await createTestDatabase(engine);
       env = { ...testDb.env, CHAT_API_URL: fake.url };

@@ -1,11 +1,11 @@
 // The Webhooks, Slack and Activity pages' data for `npm run console:screenshots`: an endpoint with a
 // failed and a delivered delivery, a Slack connection (the fake Web API) with a finished backfill.
 import { randomBytes } from 'node:crypto';
-import { addFeed } from '../../src/chat-sync/bound-feeds.js';
-import { connectSync } from '../../src/chat-sync/sync-connections.js';
+import { addFeed } from '../../src/modules/chat-sync/commands/bound-feeds.js';
+import { connectSync } from '../../src/modules/chat-sync/commands/connections.js';
+import { DeliveryWorker } from '../../src/modules/webhooks/worker/deliveries.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
 import { durationMs, epochMillis } from '../../src/shared/time.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import type { ConsoleServer } from '../support/browser-kit.js';
 import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';

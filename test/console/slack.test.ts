@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addFeed } from '../../src/chat-sync/bound-feeds.js';
-import { connectSync } from '../../src/chat-sync/sync-connections.js';
+import { addFeed } from '../../src/modules/chat-sync/commands/bound-feeds.js';
+import { connectSync } from '../../src/modules/chat-sync/commands/connections.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
 import { durationMs, epochMillis } from '../../src/shared/time.js';
 import {

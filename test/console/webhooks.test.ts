@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
+import { DeliveryWorker } from '../../src/modules/webhooks/worker/deliveries.js';
 import { durationMs } from '../../src/shared/time.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import {
   browserSkipReason,
   type ConsoleServer,

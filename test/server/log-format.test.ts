@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { nodeEndOfLifeWarning } from '../../src/shared/node-support.js';
 import { epochMillis } from '../../src/shared/time.js';
-import { installed } from '../http/metrics-kit.js';
 import { freePort } from '../http/server-processes.js';
+import { installed } from '../metrics/metrics-kit.js';
 import { binPath, projectRoot } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'community-admin-logs-'));

@@ -7,8 +7,8 @@ import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { installed, promtoolCheck, sample } from '../http/metrics-kit.js';
 import { freePort, type ServerProcess, startServerProcess } from '../http/server-processes.js';
+import { installed, promtoolCheck, sample } from '../metrics/metrics-kit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'community-admin-metrics-'));
 const token = 'metrics-port-token-0123456789';

@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CachedReadSpec } from '../../src/caching/cached-read.js';
-import { type ChatEventOutcome, describeChatEventOutcome } from '../../src/chat-sync/chat-event-outcome.js';
 import type { Config } from '../../src/config.js';
 import type { ApiKeysTable, CalendarEventsTable, WebhookDeliveriesTable } from '../../src/db/schema.js';
 import type { createApiKey } from '../../src/modules/api-keys/api-keys.commands.js';
+import { type ChatEventOutcome, describeChatEventOutcome } from '../../src/modules/chat-sync/rules/event-outcome.js';
 import type { upsertProfiles } from '../../src/modules/profiles/profiles.commands.js';
+import type { sampleEventData } from '../../src/modules/webhooks/records/sample-events.js';
 import { type Clock, storedNow, toIso } from '../../src/shared/clock.js';
 import { parseDuration } from '../../src/shared/duration.js';
 import { holds, type KeyPermissions, type Permission } from '../../src/shared/permissions.js';
@@ -34,7 +35,6 @@ import {
   subtractMillis,
 } from '../../src/shared/time.js';
 import { formatJsonTimestamp, parseTimestamp } from '../../src/shared/timestamps.js';
-import type { sampleEventData } from '../../src/webhooks/sample-events.js';
 import type { CommunityWrite } from '../../src/write-path/write-community-data.js';
 
 const ms = epochMillis(Date.UTC(2026, 10, 21, 12));

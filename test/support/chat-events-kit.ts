@@ -2,10 +2,10 @@
  * What the tests of POST /chat/events share: a community connected to the fake Slack with a feed bound
  * to a channel, Slack's signed deliveries, and waiting until the server's worker has applied them.
  */
-import { runBackfill } from '../../src/chat-sync/backfill.js';
-import { addFeed } from '../../src/chat-sync/bound-feeds.js';
-import { slackSignature } from '../../src/chat-sync/signature.js';
-import { connectSync } from '../../src/chat-sync/sync-connections.js';
+import { runBackfill } from '../../src/modules/chat-sync/commands/backfill.js';
+import { addFeed } from '../../src/modules/chat-sync/commands/bound-feeds.js';
+import { connectSync } from '../../src/modules/chat-sync/commands/connections.js';
+import { slackSignature } from '../../src/modules/chat-sync/rules/signature.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
 import { durationMs } from '../../src/shared/time.js';
 import type { FakeChatServer } from './fake-chat-server.js';

@@ -5,7 +5,7 @@ import type { MigrationDb } from './migration-support.js';
  * The console's Slack page (issue 39, docs/chat.md "Sync jobs and status"):
  *
  * `chat_sync_jobs`: a backfill (`chat sync`) the server runs for the API, one row per job, drained
- * by a leased worker (src/chat-sync/sync-job-worker.ts). At most one queued or running job per
+ * by a leased worker (src/modules/chat-sync/worker/sync-jobs.ts). At most one queued or running job per
  * community: a partial unique index, so two starts at once cannot both insert one.
  *
  * `chat_sync_status`: what was last learnt about a community's Slack connection: whether each

@@ -1,4 +1,3 @@
-import { hasBotConnection } from '../../chat-sync/bot-presence.queries.js';
 import type { Tx } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { notFound } from '../../errors.js';
@@ -9,6 +8,7 @@ import { epochMillis, millisFromMicros } from '../../shared/time.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { CommandContext, TxContext } from '../../write-path/command-context.js';
 import { writeCommunityData } from '../../write-path/write-community-data.js';
+import { hasBotConnection } from '../chat-sync/queries/connections.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { selectExistingProfileIds, selectProfileIdByKey, selectProfileJsonByIds } from '../profiles/profiles.queries.js';
 import { userIdentifier } from '../profiles/profiles.rules.js';

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ChatReadError, createSlackReader } from '../../chat/slack-reader.js';
-import { selectSyncConnection } from '../../chat-sync/sync-connections.js';
 import { PolledDrain } from '../../shared/polled-drain.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { addMillis, type DurationMs, durationMs } from '../../shared/time.js';
+import { selectSyncConnection } from '../chat-sync/commands/connections.js';
 import type { AwardDeps } from './awards.commands.js';
 import { type ClaimedNotification, claimNotifications, settleNotification } from './awards.queries.js';
 

@@ -4,7 +4,8 @@ import { newUuid } from '../../shared/ids.js';
 import { isPlan, plans } from '../../shared/plans.js';
 import { createApiKey } from '../api-keys/api-keys.commands.js';
 import { type CommunityRow, countCommunities, insertCommunity, selectCommunity, updateCommunityPlan } from './communities.queries.js';
-import { type Community, type CommunityDeps, communityNotFound, toCommunity } from './communities.reads.js';
+import { type CommunityDeps, communityNotFound } from './communities.reads.js';
+import { type Community, toCommunity } from './communities.records.js';
 
 function requirePlan(plan: string) {
   if (!isPlan(plan)) throw refuseSentence(['plan'], 'one_of', `Unknown plan "${plan}": use one of ${plans.join(', ')}.`);

@@ -1,22 +1,13 @@
 import { type ApiError, notFound } from '../../errors.js';
-import type { Plan } from '../../shared/plans.js';
 import type { StorageDeps } from '../../shared/service-deps.js';
-import { type CommunityRow, selectCommunities, selectCommunity } from './communities.queries.js';
+import { selectCommunities, selectCommunity } from './communities.queries.js';
+import { type Community, toCommunity } from './communities.records.js';
 
 /** What the communities module's commands and reads are given. */
 export type CommunityDeps = StorageDeps;
 
-export interface Community {
-  id: string;
-  name: string;
-  plan: Plan;
-}
-
 /** The 404 of a community id that names none, in the operator commands' words. */
 export const communityNotFound = (id: string): ApiError => notFound('Community', `No community with id "${id}".`);
-
-/** A stored community as the CLI shows it. */
-export const toCommunity = (row: CommunityRow): Community => ({ id: row.id, name: row.name, plan: row.plan });
 
 /** Lists every community. */
 export async function listCommunities({ database }: Pick<CommunityDeps, 'database'>): Promise<Community[]> {

@@ -1,10 +1,10 @@
-import { recordEvent } from '../../activity-log/record-event.js';
 import { ApiError } from '../../errors.js';
 import { systemActor } from '../../shared/activity.js';
 import { toIso } from '../../shared/clock.js';
 import type { Plan } from '../../shared/plans.js';
 import { addMillis, type DurationMs, type EpochMillis } from '../../shared/time.js';
 import { type CommunityWrite, type WriteDeps, writeCommunityData } from '../../write-path/write-community-data.js';
+import { recordEvent } from '../activities/commands/record-event.js';
 import { consoleSessionLabel, createConsoleSessionKey } from '../api-keys/api-keys.commands.js';
 import { selectCommunity } from '../communities/communities.queries.js';
 import { communityNotFound } from '../communities/communities.reads.js';

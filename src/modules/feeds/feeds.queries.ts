@@ -5,8 +5,6 @@ import { lockRow } from '../../db/lock-row.js';
 import { orderedRows } from '../../db/ordered-rows.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { FeedsTable, Flag } from '../../db/schema.js';
-import { derivedOnce } from '../../shared/derived-once.js';
-import type { FeedDoc, FeedSummary } from './feeds.schemas.js';
 
 /** A feed row as stored. */
 export type FeedRow = Omit<Selectable<FeedsTable>, 'community_id'>;
@@ -76,23 +74,6 @@ export async function selectFeedRows(db: Db | Tx, communityId: string, ids: read
   );
   return new Map(rows.map((row) => [row.id, row]));
 }
-
-/** `{id, label, slug}` of feeds by id, for the `feed` of each post on a page. */
-export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, FeedSummary>> {
-  const rows = await selectFeedRows(db, communityId, ids);
-  return new Map([...rows].map(([id, row]) => [id, feedSummaryOf(row)]));
-}
-
-const summaryOfFeedDoc = derivedOnce((id, text): FeedSummary => {
-  const doc = JSON.parse(text) as Partial<FeedDoc>;
-  return Object.freeze({ id, label: doc.label ?? '', slug: doc.slug ?? '' });
-}, 256);
-
-/**
- * The `feed` summary of a stored feed, parsed once per feed text (every post of a page shows its
- * feed's): one frozen object for a text, which renderers may key their own work on.
- */
-export const feedSummaryOf = (row: Pick<FeedRow, 'id' | 'doc'>): FeedSummary => summaryOfFeedDoc(row.id, row.doc);
 
 /** The community's feeds, every column (the lists below narrow and order them). */
 const feedsOf = (db: Db | Tx, communityId: string) => db.selectFrom('feeds').select(feedColumns).where('community_id', '=', communityId);

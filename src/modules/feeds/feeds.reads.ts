@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { notFound } from '../../errors.js';
 import { resolveReferences } from '../../references/resolve-references.js';
 import { emptyReferences, extractMentions } from '../../rich-text/index.js';
@@ -7,8 +7,9 @@ import { type PageMeta, pageOf } from '../../schemas/json-text.js';
 import { refuse } from '../../shared/failures.js';
 import { isUuid } from '../../shared/ids.js';
 import type { DatabaseDeps } from '../../shared/service-deps.js';
-import { type FeedRow, selectFeedRow, selectFeedsPage } from './feeds.queries.js';
-import type { Feed, FeedDoc, ListFeedsQuery } from './feeds.schemas.js';
+import { type FeedRow, selectFeedRow, selectFeedRows, selectFeedsPage } from './feeds.queries.js';
+import { feedSummaryOf } from './feeds.records.js';
+import type { Feed, FeedDoc, FeedSummary, ListFeedsQuery } from './feeds.schemas.js';
 
 /**
  * A feed id from a path, lower-cased; refused at `feed_id` when it is none. The schema's `uuid`
@@ -85,4 +86,10 @@ function feedFromRow(row: FeedRow, doc: Partial<FeedDoc>, [purpose, topic]: Refe
     show_in_navigation_menu: doc.show_in_navigation_menu ?? false,
     is_site_posting_enabled: doc.is_site_posting_enabled ?? false,
   };
+}
+
+/** `{id, label, slug}` of feeds by id, for the `feed` of each post on a page. */
+export async function selectFeedSummaries(db: Db | Tx, communityId: string, ids: readonly string[]): Promise<Map<string, FeedSummary>> {
+  const rows = await selectFeedRows(db, communityId, ids);
+  return new Map([...rows].map(([id, row]) => [id, feedSummaryOf(row)]));
 }

@@ -26,9 +26,9 @@ import {
   selectMemberById,
   selectPendingInvitation,
   selectUnlinkedMembersByEmails,
-  toMember,
   updateMember,
 } from './members.queries.js';
+import { toMember } from './members.records.js';
 import { splitFullName } from './members.rules.js';
 import type { AddMemberBody, Member } from './members.schemas.js';
 

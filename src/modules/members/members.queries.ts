@@ -43,18 +43,6 @@ const memberColumns = [
   'updated_at',
 ] as const;
 
-/** The API member of a stored row. */
-export function toMember(row: MemberRow): Member {
-  return {
-    id: row.id,
-    email: row.email,
-    full_name: row.full_name,
-    preferred_name: row.preferred_name,
-    avatar_url_original: row.avatar_url_original,
-    chat_profile_id: row.chat_profile_id,
-  };
-}
-
 /** The member holding a normalised email, or undefined. */
 export async function selectMemberByEmail(db: Db | Tx, communityId: string, emailNorm: string): Promise<MemberRow | undefined> {
   return db

@@ -1,5 +1,6 @@
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { MemberRow } from './members.queries.js';
+import type { Member } from './members.schemas.js';
 
 /**
  * A member of the list (`MemberListRecordSchema`) as JSON text: its fields in the schema's order, each
@@ -19,4 +20,16 @@ export function memberListRecordJson(row: MemberRow): string {
     is_deactivated: row.state === 'deactivated',
     joined_at: formatJsonTimestamp(row.created_at),
   });
+}
+
+/** The API member of a stored row. */
+export function toMember(row: MemberRow): Member {
+  return {
+    id: row.id,
+    email: row.email,
+    full_name: row.full_name,
+    preferred_name: row.preferred_name,
+    avatar_url_original: row.avatar_url_original,
+    chat_profile_id: row.chat_profile_id,
+  };
 }

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { connectSync } from '../../../src/chat-sync/sync-connections.js';
 import { runImport } from '../../../src/import/run-import.js';
 import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js';
 import { createAward } from '../../../src/modules/awards/awards.commands.js';
 import { notificationRetryDelay } from '../../../src/modules/awards/awards.worker.js';
+import { connectSync } from '../../../src/modules/chat-sync/commands/connections.js';
+import { DeliveryWorker } from '../../../src/modules/webhooks/worker/deliveries.js';
 import { permissions } from '../../../src/shared/permissions.js';
 import { SecretBox } from '../../../src/shared/secret-box.js';
 import { durationMs } from '../../../src/shared/time.js';
-import { DeliveryWorker } from '../../../src/webhooks/delivery-worker.js';
 import { startFakeChatServer } from '../../support/fake-chat-server.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
-import { collectingLog } from '../../webhooks/webhook-test-kit.js';
+import { collectingLog } from '../webhooks/webhook-test-kit.js';
 
 const fake = await startFakeChatServer();
 after(() => fake.close());

@@ -8,10 +8,10 @@ import { createApiKey } from '../../../src/modules/api-keys/api-keys.commands.js
 import { createAward } from '../../../src/modules/awards/awards.commands.js';
 import { createCalendarFeed } from '../../../src/modules/calendar-feeds/calendar-feeds.commands.js';
 import { createConsoleLink } from '../../../src/modules/console-sessions/console-sessions.commands.js';
+import { drainWebhookOutbox } from '../../../src/modules/webhooks/commands/fan-out.js';
+import type { Resolver } from '../../../src/modules/webhooks/rules/target-address.js';
 import { everyPermission } from '../../../src/shared/permissions.js';
 import { durationMs } from '../../../src/shared/time.js';
-import { drainWebhookOutbox } from '../../../src/webhooks/fan-out.js';
-import type { Resolver } from '../../../src/webhooks/target-address.js';
 import { describeEachEngine, type HarnessOptions, startTestApp, type TestApp } from '../../support/harness.js';
 import { type FuzzContext, fileLengthMarker, requestArb, summarise } from './fuzz-requests.js';
 import { fetchDocument, type Operation, operationsOf, ResponseValidator } from './openapi.js';
@@ -116,7 +116,7 @@ async function servedOperations(): Promise<Operation[]> {
 
 /**
  * Operations whose success needs what the fuzz app has not: a Slack workspace (their refusals are
- * still fuzzed; their successes are tested in test/chat-sync/sync-jobs-api.test.ts).
+ * still fuzzed; their successes are tested in test/modules/chat-sync/sync-jobs-api.test.ts).
  */
 const cannotSucceedHere = new Map([
   ['POST /admin/v0/chat/sync_jobs', 'a backfill starts only for a community whose Slack bot is connected'],
