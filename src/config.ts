@@ -132,7 +132,7 @@ export class ConfigError extends Error {}
  * them). A wildcard, a path or anything that is not an http(s) origin stops the process: a typo
  * must not open the API to every site, nor silently leave it closed.
  */
-export function parseCorsOrigins(raw: string): string[] {
+function parseCorsOrigins(raw: string): string[] {
   const entries = raw
     .split(',')
     .map((entry) => entry.trim())

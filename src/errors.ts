@@ -4,7 +4,7 @@ import { type Failure, formatPath, Refused } from './shared/failures.js';
  * The one catalogue of error codes. Each code has exactly one HTTP status, so a body can never
  * disagree with its status line; factories below are the only way errors are made.
  */
-export const errorCatalogue = {
+const errorCatalogue = {
   unauthorized: {
     status: 401,
     message: 'Missing or invalid API key.',

@@ -18,7 +18,7 @@ export type SlackFailure =
 export type TransportCode = 'rate_limited' | 'timeout' | 'chat_unreachable' | 'chat_http_error' | 'chat_bad_response' | 'chat_error';
 
 /** Rejection of an operation that outlived its deadline (see withDeadline). */
-export class DeadlineExceededError extends Error {
+class DeadlineExceededError extends Error {
   constructor(ms: DurationMs) {
     super(`The chat platform did not answer within ${ms} ms.`);
     this.name = 'DeadlineExceededError';

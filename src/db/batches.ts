@@ -3,7 +3,7 @@
  * parameters either engine allows (SQLite 32766, PostgreSQL 65535), and one prepared statement
  * shape per batch length stays cheap to cache.
  */
-export const batchSize = 500;
+const batchSize = 500;
 
 /** `values` cut in consecutive slices of at most `size`, in order. */
 export function batchesOf<T>(values: readonly T[], size = batchSize): T[][] {

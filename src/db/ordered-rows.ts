@@ -3,7 +3,7 @@ import type { Db, Engine } from './database.js';
 import type { DB } from './schema.js';
 
 /** Rows read per round trip: bounds the export's memory whatever the size of the community. */
-export const exportBatchSize = 500;
+const exportBatchSize = 500;
 
 /** The tables read in order of their `id` (the export's), each by its home's queries. */
 export type OrderedTable = 'files' | 'profiles' | 'members' | 'groups' | 'feeds' | 'posts' | 'calendar_events' | 'awards';

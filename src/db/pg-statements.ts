@@ -26,7 +26,7 @@ import { isServerAnswer } from './unavailable.js';
  * deallocated and run again when the connection is outside a transaction, and inside one the
  * error stands and the connection is discarded when released, so no later query meets it.
  */
-export class StatementNames {
+class StatementNames {
   private readonly names = new Map<string, string>();
   /** Texts seen once, not yet named (cleared when large: it only decides what is hot). */
   private readonly seen = new Set<string>();

@@ -9,7 +9,7 @@ import type { GuardStep } from './request-guard.js';
 const plausibleKey = /^[\x21-\x7e]{16,200}$/;
 
 /** Extracts the presented secret from `Bearer <key>` (any case) or the bare `<key>` form. */
-export function presentedKey(header: string | undefined): string | null {
+function presentedKey(header: string | undefined): string | null {
   if (!header) return null;
   const trimmed = header.trim();
   const match = /^bearer\s+(\S+)$/i.exec(trimmed);

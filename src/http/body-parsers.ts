@@ -11,7 +11,7 @@ type FormValue = string | FormValue[] | { [key: string]: FormValue };
  * Parses `application/x-www-form-urlencoded` into nested objects: `user[chat_user_id]=U1` becomes
  * `{user: {chat_user_id: 'U1'}}`, repeated keys (or `a[]`) become arrays.
  */
-export function parseFormBody(text: string): Record<string, FormValue> {
+function parseFormBody(text: string): Record<string, FormValue> {
   const root: Record<string, FormValue> = {};
   for (const [rawKey, value] of new URLSearchParams(text)) {
     const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(rawKey);
@@ -49,14 +49,14 @@ export function parseFormBody(text: string): Record<string, FormValue> {
 }
 
 /** Deepest JSON nesting accepted: far beyond any body of the API, far below what recursion survives. */
-export const maxJsonDepth = 64;
+const maxJsonDepth = 64;
 
 /**
  * True when the JSON text nests arrays or objects deeper than `max`, scanned without parsing (and
  * without recursion), so that no later recursive walk (validation, idempotency fingerprints) can
  * be driven into a stack overflow by a body such as 100,000 opening brackets.
  */
-export function jsonTooDeep(text: string, max: number): boolean {
+function jsonTooDeep(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

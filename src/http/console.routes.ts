@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Where `npm install` builds the console (console/dist), from src/http or dist/http alike. */
-export const defaultConsoleDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'console', 'dist');
+const defaultConsoleDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'console', 'dist');
 
 /**
  * The console's policy: nothing but this origin (no CDN, no inline script or style, no eval), never
  * framed, no <base> rewriting; no Referer, so a page's address never leaves with a request.
  */
-export const consolePolicy = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+const consolePolicy = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
 const types: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',

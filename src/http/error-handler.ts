@@ -19,7 +19,7 @@ const fastifyCodes: Record<string, ErrorCode> = {
 };
 
 /** How long a client should wait before retrying a request the database could not serve. */
-export const databaseRetryAfterSeconds = 2;
+const databaseRetryAfterSeconds = 2;
 
 /** 503 database_unavailable, with Retry-After. */
 export const databaseUnavailable = (): ApiError =>

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 
 /** How long a connection closed after an error answer keeps reading what the client still sends. */
-export const lingerMs = 2000;
+const lingerMs = 2000;
 
 /**
  * Closes the connection of an answer sent before the request body was read (a 413, say) without

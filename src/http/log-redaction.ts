@@ -26,7 +26,7 @@ type LoggerOption = FastifyServerOptions['logger'];
  * Whether lines are written by pino-pretty: LOG_FORMAT=pretty, or auto with stdout a terminal
  * (a person reading) rather than a pipe or file (a log collector, which wants JSON).
  */
-export function writesPretty(
+function writesPretty(
   format: Config['logFormat'],
   destination: 'stdout' | 'stream',
   stdoutIsTerminal = process.stdout.isTTY === true,

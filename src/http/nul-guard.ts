@@ -11,7 +11,7 @@ const parts: [keyof FastifyRequest & ('params' | 'query' | 'body'), string][] = 
  * True when any string or key in the value holds U+0000. The common answer is no, so this walk
  * builds no names (findNul does, once something was found). Iterative: bodies may nest deeply.
  */
-export function containsNul(value: unknown): boolean {
+function containsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (typeof value !== 'object' || value === null) return false;
   const stack: unknown[] = [value];
@@ -32,7 +32,7 @@ export function containsNul(value: unknown): boolean {
 }
 
 /** The dotted name of the first string (or key) holding U+0000 in a value, or null. Iterative: bodies may nest deeply. */
-export function findNul(value: unknown, prefix: string): string | null {
+function findNul(value: unknown, prefix: string): string | null {
   const stack: [unknown, string][] = [[value, prefix]];
   while (stack.length > 0) {
     const [current, path] = stack.pop() as [unknown, string];

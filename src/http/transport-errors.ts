@@ -9,7 +9,7 @@ import { sendApiError, toApiError } from './error-handler.js';
 import { applyResponseHeaders } from './response-headers.js';
 
 /** Largest request head (request line and headers) Node accepts; past it the answer is a 431. */
-export const maxHeaderBytes = 16 * 1024;
+const maxHeaderBytes = 16 * 1024;
 
 /**
  * Errors Fastify meets before routing (a URL that is not valid percent-encoding, a path parameter

@@ -2,7 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, type LabelValues, Registry } fro
 import { RequestDurations } from './request-durations.js';
 
 /** Every metric of this service starts with this, so it never clashes with another exporter's. */
-export const metricPrefix = 'community_admin_';
+const metricPrefix = 'community_admin_';
 
 /**
  * prom-client's default Node metrics include three gauges named `*_total`, which Prometheus keeps

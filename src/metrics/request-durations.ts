@@ -1,7 +1,7 @@
 import type { Metric, Registry } from 'prom-client';
 
 /** Request durations: 1 ms to 10 s, where an API answer's latency lives. */
-export const durationBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const durationBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 interface Series {
   labels: Record<string, string>;

@@ -63,7 +63,7 @@ export function safeHref(url: string): string | undefined {
 }
 
 /** The character(s) of a Slack unicode field ("1f44d-1f3fb"), or undefined if it is not one. */
-export function emojiFromUnicode(unicode: string): string | undefined {
+function emojiFromUnicode(unicode: string): string | undefined {
   if (!/^[0-9a-f]{1,6}(-[0-9a-f]{1,6})*$/i.test(unicode)) return undefined;
   const codePoints = unicode.split('-').map((hex) => Number.parseInt(hex, 16));
   const valid = codePoints.every((point) => point <= 0x10ffff && (point < 0xd800 || point > 0xdfff));

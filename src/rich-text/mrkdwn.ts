@@ -28,7 +28,7 @@ export function mrkdwnElements(text: string): JsonRecord[] {
 }
 
 /** Text with Slack's three escaped entities decoded. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt);/g, (_, name: string) => (name === 'amp' ? '&' : name === 'lt' ? '<' : '>'));
 }
 

@@ -14,7 +14,7 @@ interface RequestLike {
 }
 
 /** The actor of an API request: its key, or the console session (a key of kind `console`). The one place the principal becomes an actor. */
-export function actorOf(principal: Principal): Actor {
+function actorOf(principal: Principal): Actor {
   return { type: principal.kind === 'console' ? 'console' : 'api_key', id: principal.keyId, label: principal.keyLabel ?? null };
 }
 

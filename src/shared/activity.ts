@@ -46,8 +46,6 @@ export const isActivityAction = (value: string): value is ActivityAction => (act
 export const actorTypes = ['api_key', 'console', 'cli', 'chat_sync', 'system'] as const;
 export type ActorType = (typeof actorTypes)[number];
 
-export const isActorType = (value: string): value is ActorType => (actorTypes as readonly string[]).includes(value);
-
 /** Who made a change. `cli`: id null, label the operating-system user; `system`: the worker's name as label. */
 export interface Actor {
   type: ActorType;

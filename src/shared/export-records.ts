@@ -1,4 +1,4 @@
-import { type EpochMicros, epochMicros } from './time.js';
+import type { EpochMicros } from './time.js';
 import { formatJsonTimestamp } from './timestamps.js';
 
 /*

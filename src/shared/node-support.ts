@@ -7,7 +7,7 @@ import type { EpochMillis } from './time.js';
 const endOfLife: Record<number, string> = { 20: '2026-04-30', 22: '2027-04-30', 24: '2028-04-30' };
 
 /** The recommended line (README, "Requirements"). */
-export const recommendedNodeLine = 24;
+const recommendedNodeLine = 24;
 
 /** The warning to log at start when this Node.js line is past its end of life, else null. */
 export function nodeEndOfLifeWarning(version: string, nowMs: EpochMillis): string | null {

@@ -30,7 +30,7 @@ export type Permission = (typeof permissions)[number];
  * all,api_keys:write` or a list naming it). Managing keys is the power to mint any other key, so a
  * key made without --permissions, and every key of the versions before it existed, lacks it.
  */
-export const neverImplied = ['api_keys:write'] as const satisfies readonly Permission[];
+const neverImplied = ['api_keys:write'] as const satisfies readonly Permission[];
 export type NeverImpliedPermission = (typeof neverImplied)[number];
 
 /** `all` and, named besides it, permissions that `all` never implies. */

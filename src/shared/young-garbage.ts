@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
  */
 
 /** Bytes of short-lived buffers between two scavenges: a bound on the garbage transfers leave. */
-export const scavengeEveryBytes = 2 * 1024 * 1024;
+const scavengeEveryBytes = 2 * 1024 * 1024;
 
 type Collect = (options: { type: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
 let collect: Collect | null | undefined;

@@ -28,9 +28,6 @@ export function toChatName(name: string): string {
   return name.includes('slack') ? replaceToken(name, 'slack', 'chat') : name;
 }
 
-/** The `source` value of a post in each spelling. */
-export const sourceValues = { chat: 'chat', slack: 'slack' } as const;
-
 // Identifiers inside prose: lower-case words joined by underscores (`invite_to_chat`), never a
 // plain word, so "the chat platform" stays as it is.
 const identifierInText = /\b[a-z0-9]+(?:_[a-z0-9]+)+\b/g;

@@ -32,8 +32,6 @@ export const exceptions: Readonly<Record<string, string>> = {
   'src/modules/files/files.commands.ts#fileTooLarge':
     "the upload's 413, shared with the route's multipart parsing: a refusal, not a command",
   'src/modules/files/files.commands.ts#malformedBody': "the upload's 400 for a body the multipart parser refuses: a refusal, not a command",
-  [`${wh}/endpoints.ts#endpointView`]: "renders a row (a record): to move to the module's records (left from issue 37)",
-  [`${wh}/endpoints.ts#checkEndpointUrl`]: 'a rule (the target rules of every delivery), shared with the delivery worker',
   [`${wh}/deliveries.ts#listWebhookDeliveries`]: webhookRead,
   [`${wh}/deliveries.ts#pageWebhookDeliveries`]: webhookRead,
 };

@@ -238,7 +238,7 @@ export const feedNames = [
 ] as const;
 
 /** Tag groups and their tags: a few dozen tag ids, as communities use to classify events. */
-export const tagGroups = [
+const tagGroups = [
   { id: 'format', tags: ['meetup', 'workshop', 'ama', 'panel', 'talk', 'social'] },
   { id: 'level', tags: ['beginner', 'intermediate', 'advanced'] },
   { id: 'topic', tags: ['frontend', 'backend', 'data', 'design', 'devops', 'security', 'career', 'ai', 'mobile', 'product'] },

@@ -21,7 +21,7 @@ export interface SeedOptions {
 }
 
 export const dayMs = 24 * 60 * 60 * 1000;
-export const yearMs = 365 * dayMs;
+const yearMs = 365 * dayMs;
 
 /** A feed as other records need it: its id, chat channel and whether it shows in Home. */
 export interface FeedRef {

@@ -3,11 +3,11 @@ import { PagedListSchema, StringEnum, Timestamp } from '../../schemas/common.sch
 import { activityActions, actorTypes } from '../../shared/activity.js';
 
 /** The export's file formats (`GET /activities/export`, `activity export --format`). */
-export const activityExportFormats = ['jsonl', 'csv'] as const;
+const activityExportFormats = ['jsonl', 'csv'] as const;
 export type ActivityExportFormat = (typeof activityExportFormats)[number];
 
 /** `calendar_event.*` and the like: every action of one resource. */
-export const actionFamilies = [...new Set(activityActions.map((action) => `${action.slice(0, action.indexOf('.'))}.*`))];
+const actionFamilies = [...new Set(activityActions.map((action) => `${action.slice(0, action.indexOf('.'))}.*`))];
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -4,7 +4,7 @@ import { permissions } from '../../shared/permissions.js';
 import { plans } from '../../shared/plans.js';
 
 /** The calling key as `GET /api_key/me` shows it: never its secret. */
-export const ApiKeyMeSchema = Type.Object(
+const ApiKeyMeSchema = Type.Object(
   {
     id: Uuid({ description: 'The key id (what `community-admin key revoke|rotate` take).' }),
     label: Type.String(),

@@ -19,13 +19,13 @@ export type AssignAwardBody = Static<typeof AssignAwardBodySchema>;
 export const AssignAwardResponseSchema = Type.Object({ success: Type.Literal(true) });
 
 /** The fields an award is defined with (CLI and import). */
-export const awardNameRule = { minLength: 1, maxLength: 100 } as const;
-export const awardDescriptionRule = { maxLength: 500 } as const;
+const awardNameRule = { minLength: 1, maxLength: 100 } as const;
+const awardDescriptionRule = { maxLength: 500 } as const;
 /** An emoji shortcode as Slack writes it (`:trophy:`, `:+1:`, `:flag-fr:`). */
 export const awardEmojiPattern = "^:[a-z0-9_+'-]{1,64}:$";
 
 /** An assignment inside an `awards` record of the import file. */
-export const AwardAssignmentImportSchema = Type.Object(
+const AwardAssignmentImportSchema = Type.Object(
   {
     profile_id: Uuid(),
     sender_profile_id: Type.Optional(Type.Union([Uuid(), Type.Null()])),

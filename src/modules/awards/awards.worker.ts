@@ -18,7 +18,7 @@ export interface AwardWorkerOptions {
 
 const leaseMs = durationMs(120_000);
 const batch = 20;
-export const maxNotificationAttempts = 8;
+const maxNotificationAttempts = 8;
 
 /** Slack answers that no retry can change: the message is given up at once. */
 const permanentErrors = new Set([

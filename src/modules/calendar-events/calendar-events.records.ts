@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { emptyReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
-import { type References, ReferencesSchema, type RichTextBlock } from '../../rich-text/rich-text.schemas.js';
+import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
 import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { EventPeople } from './queries/children.js';

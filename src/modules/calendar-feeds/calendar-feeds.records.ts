@@ -9,7 +9,7 @@ import { type FeedEvent, foldLines, type SettledFeed } from './calendar-feeds.ru
 /* A feed rendered as iCalendar (RFC 5545) text, and feeds as the API and the CLI show them. */
 
 /** How often subscribed apps are asked to fetch the feed again (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
-export const refreshSeconds = 3600;
+const refreshSeconds = 3600;
 
 /** The stored doc fields a feed shows. */
 type FeedDoc = Pick<CalendarEventDoc, 'title' | 'description_chat_blocks' | 'location' | 'link' | 'tags' | 'reminders_config'>;

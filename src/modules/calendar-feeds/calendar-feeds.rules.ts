@@ -23,7 +23,7 @@ export interface FeedEvent {
  * The fields whose change raises SEQUENCE (RFC 5545 3.8.7.4: a change that the attendee must see):
  * start, end, location, link and title; status is the entry's own (live or removed).
  */
-export function eventFingerprint(event: FeedEvent): string {
+function eventFingerprint(event: FeedEvent): string {
   const { row } = event;
   return createHash('sha1')
     .update(

@@ -5,7 +5,7 @@ import { Timestamp, Uuid } from '../../schemas/common.schemas.js';
 export const maxLabelLength = 200;
 
 /** A calendar feed (docs/calendar-feeds.md). */
-export const CalendarFeedSchema = Type.Object(
+const CalendarFeedSchema = Type.Object(
   {
     id: Uuid(),
     label: Type.String(),

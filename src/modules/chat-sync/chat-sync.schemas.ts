@@ -5,7 +5,7 @@ import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 
 const Pair = (names: readonly string[]) => Type.Object(Object.fromEntries(names.map((name) => [name, Type.Integer({ minimum: 0 })])));
 
-export const SyncProgressSchema = Type.Object(
+const SyncProgressSchema = Type.Object(
   {
     resumed: Type.Boolean({ description: "True when the run went on from a stopped run's checkpoints." }),
     users: Pair(['read', 'changed']),
@@ -17,7 +17,7 @@ export const SyncProgressSchema = Type.Object(
   { title: 'ChatSyncProgress', description: 'The counts `community-admin chat sync --json` prints, as of the last page written.' },
 );
 
-export const ChatSyncJobSchema = Type.Object(
+const ChatSyncJobSchema = Type.Object(
   {
     id: Uuid(),
     state: StringEnum(['queued', 'running', 'succeeded', 'failed'] as const),

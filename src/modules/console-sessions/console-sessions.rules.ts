@@ -6,7 +6,7 @@ import { type DurationMs, durationMs } from '../../shared/time.js';
 /** How long a console link works when `--expires` is not given. */
 export const defaultLinkLifetime = '15m';
 /** The longest a console link may work: it signs a browser in with every permission. */
-export const maxLinkLifetimeMs = durationMs(24 * 3_600_000);
+const maxLinkLifetimeMs = durationMs(24 * 3_600_000);
 
 const unitMs = { s: 1000, m: 60_000, h: 3_600_000 } as const;
 

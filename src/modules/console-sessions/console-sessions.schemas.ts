@@ -13,7 +13,7 @@ export const ConsoleSignInBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const ConsoleSessionSchema = Type.Object(
+const ConsoleSessionSchema = Type.Object(
   {
     key: Type.String({
       description: "The session's API key secret: shown once. Send it as `Authorization: Bearer <key>`; revoke it to sign out.",

@@ -31,7 +31,7 @@ const feedCount = preparedQuery((db, p: { communityId: string }) =>
 );
 
 /** Number of feeds of the community. */
-export async function countFeeds(db: Db | Tx, communityId: string): Promise<number> {
+async function countFeeds(db: Db | Tx, communityId: string): Promise<number> {
   const row = await feedCount.first(db, { communityId });
   return Number(row?.n ?? 0);
 }

@@ -18,15 +18,3 @@ export interface MentionedFeed extends FeedSummary {
   public_id: string;
   chat_channel_name: string;
 }
-
-/** The mention's view of a stored feed (src/references/related-rows.ts). */
-export function mentionedFeedOf(row: Pick<FeedRow, 'id' | 'doc'>): MentionedFeed {
-  const doc = JSON.parse(row.doc) as Partial<MentionedFeed>;
-  return {
-    id: row.id,
-    label: doc.label ?? '',
-    slug: doc.slug ?? '',
-    public_id: doc.public_id ?? '',
-    chat_channel_name: doc.chat_channel_name ?? '',
-  };
-}

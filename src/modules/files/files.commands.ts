@@ -20,7 +20,7 @@ import type { FileObject } from './files.schemas.js';
  */
 
 /** Bytes per stored chunk row: large enough that a 10 MB file is 40 rows, small enough to hold one in memory per upload. */
-export const chunkBytes = 256 * 1024;
+const chunkBytes = 256 * 1024;
 
 /** Staged rows older than this belong to an upload whose process stopped; the next upload drops them. */
 const stagingLifetimeMs = durationMs(60 * 60_000);

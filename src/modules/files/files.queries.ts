@@ -66,11 +66,6 @@ export async function selectFileById(db: Db, id: string): Promise<FileRow | unde
   return db.selectFrom('files').selectAll().where('id', '=', id).orderBy('community_id').limit(1).executeTakeFirst();
 }
 
-/** A file of the community, or undefined. */
-export async function selectCommunityFile(db: Db | Tx, communityId: string, id: string): Promise<FileRow | undefined> {
-  return db.selectFrom('files').selectAll().where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
-}
-
 /** Name and digest of the given files as other communities hold them, by id (an import may reuse an id only for the same file). */
 export async function selectForeignFiles(
   db: Db | Tx,
@@ -97,7 +92,7 @@ export async function* selectChunks(
 }
 
 /** The bytes of one chunk of a file. */
-export async function selectChunk(db: Db, communityId: string, fileId: string, seq: number): Promise<Uint8Array | undefined> {
+async function selectChunk(db: Db, communityId: string, fileId: string, seq: number): Promise<Uint8Array | undefined> {
   const row = await db
     .selectFrom('file_chunks')
     .select('data')

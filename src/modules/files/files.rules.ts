@@ -19,7 +19,7 @@ const svgStart =
   /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCTYPE\s[^[>]*(?:\[[\s\S]*?\])?\s*>)\s*)*<svg[\s>/]/;
 
 /** True when the text starts like an SVG document (with or without an `<?xml` prolog). */
-export function looksLikeSvg(head: Uint8Array): boolean {
+function looksLikeSvg(head: Uint8Array): boolean {
   return svgStart.test(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8'));
 }
 

@@ -13,13 +13,13 @@ import {
 } from './idempotency.queries.js';
 
 /** How long a completed response is replayed (the spec's cache lifetime). */
-export const idempotencyTtlMs = durationMs(60 * 60 * 1000);
+const idempotencyTtlMs = durationMs(60 * 60 * 1000);
 /**
  * How long an in-flight claim holds its key when nothing completes or releases it (the process
  * died mid-request), never renewed; after it, a new request takes the key over. The server sets
  * it from REQUEST_DEADLINE_MS (app.ts); this default serves other callers.
  */
-export const defaultLeaseMs = durationMs(60_000);
+const defaultLeaseMs = durationMs(60_000);
 /** Housekeeping runs at most this often per instance, in small batches through the expires_at index. */
 const purgeIntervalMs = durationMs(30_000);
 const purgeBatchSize = 500;

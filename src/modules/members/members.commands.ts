@@ -213,7 +213,7 @@ async function send(workspace: ChatWorkspace, member: Member, channelIds: string
  * Invites a saved member to the chat workspace and records the attempt. While an invitation of the
  * email (or of the profile holding it) is outstanding, the member adopts it and no second one is sent.
  */
-export async function inviteMemberToChat(
+async function inviteMemberToChat(
   ctx: CommandContext,
   { workspace, target, channelIds }: { workspace: ChatWorkspace; target: InvitationTarget; channelIds: string[] },
 ): Promise<ChatInviteResult> {

@@ -6,14 +6,14 @@ import { type PreparedQuery, preparedQuery, preparedWrite } from '../../db/prepa
 import type { ChatInvitationsTable, MembersTable } from '../../db/schema.js';
 import { foldText } from '../../shared/search-text.js';
 import type { EpochMicros } from '../../shared/time.js';
-import type { Member, MemberState } from './members.schemas.js';
+import type { MemberState } from './members.schemas.js';
 
 /**
  * The list's sort key and search text of a member (migration 019 wrote the rows before it with the
  * same rule): the full name folded (case, accents: foldText), and full name, preferred name and
  * email folded, one a line, so that `q` never matches across two of them.
  */
-export function memberListColumns(fullName: string, preferredName: string, emailNorm: string): { name_sort: string; search_text: string } {
+function memberListColumns(fullName: string, preferredName: string, emailNorm: string): { name_sort: string; search_text: string } {
   const nameSort = foldText(fullName.trim());
   return { name_sort: nameSort, search_text: `${nameSort}\n${foldText(preferredName)}\n${foldText(emailNorm)}` };
 }
@@ -23,7 +23,7 @@ const isPostgresDb = (db: Db | Tx): boolean => db.getExecutor().adapter instance
 export type MemberRow = Omit<Selectable<MembersTable>, 'community_id' | 'name_sort' | 'search_text'>;
 
 /** The list's sort and search columns of a member's names and email (written with every change of them). */
-export function listColumnsOf(row: Pick<MemberRow, 'full_name' | 'preferred_name' | 'email_norm'>): {
+function listColumnsOf(row: Pick<MemberRow, 'full_name' | 'preferred_name' | 'email_norm'>): {
   name_sort: string;
   search_text: string;
 } {

@@ -2,14 +2,14 @@ import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum, Timestamp, Uuid } from '../../schemas/common.schemas.js';
 
 /** Member states; `forgotten` has no API transition into it (import only). */
-export const memberStates = ['active', 'deactivated', 'forgotten'] as const;
+const memberStates = ['active', 'deactivated', 'forgotten'] as const;
 export type MemberState = (typeof memberStates)[number];
 
 // Avatars are shown by clients as images: only web URLs, never javascript:, data: and the like.
 const AvatarUrl = Type.String({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048 });
 
 /** A member as every member operation returns it. */
-export const MemberSchema = Type.Object({
+const MemberSchema = Type.Object({
   id: Uuid(),
   email: Type.String({ format: 'email' }),
   full_name: Type.String(),
@@ -20,7 +20,7 @@ export const MemberSchema = Type.Object({
 export type Member = Static<typeof MemberSchema>;
 
 /** The outcome of the chat invitation of a member add. */
-export const ChatInviteSchema = Type.Object({
+const ChatInviteSchema = Type.Object({
   status: StringEnum(['invited', 'already_in_workspace', 'failed'] as const),
   code: Type.String({ description: "`ok` when sent; otherwise the chat platform's code or one of ours (see docs/chat.md)." }),
   channel_ids: Type.Array(Type.String()),
@@ -97,7 +97,7 @@ export const MemberImportSchema = Type.Object(
 export type MemberImport = Static<typeof MemberImportSchema>;
 
 /** The member list's orders (`-` for descending); ties are broken by id in the same direction. */
-export const memberListSorts = ['name', '-name', 'joined_at', '-joined_at'] as const;
+const memberListSorts = ['name', '-name', 'joined_at', '-joined_at'] as const;
 
 /** Query of `GET /members` (the console's member list; docs/members.md, "The member list"). */
 export const ListMembersQuerySchema = Type.Object(

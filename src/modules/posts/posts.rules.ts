@@ -62,7 +62,7 @@ const givenText = (value: string | null | undefined): string | undefined =>
  * as much as a time, so "1747250195.525399" must come back digit for digit); a number is
  * spelled with Slack's six decimals. None (or 0, the old "unknown") is null.
  */
-export function messageTs(value: string | number | null | undefined): string | null {
+function messageTs(value: string | number | null | undefined): string | null {
   if (value === undefined || value === null || value === '' || value === 0) return null;
   return typeof value === 'string' ? value : value.toFixed(6);
 }

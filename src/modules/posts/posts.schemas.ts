@@ -7,7 +7,7 @@ import { type FeedSummary, FeedSummarySchema } from '../feeds/feeds.schemas.js';
 import { type Profile, ProfileSchema } from '../profiles/profiles.schemas.js';
 
 /** The sorts of the posts list. */
-export const postSorts = ['newest', 'oldest', 'most-recent-activity'] as const;
+const postSorts = ['newest', 'oldest', 'most-recent-activity'] as const;
 export type PostSort = (typeof postSorts)[number];
 
 /** Query of `GET /feeds/{feed_id}/posts`. */
@@ -36,7 +36,7 @@ const UuidOrEmpty = (what: string) => Type.String({ description: `UUID of ${what
 const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
 /** The chat message a post was made from. */
-export const ChatMessageSchema = Type.Object({
+const ChatMessageSchema = Type.Object({
   id: UuidOrEmpty('the chat message'),
   message_ts: Nullable(
     Type.String(),
@@ -51,7 +51,7 @@ export const ChatMessageSchema = Type.Object({
 });
 
 /** body_prosemirror: a ProseMirror document. */
-export const ProseMirrorDocSchema = Type.Object(
+const ProseMirrorDocSchema = Type.Object(
   { type: Type.String({ description: 'Always "doc".' }), content: Type.Array(Type.Unknown()) },
   { additionalProperties: true, description: 'ProseMirror document (JSON).' },
 );

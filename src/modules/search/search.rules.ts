@@ -17,7 +17,7 @@ export type { ParsedQuery };
  * Matches per cost unit: ranking a match costs 1-2 µs on SQLite (joined to its entry, counted and
  * sorted), so ~500 matches cost about what an uncached page of ten posts costs (the unit).
  */
-export const matchesPerCostUnit = 500;
+const matchesPerCostUnit = 500;
 
 /** What a search costs in the key's cost budget: a page of posts, plus one unit per 500 matches ranked. */
 export const costOfSearch = (matches: number): number => 1 + Math.floor(matches / matchesPerCostUnit);

@@ -4,7 +4,7 @@ import { webhookEventTypes } from '../../shared/webhook-event-types.js';
 
 const EventTypeSchema = StringEnum(webhookEventTypes, { description: 'A webhook event type (docs/webhooks.md).' });
 
-export const WebhookEndpointSchema = Type.Object(
+const WebhookEndpointSchema = Type.Object(
   {
     id: Uuid(),
     url: Type.String({ description: 'Where deliveries are POSTed.' }),

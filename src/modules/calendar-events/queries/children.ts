@@ -23,12 +23,7 @@ export interface EventPeople {
  */
 
 /** Tables holding an event's child rows. */
-export const eventChildTables = [
-  'calendar_event_tags',
-  'calendar_event_feeds',
-  'calendar_event_people',
-  'calendar_event_attendees',
-] as const;
+const eventChildTables = ['calendar_event_tags', 'calendar_event_feeds', 'calendar_event_people', 'calendar_event_attendees'] as const;
 
 /** Bound parameters per statement: below both engines' limits (SQLite 32766, PostgreSQL 65535). */
 const paramsPerStatement = 24_000;

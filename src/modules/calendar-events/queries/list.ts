@@ -42,7 +42,7 @@ function lowerStartBound(communityId: string, status: EventStatus, instant: Epoc
  * redundant start bounds that let the page query walk the start index (the count does without:
  * its best index is calendar_events_ends, which covers the time condition by itself).
  */
-export function applyEventFilter<O>(
+function applyEventFilter<O>(
   query: EventQuery<O>,
   communityId: string,
   filter: CalendarEventFilter,
@@ -97,7 +97,7 @@ function withChild<O>(
 }
 
 /** Sorts by start (descending for past events), ties broken by id in the same direction. */
-export function orderEvents<O>(query: EventQuery<O>, timeFilter: TimeFilter): EventQuery<O> {
+function orderEvents<O>(query: EventQuery<O>, timeFilter: TimeFilter): EventQuery<O> {
   const direction = timeFilter === 'past' ? 'desc' : 'asc';
   return query.orderBy('calendar_events.start_at', direction).orderBy('calendar_events.id', direction);
 }

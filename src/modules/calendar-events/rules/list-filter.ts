@@ -3,7 +3,7 @@ import { refuse } from '../../../shared/failures.js';
 import { type EpochMicros, epochMicros } from '../../../shared/time.js';
 import { parseTimestamp } from '../../../shared/timestamps.js';
 import type { CalendarEventFilter } from '../queries/list.js';
-import { type EventStatus, type ListQuery, maxTagIdsInFilter, type TimeFilter } from '../schemas/event.js';
+import { type ListQuery, maxTagIdsInFilter } from '../schemas/event.js';
 
 // The filter is the input of the list's statements (../queries/list.ts), declared there; parsed here.
 export type { CalendarEventFilter };
@@ -12,7 +12,7 @@ export type { CalendarEventFilter };
 const dayMicros = 24 * 60 * 60 * 1_000_000;
 
 /** The UTC calendar day containing an instant. */
-export function utcDayOf(instant: EpochMicros): { start: EpochMicros; end: EpochMicros } {
+function utcDayOf(instant: EpochMicros): { start: EpochMicros; end: EpochMicros } {
   const start = epochMicros(Math.floor(instant / dayMicros) * dayMicros);
   return { start, end: epochMicros(start + dayMicros) };
 }

@@ -10,7 +10,7 @@ import { CalendarEventSchema } from './event.js';
  */
 
 /** Statuses the API may set: `draft` exists only through the import (as on the hosted product). */
-export const writableStatuses = ['published', 'needs_approval'] as const;
+const writableStatuses = ['published', 'needs_approval'] as const;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -18,7 +18,7 @@ const Blocks = (description: string) => Type.Array(Type.Unknown(), { maxItems: 5
 const DateTime = (description: string) => Type.String({ format: 'date-time', maxLength: 64, description });
 
 /** A host or speaker: exactly one of the three identifiers, as in the group add. */
-export const EventPersonSchema = Type.Object(
+const EventPersonSchema = Type.Object(
   {
     chat_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),

@@ -6,20 +6,20 @@ import { ProfileSchema } from '../../profiles/profiles.schemas.js';
 export const eventStatuses = ['draft', 'needs_approval', 'published'] as const;
 export type EventStatus = (typeof eventStatuses)[number];
 
-export const timeFilters = ['upcoming', 'past', 'all'] as const;
+const timeFilters = ['upcoming', 'past', 'all'] as const;
 export type TimeFilter = (typeof timeFilters)[number];
 
 /** Calendar event ids: exactly 12 characters of [0-9a-zA-Z]. */
-export const eventIdPattern = '^[0-9a-zA-Z]{12}$';
+const eventIdPattern = '^[0-9a-zA-Z]{12}$';
 
 /** Largest accepted `page`: keeps page * per_page an exact integer on both engines. */
-export const maxPage = 1_000_000_000;
-export const maxPerPage = 50;
+const maxPage = 1_000_000_000;
+const maxPerPage = 50;
 export const defaultPerPage = 10;
 /** Most tag ids one `tag_ids` filter may list. */
 export const maxTagIdsInFilter = 100;
 
-export const TagSchema = Type.Object({
+const TagSchema = Type.Object({
   id: Type.String(),
   created_at: Timestamp(),
   tag_group_id: Type.String(),
@@ -27,14 +27,14 @@ export const TagSchema = Type.Object({
 });
 export type Tag = Static<typeof TagSchema>;
 
-export const PublishedToSchema = Type.Object({
+const PublishedToSchema = Type.Object({
   chat_channel_id: Type.String(),
   chat_message_permalink: Type.String(),
   feed_id: Type.Union([Uuid(), Type.Null()], { description: 'The feed bound to the channel; null when the channel has none.' }),
 });
 export type PublishedTo = Static<typeof PublishedToSchema>;
 
-export const ReminderSchema = Type.Object({ minutes: Type.Integer() });
+const ReminderSchema = Type.Object({ minutes: Type.Integer() });
 export type Reminder = Static<typeof ReminderSchema>;
 
 const profile = ProfileSchema.properties;

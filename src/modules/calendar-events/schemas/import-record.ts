@@ -13,9 +13,9 @@ import { eventStatuses } from './event.js';
 const Blocks = () => Type.Array(Type.Unknown(), { description: 'Rich text blocks, checked by validateBlocks.' });
 
 /** Tag ids travel comma-separated in `tag_ids`, so they cannot hold a comma. */
-export const tagIdPattern = '^[^,\\s](?:[^,]*[^,\\s])?$';
+const tagIdPattern = '^[^,\\s](?:[^,]*[^,\\s])?$';
 
-export const TagImportSchema = Type.Object(
+const TagImportSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 128, pattern: tagIdPattern }),
     label: OptText(500),
@@ -26,7 +26,7 @@ export const TagImportSchema = Type.Object(
 );
 
 // A message may be posted to a channel that is bound to no feed: feed_id is then absent or null.
-export const PublishedToImportSchema = Type.Object(
+const PublishedToImportSchema = Type.Object(
   {
     feed_id: Opt(Uuid()),
     chat_channel_id: OptText(64),
@@ -35,7 +35,7 @@ export const PublishedToImportSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const AttendeeImportSchema = Type.Object(
+const AttendeeImportSchema = Type.Object(
   {
     profile_id: Uuid(),
     personal_join_link: OptText(2048),

@@ -78,16 +78,6 @@ export async function recordFailure(
     .execute();
 }
 
-/** How many deliveries wait (health and tests). */
-export async function pendingCount(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('chat_event_queue')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('applied_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * Marks a delivery applied, in the transaction of its writes, unless it already was: false then
  * (another instance, or this one past its lease, applied it first), and the caller writes nothing.

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EpochMillis } from '../../../shared/time.js';
 
 /** Slack refuses requests older than five minutes; so do we (replays of a captured delivery). */
-export const maxSkewSeconds = 300;
+const maxSkewSeconds = 300;
 
 export type SignatureCheck = 'ok' | 'missing' | 'stale' | 'mismatch';
 

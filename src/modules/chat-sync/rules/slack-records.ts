@@ -71,7 +71,7 @@ export function profileRecordOf(user: SlackObject, profileId: string): ProfileIm
  * a `mrkdwn` text object, as the hosted product answers them (decisions.md). The import keeps it
  * verbatim and finds the user, channel and link references in the text.
  */
-export function mrkdwnBlocks(text: string): RichTextBlock[] {
+function mrkdwnBlocks(text: string): RichTextBlock[] {
   if (text.trim() === '') return [];
   const section: unknown = { type: 'section', text: { type: 'mrkdwn', text } };
   return [section as RichTextBlock];
@@ -112,7 +112,7 @@ export interface MessageContext {
 }
 
 /** The permalink Slack documents: the workspace address, /archives/{channel}/p{ts without the dot}. */
-export function permalinkOf(teamUrl: string, channelId: string, ts: string): string {
+function permalinkOf(teamUrl: string, channelId: string, ts: string): string {
   if (teamUrl === '') return '';
   const base = teamUrl.endsWith('/') ? teamUrl : `${teamUrl}/`;
   return `${base}archives/${channelId}/p${ts.replace('.', '')}`;

@@ -21,7 +21,7 @@ export interface SyncJobWorkerOptions {
 }
 
 /** Claims after which a job is given up (an instance dying on it each time, or stopped each time). */
-export const maxJobAttempts = 10;
+const maxJobAttempts = 10;
 
 /** The job is no longer this worker's: another instance took it over, or the server stops. */
 class JobLeft extends BackfillInterrupted {

@@ -51,7 +51,7 @@ function pairsOf(tag: string, term: SearchTerm, paired: boolean): string[] {
 const isOnePair = (term: SearchTerm, pairs: readonly string[]) => pairs.length === 1 && term.tokens.length === 2 && !term.prefix;
 
 /** A term as an FTS5 string, limited to a scope: its tagged tokens quoted as one phrase (the last one a prefix), with its pairs. */
-export function fts5Term(tag: string, term: SearchTerm, scope: TermScope, paired: boolean): string {
+function fts5Term(tag: string, term: SearchTerm, scope: TermScope, paired: boolean): string {
   const pairs = pairsOf(tag, term, paired);
   const phrase = `"${term.tokens.map((token) => tag + token).join(' ')}"${term.prefix ? '*' : ''}`;
   const expression = isOnePair(term, pairs)
@@ -65,7 +65,7 @@ export function fts5Term(tag: string, term: SearchTerm, scope: TermScope, paired
 }
 
 /** The whole query as an FTS5 MATCH expression (SQLite). */
-export function fts5Query(tag: string, query: ParsedQuery, paired: boolean): string {
+function fts5Query(tag: string, query: ParsedQuery, paired: boolean): string {
   const include = query.include.map((term) => fts5Term(tag, term, 'any', paired)).join(' AND ');
   if (query.exclude.length === 0) return include;
   return `(${include}) NOT (${query.exclude.map((term) => fts5Term(tag, term, 'any', paired)).join(' OR ')})`;
@@ -80,7 +80,7 @@ const operand = (lexeme: string, label: string) => {
 };
 
 /** A term as a tsquery literal: tokens joined by `<->`, each quoted, limited to the scope's weights, with its pairs. */
-export function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope, paired: boolean): string {
+function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope, paired: boolean): string {
   const pairs = pairsOf(tag, term, paired).map((pair) => operand(pair, weightsOf[scope]));
   if (isOnePair(term, pairs)) return pairs[0] as string;
   const last = term.tokens.length - 1;
@@ -90,7 +90,7 @@ export function tsqueryTerm(tag: string, term: SearchTerm, scope: TermScope, pai
 }
 
 /** The whole query as a tsquery literal (PostgreSQL). */
-export function tsqueryOf(tag: string, query: ParsedQuery, paired: boolean): string {
+function tsqueryOf(tag: string, query: ParsedQuery, paired: boolean): string {
   return [
     ...query.include.map((term) => tsqueryTerm(tag, term, 'any', paired)),
     ...query.exclude.map((term) => `!${tsqueryTerm(tag, term, 'any', paired)}`),

@@ -58,7 +58,7 @@ export interface CreatedWebhookEndpoint {
 
 const maxEndpointsPerCommunity = 20;
 
-export function endpointView(row: WebhookEndpointsTable): WebhookEndpointView {
+function endpointView(row: WebhookEndpointsTable): WebhookEndpointView {
   return {
     id: row.id,
     community_id: row.community_id,
@@ -72,7 +72,7 @@ export function endpointView(row: WebhookEndpointsTable): WebhookEndpointView {
 }
 
 /** Checks the URL (scheme, then every address its host resolves to); answers it normalised, or refuses it (WebhookTargetRefused, at `url`). */
-export async function checkEndpointUrl(raw: string, allowPrivate: boolean, resolver?: Resolver): Promise<string> {
+async function checkEndpointUrl(raw: string, allowPrivate: boolean, resolver?: Resolver): Promise<string> {
   const url = parseWebhookUrl(raw, allowPrivate);
   await resolveWebhookTarget(url, allowPrivate, resolver);
   return url.href;
@@ -155,7 +155,7 @@ export interface WebhookEndpointChange {
 }
 
 /** The reason an endpoint disabled by hand is listed with (the worker writes its own reasons). */
-export const disabledByOperator = 'disabled by an operator';
+const disabledByOperator = 'disabled by an operator';
 
 /**
  * Changes an endpoint (within `communityId` when given: the API; any: the CLI) and answers it as

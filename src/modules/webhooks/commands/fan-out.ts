@@ -20,7 +20,7 @@ const rowsPerFanOut = 500;
  * a row moved twice, by two instances or after a crash between the insert and the delete, still
  * makes one delivery per endpoint.
  */
-export async function fanOutWebhookOutbox(database: Database): Promise<number> {
+async function fanOutWebhookOutbox(database: Database): Promise<number> {
   const { db } = database;
   const entries = await selectOutboxBatch(db, rowsPerFanOut);
   if (entries.length === 0) return 0;

@@ -31,12 +31,7 @@ const keptResponseBytes = 1024;
  * second DNS query, so the name cannot be re-pointed in between). Redirects are not followed: a 3xx
  * is a failed attempt like any non-2xx.
  */
-export function postWebhook(
-  target: ResolvedTarget,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: DurationMs,
-): Promise<AttemptResult> {
+function postWebhook(target: ResolvedTarget, headers: Record<string, string>, body: string, timeoutMs: DurationMs): Promise<AttemptResult> {
   const { url, address, family } = target;
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
