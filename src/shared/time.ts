@@ -52,11 +52,5 @@ export const addMillis = (at: EpochMillis, duration: DurationMs): EpochMillis =>
 /** The instant `duration` before `at` (both in milliseconds). */
 export const subtractMillis = (at: EpochMillis, duration: DurationMs): EpochMillis => (at - duration) as EpochMillis;
 
-/** The stored instant `duration` after `at`. */
-export const addToMicros = (at: EpochMicros, duration: DurationMs): EpochMicros => (at + duration * microsPerMilli) as EpochMicros;
-
-/** The time from `from` to `to` (negative when `to` is earlier). */
-export const millisBetween = (from: EpochMillis, to: EpochMillis): DurationMs => (to - from) as DurationMs;
-
 /** The instant after every other: the validity of an answer that time alone never ends. */
 export const endOfTime: EpochMicros = Number.POSITIVE_INFINITY as EpochMicros;

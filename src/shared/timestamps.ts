@@ -7,7 +7,7 @@
 
 import { type EpochMicros, type EpochMillis, epochMicros } from './time.js';
 
-export { type EpochMicros, microsFromMillis, millisFromMicros } from './time.js';
+export { type EpochMicros, millisFromMicros } from './time.js';
 
 const microsPerMilli = 1000;
 const microsPerSecond = 1_000_000;

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type EpochMicros, epochMicros, epochMillis } from '../../src/shared/time.js';
+import { type EpochMicros, epochMicros, epochMillis, microsFromMillis } from '../../src/shared/time.js';
 import {
   formatIsoMillis,
   formatJsonTimestamp,
   formatTextTimestamp,
   maxInstant,
-  microsFromMillis,
   minInstant,
   parseTimestamp,
 } from '../../src/shared/timestamps.js';
