@@ -55,7 +55,6 @@ export const fileExceptions: Readonly<Record<string, string>> = {
   'src/modules/chat-sync/commands/bound-feeds.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
   'src/modules/chat-sync/commands/connections.ts':
     "the chat sync's connection store keeps its signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/slack-users.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
   'src/modules/chat-sync/commands/sync-jobs.ts': "the chat sync's jobs keep their signatures (not converted: left from issue 37)",
 };
 

@@ -6,10 +6,10 @@ import type { FeedDoc } from '../../feeds/feeds.schemas.js';
 import { adjustPost, deletePost, lockPost, writePosts } from '../../posts/posts.commands.js';
 import { selectPostDocAndActivity } from '../../posts/posts.queries.js';
 import type { PostImport } from '../../posts/posts.schemas.js';
+import { profileIdsFor } from '../reads/authors.js';
 import type { ChatEventOutcome } from '../rules/event-outcome.js';
 import { authorIdOf, isThreadReply, postIdOf, postRecordOf, type SlackObject, tsLater, tsToIso } from '../rules/slack-records.js';
 import type { SyncConnection } from './connections.js';
-import { profileIdsFor } from './slack-users.js';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 

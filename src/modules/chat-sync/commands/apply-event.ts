@@ -84,9 +84,9 @@ export async function applyEvent(
   prepared: Prepared,
 ): Promise<ChatEventOutcome> {
   const type = str(event.type);
-  if (prepared.authors.length > 0) await writeProfiles(w, connection.teamId, prepared.authors);
+  if (prepared.authors.length > 0) await writeProfiles(w, { teamId: connection.teamId, users: prepared.authors });
   if (type === 'user_change' || type === 'team_join') {
-    const changed = await writeProfiles(w, connection.teamId, [obj(event.user)]);
+    const changed = await writeProfiles(w, { teamId: connection.teamId, users: [obj(event.user)] });
     return { kind: changed > 0 ? 'profile_written' : 'profile_unchanged' };
   }
   const channelId = channelOf(event);

@@ -108,7 +108,7 @@ export async function runBackfill(
     const members = Array.isArray(answer.members) ? (answer.members as SlackObject[]) : [];
     const next = nextCursor(answer);
     const changed = await write(async (w) => {
-      const n = await writeProfiles(w, connection.teamId, members);
+      const n = await writeProfiles(w, { teamId: connection.teamId, users: members });
       await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + members.length }, w.now);
       return n;
     });
@@ -148,7 +148,7 @@ export async function runBackfill(
       const threads = await readThreads(reader, channelId, messages);
       const authors = await missingAuthors(deps.database.db, reader, communityId, messages);
       const result = await write(async (w) => {
-        if (authors.length > 0) await writeProfiles(w, connection.teamId, authors);
+        if (authors.length > 0) await writeProfiles(w, { teamId: connection.teamId, users: authors });
         const written = await applyChatMessage(w, connection, channelId, synced, { kind: 'history', messages, threads });
         await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + messages.length }, w.now);
         return written.kind === 'posts_written' ? written : { created: 0, updated: 0, skipped: 0 };
