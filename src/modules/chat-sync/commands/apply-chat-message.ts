@@ -29,6 +29,14 @@ export type ChatMessageChange =
   | { kind: 'deleted'; previous: SlackObject; ts: string }
   | { kind: 'history'; messages: readonly SlackObject[]; threads: ReadonlyMap<string, ThreadReplies> };
 
+/** A message's change and where it lands: the connection's workspace, the channel and the channel's feeds. */
+export interface ChatMessageInput {
+  connection: SyncConnection;
+  channelId: string;
+  feeds: readonly FeedRow[];
+  change: ChatMessageChange;
+}
+
 /**
  * Applies a channel message's change to the posts of the channel's feeds, inside the write path:
  * a new message becomes a post of the feeds that sync every message, an edit reaches the posts that
@@ -38,10 +46,7 @@ export type ChatMessageChange =
  */
 export async function applyChatMessage(
   w: CommunityWrite,
-  connection: SyncConnection,
-  channelId: string,
-  feeds: readonly FeedRow[],
-  change: ChatMessageChange,
+  { connection, channelId, feeds, change }: ChatMessageInput,
 ): Promise<ChatEventOutcome> {
   if (change.kind === 'deleted') {
     const { previous, ts } = change;

@@ -127,12 +127,17 @@ export async function applyEvent(
 
   if (event.subtype === 'message_deleted') {
     const previous = obj(event.previous_message);
-    return applyChatMessage(w, connection, channelId, feeds, { kind: 'deleted', previous, ts: str(event.deleted_ts) || str(previous.ts) });
+    return applyChatMessage(w, {
+      connection,
+      channelId,
+      feeds,
+      change: { kind: 'deleted', previous, ts: str(event.deleted_ts) || str(previous.ts) },
+    });
   }
   const message = messageOf(event);
   if (!message) return { kind: 'ignored', reason: 'message_subtype', subtype: str(event.subtype) };
   const kind = event.subtype === 'message_changed' ? 'edited' : 'posted';
-  return applyChatMessage(w, connection, channelId, feeds, { kind, message, permalink: prepared.permalink });
+  return applyChatMessage(w, { connection, channelId, feeds, change: { kind, message, permalink: prepared.permalink } });
 }
 
 function fallbackChannelFields(type: string, event: SlackObject, doc: FeedDoc): Partial<FeedDoc> & { is_archived?: boolean } {

@@ -149,7 +149,12 @@ export async function runBackfill(
       const authors = await missingAuthors(deps.database.db, reader, communityId, messages);
       const result = await write(async (w) => {
         if (authors.length > 0) await writeProfiles(w, { teamId: connection.teamId, users: authors });
-        const written = await applyChatMessage(w, connection, channelId, synced, { kind: 'history', messages, threads });
+        const written = await applyChatMessage(w, {
+          connection,
+          channelId,
+          feeds: synced,
+          change: { kind: 'history', messages, threads },
+        });
         await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + messages.length }, w.now);
         return written.kind === 'posts_written' ? written : { created: 0, updated: 0, skipped: 0 };
       });
