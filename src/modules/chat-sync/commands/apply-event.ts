@@ -49,7 +49,19 @@ function messageOf(event: SlackObject): SlackObject | null {
   return isPostable(event) || isThreadReply(event) ? event : null;
 }
 
-export async function prepareEvent(db: Db, reader: ChatReader, connection: SyncConnection, event: SlackObject): Promise<Prepared> {
+/** Where an event is prepared: the database its authors are looked up in, and the reader that asks Slack. */
+export interface PrepareContext {
+  db: Db;
+  reader: ChatReader;
+}
+
+/** An event of a workspace's delivery, with the connection of the community it is for. */
+export interface ChatEventInput {
+  connection: SyncConnection;
+  event: SlackObject;
+}
+
+export async function prepareEvent({ db, reader }: PrepareContext, { connection, event }: ChatEventInput): Promise<Prepared> {
   const prepared: Prepared = { authors: [], permalink: null, channel: null };
   const type = str(event.type);
   const message = messageOf(event);
@@ -79,9 +91,7 @@ export async function prepareEvent(db: Db, reader: ChatReader, connection: SyncC
 /** Applies one event inside the write path; returns what it did (logs and tests). */
 export async function applyEvent(
   w: CommunityWrite,
-  connection: SyncConnection,
-  event: SlackObject,
-  prepared: Prepared,
+  { connection, event, prepared }: ChatEventInput & { prepared: Prepared },
 ): Promise<ChatEventOutcome> {
   const type = str(event.type);
   if (prepared.authors.length > 0) await writeProfiles(w, { teamId: connection.teamId, users: prepared.authors });

@@ -97,11 +97,14 @@ export class ChatEventWorker {
       }
       const envelope = JSON.parse(event.body) as SlackObject;
       const slackEvent = (envelope.event ?? {}) as SlackObject;
-      const prepared = await prepareEvent(database.db, this.readerFor(event.community_id, connection.botToken), connection, slackEvent);
+      const prepared = await prepareEvent(
+        { db: database.db, reader: this.readerFor(event.community_id, connection.botToken) },
+        { connection, event: slackEvent },
+      );
       const outcome = await writeCommunityData({ database, clock }, event.community_id, async (w) => {
         if (!(await markEventApplied(w.tx, event.community_id, event.event_id, millisFromMicros(w.now))))
           return { kind: 'already_applied' } as const;
-        return applyEvent(w, connection, slackEvent, prepared);
+        return applyEvent(w, { connection, event: slackEvent, prepared });
       });
       this.deps.log.debug(
         { event_id: event.event_id, event_type: event.event_type, outcome: describeChatEventOutcome(outcome) },
