@@ -35,15 +35,16 @@ export async function connectChatWorkspace(
   await requireCommunity({ database }, options.community);
   const result: ConnectResult = { community_id: options.community, connected: true };
   if (options.botToken !== undefined || options.signingSecret !== undefined || options.appId !== undefined) {
-    const synced = await connectSync(database.db, new SecretBox(config.secrets), {
-      communityId: options.community,
-      botToken: options.botToken,
-      signingSecret: options.signingSecret,
-      apiAppId: options.appId,
-      apiUrl: config.chatApiUrl,
-      timeoutMs: config.chatTimeoutMs,
-      now: systemClock.now(),
-    });
+    const synced = await connectSync(
+      { database, clock: systemClock, box: new SecretBox(config.secrets), communityId: options.community },
+      {
+        botToken: options.botToken,
+        signingSecret: options.signingSecret,
+        apiAppId: options.appId,
+        apiUrl: config.chatApiUrl,
+        timeoutMs: config.chatTimeoutMs,
+      },
+    );
     result.team_id = synced.team_id;
     result.sync = true;
   }
@@ -112,7 +113,7 @@ export function registerChatSyncCommands(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       const resealed = await withDatabase((database, config) => {
         if (config.secrets.key === null) throw new UserInputError('Set SECRETS_KEY (and SECRETS_KEY_PREVIOUS to the old key) first.');
-        return resealSecrets(database.db, new SecretBox(config.secrets));
+        return resealSecrets({ database, clock: systemClock, box: new SecretBox(config.secrets) });
       });
       printResult({ json: Boolean(options.json) }, { resealed }, `Re-sealed the secrets of ${resealed} connection(s).`);
     });

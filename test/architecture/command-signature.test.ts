@@ -36,6 +36,8 @@ export const exceptions: Readonly<Record<string, string>> = {
   [`${wh}/endpoints.ts#checkEndpointUrl`]: 'a rule (the target rules of every delivery), shared with the delivery worker',
   [`${wh}/deliveries.ts#listWebhookDeliveries`]: webhookRead,
   [`${wh}/deliveries.ts#pageWebhookDeliveries`]: webhookRead,
+  'src/modules/chat-sync/commands/connections.ts#resealSecrets':
+    "no input: every stored chat secret, re-sealed with the current SECRETS_KEY (an operator's key rotation)",
 };
 
 /**
@@ -50,8 +52,6 @@ export const fileExceptions: Readonly<Record<string, string>> = {
   [`${wh}/fan-out.ts`]: "the delivery worker's drain of the outbox (a worker's step, no community)",
   'src/modules/chat-sync/commands/backfill.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
   'src/modules/chat-sync/commands/bound-feeds.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/connections.ts':
-    "the chat sync's connection store keeps its signatures (not converted: left from issue 37)",
   'src/modules/chat-sync/commands/sync-jobs.ts': "the chat sync's jobs keep their signatures (not converted: left from issue 37)",
 };
 

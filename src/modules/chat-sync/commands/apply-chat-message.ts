@@ -7,9 +7,9 @@ import { adjustPost, deletePost, lockPost, writePosts } from '../../posts/posts.
 import { selectPostDocAndActivity } from '../../posts/posts.queries.js';
 import type { PostImport } from '../../posts/posts.schemas.js';
 import { profileIdsFor } from '../reads/authors.js';
+import type { SyncConnection } from '../reads/connections.js';
 import type { ChatEventOutcome } from '../rules/event-outcome.js';
 import { authorIdOf, isThreadReply, postIdOf, postRecordOf, type SlackObject, tsLater, tsToIso } from '../rules/slack-records.js';
-import type { SyncConnection } from './connections.js';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 

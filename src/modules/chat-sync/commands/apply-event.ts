@@ -6,10 +6,10 @@ import { selectFeedsOfChannel } from '../../feeds/feeds.queries.js';
 import type { FeedDoc } from '../../feeds/feeds.schemas.js';
 import { adjustPost } from '../../posts/posts.commands.js';
 import { missingAuthors } from '../reads/authors.js';
+import type { SyncConnection } from '../reads/connections.js';
 import type { ChatEventOutcome } from '../rules/event-outcome.js';
 import { channelFields, isPostable, isThreadReply, postIdOf, type SlackObject } from '../rules/slack-records.js';
 import { applyChatMessage } from './apply-chat-message.js';
-import type { SyncConnection } from './connections.js';
 import { writeProfiles } from './slack-users.js';
 
 /*

@@ -10,9 +10,9 @@ import { selectBoundFeeds } from '../../feeds/feeds.queries.js';
 import type { FeedDoc } from '../../feeds/feeds.schemas.js';
 import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from '../queries/checkpoints.js';
 import { missingAuthors } from '../reads/authors.js';
+import { requireSyncConnection } from '../reads/connections.js';
 import { channelFields, isPostable, type SlackObject, tsLater } from '../rules/slack-records.js';
 import { applyChatMessage, type ThreadReplies } from './apply-chat-message.js';
-import { requireSyncConnection } from './connections.js';
 import { writeProfiles } from './slack-users.js';
 
 export interface BackfillDeps {

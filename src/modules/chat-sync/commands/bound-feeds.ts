@@ -11,8 +11,8 @@ import { writeFeedRecord } from '../../feeds/feeds.commands.js';
 import { feedsImportSection } from '../../feeds/feeds.import.js';
 import { type FeedRow, selectAllFeeds, selectFeedRow, selectFeedsOfChannel } from '../../feeds/feeds.queries.js';
 import type { FeedDoc } from '../../feeds/feeds.schemas.js';
+import { selectSyncConnection } from '../reads/connections.js';
 import { channelFields, type SlackObject } from '../rules/slack-records.js';
-import { selectSyncConnection } from './connections.js';
 
 /** A feed bound to a channel, as `feed list` shows it. */
 export interface BoundFeedSummary {

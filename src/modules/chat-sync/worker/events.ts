@@ -8,8 +8,8 @@ import type { SecretBox } from '../../../shared/secret-box.js';
 import { addMillis, type DurationMs, durationMs, epochMillis, millisFromMicros } from '../../../shared/time.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { applyEvent, prepareEvent } from '../commands/apply-event.js';
-import { selectSyncConnection } from '../commands/connections.js';
 import { claimEvents, markEventApplied, type QueuedEvent, recordFailure } from '../queries/event-queue.js';
+import { selectSyncConnection } from '../reads/connections.js';
 import { describeChatEventOutcome } from '../rules/event-outcome.js';
 import type { SlackObject } from '../rules/slack-records.js';
 
