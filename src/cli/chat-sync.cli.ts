@@ -3,9 +3,10 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { connectChat } from '../modules/chat-connections/chat-connections.commands.js';
-import { addFeed, listFeeds } from '../modules/chat-sync/commands/bound-feeds.js';
+import { addFeed } from '../modules/chat-sync/commands/bound-feeds.js';
 import { connectSync, resealSecrets } from '../modules/chat-sync/commands/connections.js';
 import { runRecordedBackfill } from '../modules/chat-sync/commands/sync-jobs.js';
+import { listFeeds } from '../modules/chat-sync/reads/bound-feeds.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
@@ -134,9 +135,8 @@ export function registerFeedCommands(program: Command): void {
       const added = await asOperatorErrors(() =>
         withDatabase((database, config) =>
           addFeed(
-            { database, clock: systemClock, box: new SecretBox(config.secrets), actor: cliActor() },
+            { database, clock: systemClock, box: new SecretBox(config.secrets), actor: cliActor(), communityId: options.community },
             {
-              communityId: options.community,
               channelId: options.channel,
               label: options.label,
               syncAll: Boolean(options.syncAll),

@@ -65,8 +65,8 @@ export async function operationsSeed(): Promise<OperationsSeed> {
           timeoutMs: durationMs(3000),
         },
       );
-      const options = { apiUrl: fake.url, timeoutMs: durationMs(3000), label: undefined, communityId: server.community.id };
-      await addFeed({ database, clock, box }, { ...options, channelId: 'C0GENERAL', syncAll: true });
+      const options = { apiUrl: fake.url, timeoutMs: durationMs(3000), label: undefined };
+      await addFeed({ database, clock, box, communityId: server.community.id }, { ...options, channelId: 'C0GENERAL', syncAll: true });
       const job = await server.t.request({ method: 'POST', url: '/admin/v0/chat/sync_jobs', headers: auth, payload: {} });
       const jobId = job.json<{ data: { id: string } }>().data.id;
       for (let i = 0; i < 200; i++) {

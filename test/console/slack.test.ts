@@ -79,12 +79,11 @@ for (const { engine, skip } of engines) {
         },
       );
       await addFeed(
-        { database, clock, box },
+        { database, clock, box, communityId: server.community.id },
         {
           apiUrl: fake.url,
           timeoutMs: durationMs(3000),
           label: undefined,
-          communityId: server.community.id,
           channelId: 'C0GENERAL',
           syncAll: true,
         },

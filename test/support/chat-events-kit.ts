@@ -27,14 +27,16 @@ export async function connectedFeed(t: TestApp, fake: FakeChatServer, communityI
       timeoutMs: durationMs(2000),
     },
   );
-  const feed = await addFeed(deps, {
-    communityId,
-    channelId,
-    label: undefined,
-    syncAll: true,
-    apiUrl: fake.url,
-    timeoutMs: durationMs(2000),
-  });
+  const feed = await addFeed(
+    { ...deps, communityId },
+    {
+      channelId,
+      label: undefined,
+      syncAll: true,
+      apiUrl: fake.url,
+      timeoutMs: durationMs(2000),
+    },
+  );
   await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: durationMs(2000) }, communityId);
   return feed.id;
 }

@@ -84,9 +84,9 @@ describeEachEngine(
         },
       );
       const options = { apiUrl: fake.url, timeoutMs: durationMs(2000), label: undefined };
-      feedId = (await addFeed({ database, clock, box }, { ...options, communityId: community.id, channelId: 'C0GENERAL', syncAll: true }))
+      feedId = (await addFeed({ database, clock, box, communityId: community.id }, { ...options, channelId: 'C0GENERAL', syncAll: true }))
         .id;
-      await addFeed({ database, clock, box }, { ...options, communityId: community.id, channelId: 'C0SECRET', syncAll: false }).catch(
+      await addFeed({ database, clock, box, communityId: community.id }, { ...options, channelId: 'C0SECRET', syncAll: false }).catch(
         () => undefined,
       );
     });
