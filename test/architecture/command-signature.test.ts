@@ -50,7 +50,6 @@ export const fileExceptions: Readonly<Record<string, string>> = {
   'src/modules/activities/commands/record-activities.ts': "the write path's appender of a change's records (called by writeCommunityData)",
   [`${wh}/record-deliveries.ts`]: "the write path's appender of a change's outbox rows (called by writeCommunityData)",
   [`${wh}/fan-out.ts`]: "the delivery worker's drain of the outbox (a worker's step, no community)",
-  'src/modules/chat-sync/commands/backfill.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
   'src/modules/chat-sync/commands/sync-jobs.ts': "the chat sync's jobs keep their signatures (not converted: left from issue 37)",
 };
 

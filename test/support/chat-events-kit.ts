@@ -37,7 +37,7 @@ export async function connectedFeed(t: TestApp, fake: FakeChatServer, communityI
       timeoutMs: durationMs(2000),
     },
   );
-  await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: durationMs(2000) }, communityId);
+  await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: durationMs(2000), communityId }, {});
   return feed.id;
 }
 

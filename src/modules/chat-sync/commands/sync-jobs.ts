@@ -129,7 +129,7 @@ export async function runRecordedBackfill(
 ): Promise<BackfillSummary> {
   const { db } = deps.database;
   try {
-    const summary = await runBackfill(deps, communityId, options);
+    const summary = await runBackfill({ ...deps, communityId }, options);
     await saveSyncStatus(db, communityId, {
       last_sync_at: deps.clock.now(),
       last_sync_result: 'succeeded',
