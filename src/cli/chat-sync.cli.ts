@@ -94,10 +94,9 @@ export function registerChatSyncCommands(program: Command): void {
               apiUrl: config.chatApiUrl,
               timeoutMs: config.chatTimeoutMs,
               progress: (line) => process.stderr.write(`${line}\n`),
+              communityId: options.community,
             },
-            options.community,
-            since === undefined ? {} : { since },
-            null,
+            { ...(since === undefined ? {} : { since }), jobId: null },
           );
         }),
       );

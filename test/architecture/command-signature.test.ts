@@ -41,16 +41,13 @@ export const exceptions: Readonly<Record<string, string>> = {
 };
 
 /**
- * Whole files whose exported functions keep their own signatures, each with why. The chat sync's
- * writers were not converted by issue 37 (its command-signature part stopped at the modules that
- * had commands files then); the write path's appenders are called by the write path itself with
- * the write's parts, inside its commit.
+ * Whole files whose exported functions keep their own signatures, each with why: the write path's
+ * appenders are called by the write path itself with the write's parts, inside its commit.
  */
 export const fileExceptions: Readonly<Record<string, string>> = {
   'src/modules/activities/commands/record-activities.ts': "the write path's appender of a change's records (called by writeCommunityData)",
   [`${wh}/record-deliveries.ts`]: "the write path's appender of a change's outbox rows (called by writeCommunityData)",
   [`${wh}/fan-out.ts`]: "the delivery worker's drain of the outbox (a worker's step, no community)",
-  'src/modules/chat-sync/commands/sync-jobs.ts': "the chat sync's jobs keep their signatures (not converted: left from issue 37)",
 };
 
 const contextNames = new Set(['ctx', 'w']);

@@ -13,6 +13,7 @@ import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } 
 import { missingAuthors } from '../reads/authors.js';
 import { requireSyncConnection } from '../reads/connections.js';
 import { channelFields, isPostable, type SlackObject, tsLater } from '../rules/slack-records.js';
+import type { SyncProgress } from '../rules/sync-progress.js';
 import { applyChatMessage, type ThreadReplies } from './apply-chat-message.js';
 import { writeProfiles } from './slack-users.js';
 
@@ -41,15 +42,9 @@ export interface BackfillInput {
   since?: EpochMillis;
 }
 
-export interface BackfillSummary {
+export interface BackfillSummary extends SyncProgress {
   community_id: string;
   team_id: string;
-  resumed: boolean;
-  users: { read: number; changed: number };
-  channels: { read: number; changed: number };
-  messages: { read: number; posts_created: number; posts_updated: number; skipped: number };
-  rate_limit_waits: number;
-  seconds: number;
 }
 
 const pageSize = 200;
