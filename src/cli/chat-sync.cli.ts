@@ -3,9 +3,10 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { UserInputError } from '../errors.js';
 import { connectChat } from '../modules/chat-connections/chat-connections.commands.js';
-import { addFeed, listFeeds } from '../modules/chat-sync/commands/bound-feeds.js';
+import { addFeed } from '../modules/chat-sync/commands/bound-feeds.js';
 import { connectSync, resealSecrets } from '../modules/chat-sync/commands/connections.js';
 import { runRecordedBackfill } from '../modules/chat-sync/commands/sync-jobs.js';
+import { listFeeds } from '../modules/chat-sync/reads/bound-feeds.js';
 import { requireCommunity } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
@@ -35,15 +36,16 @@ export async function connectChatWorkspace(
   await requireCommunity({ database }, options.community);
   const result: ConnectResult = { community_id: options.community, connected: true };
   if (options.botToken !== undefined || options.signingSecret !== undefined || options.appId !== undefined) {
-    const synced = await connectSync(database.db, new SecretBox(config.secrets), {
-      communityId: options.community,
-      botToken: options.botToken,
-      signingSecret: options.signingSecret,
-      apiAppId: options.appId,
-      apiUrl: config.chatApiUrl,
-      timeoutMs: config.chatTimeoutMs,
-      now: systemClock.now(),
-    });
+    const synced = await connectSync(
+      { database, clock: systemClock, box: new SecretBox(config.secrets), communityId: options.community },
+      {
+        botToken: options.botToken,
+        signingSecret: options.signingSecret,
+        apiAppId: options.appId,
+        apiUrl: config.chatApiUrl,
+        timeoutMs: config.chatTimeoutMs,
+      },
+    );
     result.team_id = synced.team_id;
     result.sync = true;
   }
@@ -92,10 +94,9 @@ export function registerChatSyncCommands(program: Command): void {
               apiUrl: config.chatApiUrl,
               timeoutMs: config.chatTimeoutMs,
               progress: (line) => process.stderr.write(`${line}\n`),
+              communityId: options.community,
             },
-            options.community,
-            since === undefined ? {} : { since },
-            null,
+            { ...(since === undefined ? {} : { since }), jobId: null },
           );
         }),
       );
@@ -112,7 +113,7 @@ export function registerChatSyncCommands(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       const resealed = await withDatabase((database, config) => {
         if (config.secrets.key === null) throw new UserInputError('Set SECRETS_KEY (and SECRETS_KEY_PREVIOUS to the old key) first.');
-        return resealSecrets(database.db, new SecretBox(config.secrets));
+        return resealSecrets({ database, clock: systemClock, box: new SecretBox(config.secrets) });
       });
       printResult({ json: Boolean(options.json) }, { resealed }, `Re-sealed the secrets of ${resealed} connection(s).`);
     });
@@ -133,9 +134,8 @@ export function registerFeedCommands(program: Command): void {
       const added = await asOperatorErrors(() =>
         withDatabase((database, config) =>
           addFeed(
-            { database, clock: systemClock, box: new SecretBox(config.secrets), actor: cliActor() },
+            { database, clock: systemClock, box: new SecretBox(config.secrets), actor: cliActor(), communityId: options.community },
             {
-              communityId: options.community,
               channelId: options.channel,
               label: options.label,
               syncAll: Boolean(options.syncAll),

@@ -34,27 +34,18 @@ export const exceptions: Readonly<Record<string, string>> = {
   'src/modules/files/files.commands.ts#malformedBody': "the upload's 400 for a body the multipart parser refuses: a refusal, not a command",
   [`${wh}/deliveries.ts#listWebhookDeliveries`]: webhookRead,
   [`${wh}/deliveries.ts#pageWebhookDeliveries`]: webhookRead,
+  'src/modules/chat-sync/commands/connections.ts#resealSecrets':
+    "no input: every stored chat secret, re-sealed with the current SECRETS_KEY (an operator's key rotation)",
 };
 
 /**
- * Whole files whose exported functions keep their own signatures, each with why. The chat sync's
- * writers were not converted by issue 37 (its command-signature part stopped at the modules that
- * had commands files then); the write path's appenders are called by the write path itself with
- * the write's parts, inside its commit.
+ * Whole files whose exported functions keep their own signatures, each with why: the write path's
+ * appenders are called by the write path itself with the write's parts, inside its commit.
  */
 export const fileExceptions: Readonly<Record<string, string>> = {
   'src/modules/activities/commands/record-activities.ts': "the write path's appender of a change's records (called by writeCommunityData)",
   [`${wh}/record-deliveries.ts`]: "the write path's appender of a change's outbox rows (called by writeCommunityData)",
   [`${wh}/fan-out.ts`]: "the delivery worker's drain of the outbox (a worker's step, no community)",
-  'src/modules/chat-sync/commands/apply-chat-message.ts':
-    "the chat sync's writers keep their signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/apply-event.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/backfill.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/bound-feeds.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/connections.ts':
-    "the chat sync's connection store keeps its signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/slack-users.ts': "the chat sync's writers keep their signatures (not converted: left from issue 37)",
-  'src/modules/chat-sync/commands/sync-jobs.ts': "the chat sync's jobs keep their signatures (not converted: left from issue 37)",
 };
 
 const contextNames = new Set(['ctx', 'w']);

@@ -5,7 +5,7 @@ import { addFeed } from '../../src/modules/chat-sync/commands/bound-feeds.js';
 import { connectSync } from '../../src/modules/chat-sync/commands/connections.js';
 import { DeliveryWorker } from '../../src/modules/webhooks/worker/deliveries.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
-import { durationMs, epochMillis } from '../../src/shared/time.js';
+import { durationMs } from '../../src/shared/time.js';
 import type { ConsoleServer } from '../support/browser-kit.js';
 import { type FakeChatServer, startFakeChatServer } from '../support/fake-chat-server.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -55,17 +55,18 @@ export async function operationsSeed(): Promise<OperationsSeed> {
       await worker.tick();
 
       const box = new SecretBox(config.secrets);
-      await connectSync(database.db, box, {
-        communityId: server.community.id,
-        botToken: fake.botToken,
-        signingSecret: 'sig-secret',
-        apiAppId: undefined,
-        apiUrl: fake.url,
-        timeoutMs: durationMs(3000),
-        now: epochMillis(clock.now()),
-      });
-      const options = { apiUrl: fake.url, timeoutMs: durationMs(3000), label: undefined, communityId: server.community.id };
-      await addFeed({ database, clock, box }, { ...options, channelId: 'C0GENERAL', syncAll: true });
+      await connectSync(
+        { database, clock, box, communityId: server.community.id },
+        {
+          botToken: fake.botToken,
+          signingSecret: 'sig-secret',
+          apiAppId: undefined,
+          apiUrl: fake.url,
+          timeoutMs: durationMs(3000),
+        },
+      );
+      const options = { apiUrl: fake.url, timeoutMs: durationMs(3000), label: undefined };
+      await addFeed({ database, clock, box, communityId: server.community.id }, { ...options, channelId: 'C0GENERAL', syncAll: true });
       const job = await server.t.request({ method: 'POST', url: '/admin/v0/chat/sync_jobs', headers: auth, payload: {} });
       const jobId = job.json<{ data: { id: string } }>().data.id;
       for (let i = 0; i < 200; i++) {

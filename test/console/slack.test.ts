@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { addFeed } from '../../src/modules/chat-sync/commands/bound-feeds.js';
 import { connectSync } from '../../src/modules/chat-sync/commands/connections.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
-import { durationMs, epochMillis } from '../../src/shared/time.js';
+import { durationMs } from '../../src/shared/time.js';
 import {
   browserSkipReason,
   type ConsoleServer,
@@ -68,22 +68,22 @@ for (const { engine, skip } of engines) {
     it('shows the connection, the bot in its channel, the last sync and the queue; a backfill started from the page is watched to its end', async () => {
       const { database, clock, config } = server.t;
       const box = new SecretBox(config.secrets);
-      await connectSync(database.db, box, {
-        communityId: server.community.id,
-        botToken: fake.botToken,
-        signingSecret: 'sig-secret',
-        apiAppId: undefined,
-        apiUrl: fake.url,
-        timeoutMs: durationMs(3000),
-        now: epochMillis(clock.now()),
-      });
+      await connectSync(
+        { database, clock, box, communityId: server.community.id },
+        {
+          botToken: fake.botToken,
+          signingSecret: 'sig-secret',
+          apiAppId: undefined,
+          apiUrl: fake.url,
+          timeoutMs: durationMs(3000),
+        },
+      );
       await addFeed(
-        { database, clock, box },
+        { database, clock, box, communityId: server.community.id },
         {
           apiUrl: fake.url,
           timeoutMs: durationMs(3000),
           label: undefined,
-          communityId: server.community.id,
           channelId: 'C0GENERAL',
           syncAll: true,
         },

@@ -17,24 +17,27 @@ const box = new SecretBox({ key: null, previousKeys: [] });
 /** Connects the community to the fake Slack for sync, binds a feed (every message synced) to the channel, backfills; answers the feed's id. */
 export async function connectedFeed(t: TestApp, fake: FakeChatServer, communityId: string, channelId: string): Promise<string> {
   const deps = { database: t.database, clock: t.clock, box };
-  await connectSync(t.database.db, box, {
-    communityId,
-    botToken: fake.botToken,
-    signingSecret: chatSigningSecret,
-    apiAppId: 'A0APP',
-    apiUrl: fake.url,
-    timeoutMs: durationMs(2000),
-    now: t.clock.now(),
-  });
-  const feed = await addFeed(deps, {
-    communityId,
-    channelId,
-    label: undefined,
-    syncAll: true,
-    apiUrl: fake.url,
-    timeoutMs: durationMs(2000),
-  });
-  await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: durationMs(2000) }, communityId);
+  await connectSync(
+    { database: t.database, clock: t.clock, box, communityId },
+    {
+      botToken: fake.botToken,
+      signingSecret: chatSigningSecret,
+      apiAppId: 'A0APP',
+      apiUrl: fake.url,
+      timeoutMs: durationMs(2000),
+    },
+  );
+  const feed = await addFeed(
+    { ...deps, communityId },
+    {
+      channelId,
+      label: undefined,
+      syncAll: true,
+      apiUrl: fake.url,
+      timeoutMs: durationMs(2000),
+    },
+  );
+  await runBackfill({ ...deps, apiUrl: fake.url, timeoutMs: durationMs(2000), communityId }, {});
   return feed.id;
 }
 

@@ -3,7 +3,7 @@ import { ChatReadError, createSlackReader } from '../../chat/slack-reader.js';
 import { PolledDrain } from '../../shared/polled-drain.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { addMillis, type DurationMs, durationMs } from '../../shared/time.js';
-import { selectSyncConnection } from '../chat-sync/commands/connections.js';
+import { selectSyncConnection } from '../chat-sync/reads/connections.js';
 import type { AwardDeps } from './awards.commands.js';
 import { type ClaimedNotification, claimNotifications, settleNotification } from './awards.queries.js';
 

@@ -63,15 +63,16 @@ describeEachEngine(
           },
         );
         if (options.bot) {
-          await connectSync(t.database.db, box, {
-            communityId: community.id,
-            botToken: fake.botToken,
-            signingSecret: 'secret',
-            apiAppId: 'A0APP',
-            apiUrl: fake.url,
-            timeoutMs: durationMs(2000),
-            now: t.clock.now(),
-          });
+          await connectSync(
+            { database: t.database, clock: t.clock, box, communityId: community.id },
+            {
+              botToken: fake.botToken,
+              signingSecret: 'secret',
+              apiAppId: 'A0APP',
+              apiUrl: fake.url,
+              timeoutMs: durationMs(2000),
+            },
+          );
           botCommunity = community;
         }
       }

@@ -73,19 +73,20 @@ describeEachEngine(
       const box = new SecretBox(config.secrets);
       community = await ctx().community('free');
       connectedAt = clock.now();
-      await connectSync(database.db, box, {
-        communityId: community.id,
-        botToken: fake.botToken,
-        signingSecret: 'sig-secret',
-        apiAppId: undefined,
-        apiUrl: fake.url,
-        timeoutMs: durationMs(2000),
-        now: epochMillis(connectedAt),
-      });
+      await connectSync(
+        { database, clock, box, communityId: community.id },
+        {
+          botToken: fake.botToken,
+          signingSecret: 'sig-secret',
+          apiAppId: undefined,
+          apiUrl: fake.url,
+          timeoutMs: durationMs(2000),
+        },
+      );
       const options = { apiUrl: fake.url, timeoutMs: durationMs(2000), label: undefined };
-      feedId = (await addFeed({ database, clock, box }, { ...options, communityId: community.id, channelId: 'C0GENERAL', syncAll: true }))
+      feedId = (await addFeed({ database, clock, box, communityId: community.id }, { ...options, channelId: 'C0GENERAL', syncAll: true }))
         .id;
-      await addFeed({ database, clock, box }, { ...options, communityId: community.id, channelId: 'C0SECRET', syncAll: false }).catch(
+      await addFeed({ database, clock, box, communityId: community.id }, { ...options, channelId: 'C0SECRET', syncAll: false }).catch(
         () => undefined,
       );
     });

@@ -6,10 +6,10 @@ import type { FeedDoc } from '../../feeds/feeds.schemas.js';
 import { adjustPost, deletePost, lockPost, writePosts } from '../../posts/posts.commands.js';
 import { selectPostDocAndActivity } from '../../posts/posts.queries.js';
 import type { PostImport } from '../../posts/posts.schemas.js';
+import { profileIdsFor } from '../reads/authors.js';
+import type { SyncConnection } from '../reads/connections.js';
 import type { ChatEventOutcome } from '../rules/event-outcome.js';
 import { authorIdOf, isThreadReply, postIdOf, postRecordOf, type SlackObject, tsLater, tsToIso } from '../rules/slack-records.js';
-import type { SyncConnection } from './connections.js';
-import { profileIdsFor } from './slack-users.js';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -29,6 +29,14 @@ export type ChatMessageChange =
   | { kind: 'deleted'; previous: SlackObject; ts: string }
   | { kind: 'history'; messages: readonly SlackObject[]; threads: ReadonlyMap<string, ThreadReplies> };
 
+/** A message's change and where it lands: the connection's workspace, the channel and the channel's feeds. */
+export interface ChatMessageInput {
+  connection: SyncConnection;
+  channelId: string;
+  feeds: readonly FeedRow[];
+  change: ChatMessageChange;
+}
+
 /**
  * Applies a channel message's change to the posts of the channel's feeds, inside the write path:
  * a new message becomes a post of the feeds that sync every message, an edit reaches the posts that
@@ -38,10 +46,7 @@ export type ChatMessageChange =
  */
 export async function applyChatMessage(
   w: CommunityWrite,
-  connection: SyncConnection,
-  channelId: string,
-  feeds: readonly FeedRow[],
-  change: ChatMessageChange,
+  { connection, channelId, feeds, change }: ChatMessageInput,
 ): Promise<ChatEventOutcome> {
   if (change.kind === 'deleted') {
     const { previous, ts } = change;

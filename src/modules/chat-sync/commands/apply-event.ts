@@ -6,10 +6,10 @@ import { selectFeedsOfChannel } from '../../feeds/feeds.queries.js';
 import type { FeedDoc } from '../../feeds/feeds.schemas.js';
 import { adjustPost } from '../../posts/posts.commands.js';
 import { missingAuthors } from '../reads/authors.js';
+import type { SyncConnection } from '../reads/connections.js';
 import type { ChatEventOutcome } from '../rules/event-outcome.js';
 import { channelFields, isPostable, isThreadReply, postIdOf, type SlackObject } from '../rules/slack-records.js';
 import { applyChatMessage } from './apply-chat-message.js';
-import type { SyncConnection } from './connections.js';
 import { writeProfiles } from './slack-users.js';
 
 /*
@@ -49,7 +49,19 @@ function messageOf(event: SlackObject): SlackObject | null {
   return isPostable(event) || isThreadReply(event) ? event : null;
 }
 
-export async function prepareEvent(db: Db, reader: ChatReader, connection: SyncConnection, event: SlackObject): Promise<Prepared> {
+/** Where an event is prepared: the database its authors are looked up in, and the reader that asks Slack. */
+export interface PrepareContext {
+  db: Db;
+  reader: ChatReader;
+}
+
+/** An event of a workspace's delivery, with the connection of the community it is for. */
+export interface ChatEventInput {
+  connection: SyncConnection;
+  event: SlackObject;
+}
+
+export async function prepareEvent({ db, reader }: PrepareContext, { connection, event }: ChatEventInput): Promise<Prepared> {
   const prepared: Prepared = { authors: [], permalink: null, channel: null };
   const type = str(event.type);
   const message = messageOf(event);
@@ -79,14 +91,12 @@ export async function prepareEvent(db: Db, reader: ChatReader, connection: SyncC
 /** Applies one event inside the write path; returns what it did (logs and tests). */
 export async function applyEvent(
   w: CommunityWrite,
-  connection: SyncConnection,
-  event: SlackObject,
-  prepared: Prepared,
+  { connection, event, prepared }: ChatEventInput & { prepared: Prepared },
 ): Promise<ChatEventOutcome> {
   const type = str(event.type);
-  if (prepared.authors.length > 0) await writeProfiles(w, connection.teamId, prepared.authors);
+  if (prepared.authors.length > 0) await writeProfiles(w, { teamId: connection.teamId, users: prepared.authors });
   if (type === 'user_change' || type === 'team_join') {
-    const changed = await writeProfiles(w, connection.teamId, [obj(event.user)]);
+    const changed = await writeProfiles(w, { teamId: connection.teamId, users: [obj(event.user)] });
     return { kind: changed > 0 ? 'profile_written' : 'profile_unchanged' };
   }
   const channelId = channelOf(event);
@@ -127,12 +137,17 @@ export async function applyEvent(
 
   if (event.subtype === 'message_deleted') {
     const previous = obj(event.previous_message);
-    return applyChatMessage(w, connection, channelId, feeds, { kind: 'deleted', previous, ts: str(event.deleted_ts) || str(previous.ts) });
+    return applyChatMessage(w, {
+      connection,
+      channelId,
+      feeds,
+      change: { kind: 'deleted', previous, ts: str(event.deleted_ts) || str(previous.ts) },
+    });
   }
   const message = messageOf(event);
   if (!message) return { kind: 'ignored', reason: 'message_subtype', subtype: str(event.subtype) };
   const kind = event.subtype === 'message_changed' ? 'edited' : 'posted';
-  return applyChatMessage(w, connection, channelId, feeds, { kind, message, permalink: prepared.permalink });
+  return applyChatMessage(w, { connection, channelId, feeds, change: { kind, message, permalink: prepared.permalink } });
 }
 
 function fallbackChannelFields(type: string, event: SlackObject, doc: FeedDoc): Partial<FeedDoc> & { is_archived?: boolean } {

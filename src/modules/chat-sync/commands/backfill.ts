@@ -3,6 +3,7 @@ import type { Database } from '../../../db/database.js';
 import { type Clock, toIso } from '../../../shared/clock.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
 import type { DurationMs, EpochMillis } from '../../../shared/time.js';
+import type { CommandContext } from '../../../write-path/command-context.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { recordEvent } from '../../activities/commands/record-event.js';
 import { writeFeedChannel } from '../../feeds/feeds.commands.js';
@@ -10,9 +11,10 @@ import { selectBoundFeeds } from '../../feeds/feeds.queries.js';
 import type { FeedDoc } from '../../feeds/feeds.schemas.js';
 import { type Checkpoint, clearCheckpoints, saveCheckpoint, selectCheckpoints } from '../queries/checkpoints.js';
 import { missingAuthors } from '../reads/authors.js';
+import { requireSyncConnection } from '../reads/connections.js';
 import { channelFields, isPostable, type SlackObject, tsLater } from '../rules/slack-records.js';
+import type { SyncProgress } from '../rules/sync-progress.js';
 import { applyChatMessage, type ThreadReplies } from './apply-chat-message.js';
-import { requireSyncConnection } from './connections.js';
 import { writeProfiles } from './slack-users.js';
 
 export interface BackfillDeps {
@@ -32,15 +34,17 @@ export interface BackfillDeps {
   onPage?: (summary: BackfillSummary) => Promise<void>;
 }
 
-export interface BackfillSummary {
+/** What a backfill is given: its services and the community it fills. */
+export type BackfillContext = CommandContext<BackfillDeps>;
+
+/** What a backfill reads: the whole history, or the messages from `since` on (`chat sync --since`). */
+export interface BackfillInput {
+  since?: EpochMillis;
+}
+
+export interface BackfillSummary extends SyncProgress {
   community_id: string;
   team_id: string;
-  resumed: boolean;
-  users: { read: number; changed: number };
-  channels: { read: number; changed: number };
-  messages: { read: number; posts_created: number; posts_updated: number; skipped: number };
-  rate_limit_waits: number;
-  seconds: number;
 }
 
 const pageSize = 200;
@@ -54,27 +58,24 @@ const nextCursor = (answer: SlackObject): string => str((answer.response_metadat
  * after the last page it wrote; a finished run clears its checkpoints, and a second run reads
  * everything again but writes nothing that did not change.
  */
-export async function runBackfill(
-  deps: BackfillDeps,
-  communityId: string,
-  options: { since?: EpochMillis } = {},
-): Promise<BackfillSummary> {
+export async function runBackfill(ctx: BackfillContext, options: BackfillInput): Promise<BackfillSummary> {
+  const { communityId } = ctx;
   const started = Date.now();
-  const say = deps.progress ?? (() => {});
-  const connection = await requireSyncConnection(deps.database.db, deps.box, communityId);
+  const say = ctx.progress ?? (() => {});
+  const connection = await requireSyncConnection(ctx.database.db, ctx.box, communityId);
   let waits = 0;
   const reader =
-    deps.reader ??
+    ctx.reader ??
     createSlackReader({
       token: connection.botToken,
-      apiUrl: deps.apiUrl,
-      timeoutMs: deps.timeoutMs,
+      apiUrl: ctx.apiUrl,
+      timeoutMs: ctx.timeoutMs,
       onWait: (method, seconds) => {
         waits++;
         say(`rate limited on ${method}: waiting ${seconds}s as Slack asks, then pacing ${method} at its tier`);
       },
     });
-  const checkpoints = await selectCheckpoints(deps.database.db, communityId);
+  const checkpoints = await selectCheckpoints(ctx.database.db, communityId);
   const summary: BackfillSummary = {
     community_id: communityId,
     team_id: connection.teamId,
@@ -89,10 +90,10 @@ export async function runBackfill(
   const pageDone = async () => {
     summary.rate_limit_waits = waits;
     summary.seconds = Math.round((Date.now() - started) / 100) / 10;
-    await deps.onPage?.(summary);
+    await ctx.onPage?.(summary);
   };
   // The run's writes are the sync's, recorded once at its start and once at its end (not per row).
-  const syncDeps = { ...deps, actor: { type: 'chat_sync' as const, id: connection.teamId, label: 'Slack sync' }, communityId };
+  const syncDeps = { ...ctx, actor: { type: 'chat_sync' as const, id: connection.teamId, label: 'Slack sync' } };
   const write = <T>(change: Parameters<typeof writeCommunityData<T>>[2]) => writeCommunityData(syncDeps, communityId, change);
   await recordEvent(syncDeps, {
     action: 'chat_sync.started',
@@ -108,7 +109,7 @@ export async function runBackfill(
     const members = Array.isArray(answer.members) ? (answer.members as SlackObject[]) : [];
     const next = nextCursor(answer);
     const changed = await write(async (w) => {
-      const n = await writeProfiles(w, connection.teamId, members);
+      const n = await writeProfiles(w, { teamId: connection.teamId, users: members });
       await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + members.length }, w.now);
       return n;
     });
@@ -119,7 +120,7 @@ export async function runBackfill(
     return { next, items: members.length };
   });
 
-  const feeds = await selectBoundFeeds(deps.database.db, communityId);
+  const feeds = await selectBoundFeeds(ctx.database.db, communityId);
   const channels = [...new Set(feeds.map((feed) => feed.chat_channel_id as string))];
   for (const [index, channelId] of channels.entries()) {
     const info = (await reader.call('conversations.info', { channel: channelId, include_num_members: true })).channel as SlackObject;
@@ -146,10 +147,15 @@ export async function runBackfill(
       const messages = (Array.isArray(answer.messages) ? (answer.messages as SlackObject[]) : []).filter(isPostable);
       const next = nextCursor(answer);
       const threads = await readThreads(reader, channelId, messages);
-      const authors = await missingAuthors(deps.database.db, reader, communityId, messages);
+      const authors = await missingAuthors(ctx.database.db, reader, communityId, messages);
       const result = await write(async (w) => {
-        if (authors.length > 0) await writeProfiles(w, connection.teamId, authors);
-        const written = await applyChatMessage(w, connection, channelId, synced, { kind: 'history', messages, threads });
+        if (authors.length > 0) await writeProfiles(w, { teamId: connection.teamId, users: authors });
+        const written = await applyChatMessage(w, {
+          connection,
+          channelId,
+          feeds: synced,
+          change: { kind: 'history', messages, threads },
+        });
         await saveCheckpoint(w.tx, communityId, { ...state, cursor: next, done: next === '', items: state.items + messages.length }, w.now);
         return written.kind === 'posts_written' ? written : { created: 0, updated: 0, skipped: 0 };
       });
@@ -165,7 +171,7 @@ export async function runBackfill(
       return { next, items: messages.length };
     });
   }
-  await clearCheckpoints(deps.database.db, communityId);
+  await clearCheckpoints(ctx.database.db, communityId);
   summary.rate_limit_waits = waits;
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   await recordEvent(syncDeps, {

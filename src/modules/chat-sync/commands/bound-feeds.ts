@@ -2,50 +2,19 @@ import { createSlackReader } from '../../../chat/slack-reader.js';
 import { asImportRecord } from '../../../import/import-section.js';
 import { refuseSentence } from '../../../shared/failures.js';
 import { newUuid } from '../../../shared/ids.js';
-import type { SecretBox } from '../../../shared/secret-box.js';
-import type { DatabaseDeps, StorageDeps } from '../../../shared/service-deps.js';
 import type { DurationMs } from '../../../shared/time.js';
+import type { CommandContext } from '../../../write-path/command-context.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { requireCommunity } from '../../communities/communities.reads.js';
 import { writeFeedRecord } from '../../feeds/feeds.commands.js';
 import { feedsImportSection } from '../../feeds/feeds.import.js';
-import { type FeedRow, selectAllFeeds, selectFeedRow, selectFeedsOfChannel } from '../../feeds/feeds.queries.js';
-import type { FeedDoc } from '../../feeds/feeds.schemas.js';
+import { type FeedRow, selectFeedRow, selectFeedsOfChannel } from '../../feeds/feeds.queries.js';
+import { selectSyncConnection } from '../reads/connections.js';
+import { type BoundFeedSummary, summaryOf } from '../records/bound-feeds.js';
 import { channelFields, type SlackObject } from '../rules/slack-records.js';
-import { selectSyncConnection } from './connections.js';
-
-/** A feed bound to a channel, as `feed list` shows it. */
-export interface BoundFeedSummary {
-  id: string;
-  label: string;
-  slug: string;
-  chat_channel_id: string;
-  chat_channel_name: string;
-  sync_all_incoming_messages: boolean;
-  is_archived: boolean;
-}
-
-export function summaryOf(row: FeedRow): BoundFeedSummary {
-  const doc = JSON.parse(row.doc) as FeedDoc;
-  return {
-    id: row.id,
-    label: doc.label,
-    slug: doc.slug,
-    chat_channel_id: row.chat_channel_id ?? '',
-    chat_channel_name: doc.chat_channel_name,
-    sync_all_incoming_messages: doc.sync_all_incoming_messages,
-    is_archived: row.is_archived === 1,
-  };
-}
-
-export async function listFeeds({ database }: DatabaseDeps, communityId: string): Promise<BoundFeedSummary[]> {
-  await requireCommunity({ database }, communityId);
-  const rows = await selectAllFeeds(database.db, communityId);
-  return rows.map(summaryOf);
-}
+import type { SecretsContext } from './connections.js';
 
 export interface AddFeedInput {
-  communityId: string;
   channelId: string;
   label: string | undefined;
   syncAll: boolean;
@@ -57,14 +26,14 @@ export interface AddFeedInput {
  * Creates a feed bound to a channel. With a bot connection the channel is read first
  * (conversations.info): its name is the label when none is given, and its fields fill the feed.
  */
-export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: AddFeedInput): Promise<BoundFeedSummary> {
-  const { database } = deps;
+export async function addFeed(ctx: CommandContext<SecretsContext>, input: AddFeedInput): Promise<BoundFeedSummary> {
+  const { database, communityId } = ctx;
   if (!/^[CG][A-Z0-9]{2,31}$/.test(input.channelId))
     throw refuseSentence(['channel_id'], 'format', '--channel must be a Slack channel id such as C0123ABCD (not its name).');
-  await requireCommunity({ database }, input.communityId);
-  const taken = await selectFeedsOfChannel(database.db, input.communityId, input.channelId);
+  await requireCommunity({ database }, communityId);
+  const taken = await selectFeedsOfChannel(database.db, communityId, input.channelId);
   if (taken[0]) throw refuseSentence(['channel_id'], 'taken', `Channel ${input.channelId} is already bound to feed ${taken[0].id}.`);
-  const connection = await selectSyncConnection(database.db, deps.box, input.communityId);
+  const connection = await selectSyncConnection(database.db, ctx.box, communityId);
   let channel: SlackObject = {};
   if (connection) {
     const reader = createSlackReader({ token: connection.botToken, apiUrl: input.apiUrl, timeoutMs: input.timeoutMs });
@@ -92,7 +61,7 @@ export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: Add
   };
   // Checked as the import checks its record, and refused as it prints it (`feeds[0].<field>: ...`).
   const parsed = asImportRecord(feedsImportSection, record);
-  await writeCommunityData(deps, input.communityId, async (w) => {
+  await writeCommunityData(ctx, communityId, async (w) => {
     await writeFeedRecord(w, parsed);
     w.record({
       action: 'feed.created',
@@ -100,6 +69,6 @@ export async function addFeed(deps: StorageDeps & { box: SecretBox }, input: Add
       metadata: { chat_channel_id: input.channelId },
     });
   });
-  const row = await selectFeedRow(database.db, input.communityId, record.id);
+  const row = await selectFeedRow(database.db, communityId, record.id);
   return summaryOf(row as FeedRow);
 }

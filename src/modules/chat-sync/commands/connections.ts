@@ -1,74 +1,27 @@
 import { createSlackReader } from '../../../chat/slack-reader.js';
-import type { Db, Tx } from '../../../db/database.js';
-import type { ChatSyncConnectionsTable } from '../../../db/schema.js';
-import { refuse, refuseSentence } from '../../../shared/failures.js';
+import { refuseSentence } from '../../../shared/failures.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
-import type { DurationMs, EpochMillis } from '../../../shared/time.js';
+import type { DurationMs } from '../../../shared/time.js';
+import type { CommandContext, OperatorContext } from '../../../write-path/command-context.js';
 import { selectChatConnectionTokens, updateChatConnectionToken } from '../../chat-connections/chat-connections.queries.js';
 import {
-  selectConnectionRowOfCommunity,
-  selectConnectionRowOfTeam,
   selectOtherHolderOfTeam,
   selectSealedSyncSecrets,
   updateSealedSyncSecrets,
   upsertSyncConnectionRow,
 } from '../queries/connections.js';
-
-/** A community's Slack bot connection with its secrets opened (only ever held in memory). */
-export interface SyncConnection {
-  communityId: string;
-  teamId: string;
-  teamUrl: string;
-  apiAppId: string | null;
-  botUserId: string | null;
-  botToken: string;
-  signingSecret: string;
-}
-
-function opened(row: ChatSyncConnectionsTable, box: SecretBox): SyncConnection {
-  return {
-    communityId: row.community_id,
-    teamId: row.team_id,
-    teamUrl: row.team_url,
-    apiAppId: row.api_app_id,
-    botUserId: row.bot_user_id,
-    botToken: box.open(row.bot_token),
-    signingSecret: box.open(row.signing_secret),
-  };
-}
-
-export async function selectSyncConnection(db: Db | Tx, box: SecretBox, communityId: string): Promise<SyncConnection | undefined> {
-  const row = await selectConnectionRowOfCommunity(db, communityId);
-  return row && opened(row, box);
-}
-
-/** The connection of a workspace (Events API deliveries name their team). */
-export async function selectSyncConnectionByTeam(db: Db | Tx, box: SecretBox, teamId: string): Promise<SyncConnection | undefined> {
-  const row = await selectConnectionRowOfTeam(db, teamId);
-  return row && opened(row, box);
-}
-
-export async function requireSyncConnection(db: Db | Tx, box: SecretBox, communityId: string): Promise<SyncConnection> {
-  const connection = await selectSyncConnection(db, box, communityId);
-  if (!connection) {
-    throw refuse(
-      [],
-      'not_connected',
-      `Community ${communityId} has no chat bot connection: run community-admin chat connect --community ${communityId} --bot-token xoxb-... --signing-secret ...`,
-    );
-  }
-  return connection;
-}
+import { selectSyncConnection } from '../reads/connections.js';
 
 export interface ConnectSyncInput {
-  communityId: string;
   botToken: string | undefined;
   signingSecret: string | undefined;
   apiAppId: string | undefined;
   apiUrl: string;
   timeoutMs: DurationMs;
-  now: EpochMillis;
 }
+
+/** Where the chat sync's secrets are stored: the box that seals them (SECRETS_KEY). */
+export type SecretsContext = { box: SecretBox };
 
 const secretNames = { bot_token: 'bot token', signing_secret: 'signing secret' } as const;
 
@@ -85,8 +38,11 @@ const secretShape = (value: string, field: keyof typeof secretNames): string => 
  * auth.test, which also gives the workspace's team id and address. A signing secret alone updates
  * the stored one. Both are sealed with SECRETS_KEY when set.
  */
-export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInput): Promise<{ team_id: string }> {
-  const stored = await selectSyncConnection(db, box, input.communityId);
+export async function connectSync(ctx: CommandContext<SecretsContext>, input: ConnectSyncInput): Promise<{ team_id: string }> {
+  const { box, communityId } = ctx;
+  const { db } = ctx.database;
+  const now = ctx.clock.now();
+  const stored = await selectSyncConnection(db, box, communityId);
   const botToken = input.botToken === undefined ? stored?.botToken : secretShape(input.botToken, 'bot_token');
   const signingSecret = input.signingSecret === undefined ? stored?.signingSecret : secretShape(input.signingSecret, 'signing_secret');
   if (botToken === undefined)
@@ -126,7 +82,7 @@ export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInpu
     teamUrl = typeof answer.url === 'string' ? answer.url : '';
     botUserId = typeof answer.user_id === 'string' ? answer.user_id : null;
   }
-  const holder = await selectOtherHolderOfTeam(db, teamId, input.communityId);
+  const holder = await selectOtherHolderOfTeam(db, teamId, communityId);
   if (holder)
     throw refuseSentence(
       ['bot_token'],
@@ -135,21 +91,22 @@ export async function connectSync(db: Db, box: SecretBox, input: ConnectSyncInpu
     );
 
   const row = {
-    community_id: input.communityId,
+    community_id: communityId,
     team_id: teamId,
     team_url: teamUrl,
     api_app_id: input.apiAppId ?? stored?.apiAppId ?? null,
     bot_user_id: botUserId,
     bot_token: box.seal(botToken),
     signing_secret: box.seal(signingSecret),
-    connected_at: input.now,
+    connected_at: now,
   };
   await upsertSyncConnectionRow(db, row);
   return { team_id: teamId };
 }
 
 /** Re-seals every stored chat secret (bot tokens, signing secrets, admin tokens) with the current SECRETS_KEY (key rotation). */
-export async function resealSecrets(db: Db, box: SecretBox): Promise<number> {
+export async function resealSecrets({ database, box }: OperatorContext<SecretsContext>): Promise<number> {
+  const { db } = database;
   const rows = await selectSealedSyncSecrets(db);
   let changed = 0;
   for (const row of rows) {

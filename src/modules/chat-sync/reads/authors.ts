@@ -1,7 +1,7 @@
 import type { ChatReader } from '../../../chat/slack-reader.js';
 import type { Db, Tx } from '../../../db/database.js';
 import { selectProfilesByChatUserIds } from '../../profiles/profiles.queries.js';
-import { authorIdOf, type SlackObject } from '../rules/slack-records.js';
+import { authorIdOf, type SlackObject, stableUuid } from '../rules/slack-records.js';
 
 /**
  * The Slack users that messages name as authors but that have no profile yet, fetched before the
@@ -39,4 +39,10 @@ export async function missingAuthors(
     });
   }
   return users;
+}
+
+/** Profile ids for Slack user ids: the one a profile already has (import, earlier sync), else a stable one. */
+export async function profileIdsFor(tx: Db | Tx, communityId: string, teamId: string, userIds: string[]): Promise<Map<string, string>> {
+  const known = await selectProfilesByChatUserIds(tx, communityId, userIds);
+  return new Map(userIds.map((id) => [id, known.get(id)?.profile_id ?? stableUuid('profile', teamId, id)]));
 }

@@ -7,11 +7,11 @@ import { type DurationMs, type EpochMillis, epochMillis } from '../../../shared/
 import { selectChatConnection } from '../../chat-connections/chat-connections.queries.js';
 import { selectBoundFeeds } from '../../feeds/feeds.queries.js';
 import type { FeedDoc } from '../../feeds/feeds.schemas.js';
-import { type ChatSyncJobView, jobView } from '../commands/sync-jobs.js';
 import { selectConnectionRowOfCommunity } from '../queries/connections.js';
 import { communityQueueState } from '../queries/event-queue.js';
 import { selectActiveJob } from '../queries/jobs.js';
 import { saveSyncStatus, selectSyncStatus } from '../queries/status.js';
+import { type ChatSyncJobView, jobView } from '../records/sync-jobs.js';
 
 /*
  * The console's Slack status (`GET /admin/v0/chat/status`, docs/chat.md "Sync jobs and status"):

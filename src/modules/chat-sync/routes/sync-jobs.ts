@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../../../dependencies.js';
+import { commandContext } from '../../../routing/command-context.js';
 import { principalOf } from '../../../routing/request-context.js';
 import { errorResponses, IdempotencyHeaders } from '../../../schemas/common.schemas.js';
 import { epochMillis } from '../../../shared/time.js';
@@ -10,8 +11,9 @@ import {
   ChatSyncJobResponseSchema,
   StartChatSyncJobBodySchema,
 } from '../chat-sync.schemas.js';
-import { getSyncJob, startSyncJob } from '../commands/sync-jobs.js';
+import { startSyncJob } from '../commands/sync-jobs.js';
 import { chatStatus } from '../reads/status.js';
+import { getSyncJob } from '../reads/sync-jobs.js';
 import { ChatSyncJobWorker } from '../worker/sync-jobs.js';
 
 /**
@@ -63,7 +65,7 @@ export const chatSyncJobsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asyn
     },
     async (request, reply) => {
       const since = request.body.since === undefined ? null : epochMillis(Date.parse(request.body.since));
-      const job = await startSyncJob(deps, principalOf(request).communityId, since);
+      const job = await startSyncJob(commandContext(request, deps), { since });
       worker.wake();
       return reply.code(202).send({ success: true as const, data: job });
     },

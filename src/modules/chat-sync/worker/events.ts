@@ -8,8 +8,8 @@ import type { SecretBox } from '../../../shared/secret-box.js';
 import { addMillis, type DurationMs, durationMs, epochMillis, millisFromMicros } from '../../../shared/time.js';
 import { writeCommunityData } from '../../../write-path/write-community-data.js';
 import { applyEvent, prepareEvent } from '../commands/apply-event.js';
-import { selectSyncConnection } from '../commands/connections.js';
 import { claimEvents, markEventApplied, type QueuedEvent, recordFailure } from '../queries/event-queue.js';
+import { selectSyncConnection } from '../reads/connections.js';
 import { describeChatEventOutcome } from '../rules/event-outcome.js';
 import type { SlackObject } from '../rules/slack-records.js';
 
@@ -97,11 +97,14 @@ export class ChatEventWorker {
       }
       const envelope = JSON.parse(event.body) as SlackObject;
       const slackEvent = (envelope.event ?? {}) as SlackObject;
-      const prepared = await prepareEvent(database.db, this.readerFor(event.community_id, connection.botToken), connection, slackEvent);
+      const prepared = await prepareEvent(
+        { db: database.db, reader: this.readerFor(event.community_id, connection.botToken) },
+        { connection, event: slackEvent },
+      );
       const outcome = await writeCommunityData({ database, clock }, event.community_id, async (w) => {
         if (!(await markEventApplied(w.tx, event.community_id, event.event_id, millisFromMicros(w.now))))
           return { kind: 'already_applied' } as const;
-        return applyEvent(w, connection, slackEvent, prepared);
+        return applyEvent(w, { connection, event: slackEvent, prepared });
       });
       this.deps.log.debug(
         { event_id: event.event_id, event_type: event.event_type, outcome: describeChatEventOutcome(outcome) },

@@ -4,9 +4,11 @@ import type { Clock } from '../../../shared/clock.js';
 import { PolledDrain } from '../../../shared/polled-drain.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
 import { addMillis, type DurationMs, durationMs, type EpochMillis } from '../../../shared/time.js';
-import { BackfillInterrupted, backfillFailure, progressOf, runRecordedBackfill } from '../commands/sync-jobs.js';
+import { BackfillInterrupted, runRecordedBackfill } from '../commands/sync-jobs.js';
 import { type ClaimedJob, claimJob, finishJob, releaseJob, renewJob } from '../queries/jobs.js';
 import { checkChatConnection } from '../reads/status.js';
+import { backfillFailure } from '../rules/backfill-failure.js';
+import { progressOf } from '../rules/sync-progress.js';
 
 export interface SyncJobWorkerOptions {
   database: Database;
@@ -114,10 +116,9 @@ export class ChatSyncJobWorker {
             await renew(JSON.stringify(progressOf(running)));
             if (left) throw left;
           },
+          communityId: job.community_id,
         },
-        job.community_id,
-        job.since === null ? {} : { since: job.since },
-        job.id,
+        { ...(job.since === null ? {} : { since: job.since }), jobId: job.id },
       );
       clearInterval(timer);
       await chain;
