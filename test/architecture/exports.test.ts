@@ -21,7 +21,6 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { filesUnder, repoPath, root } from './source-tree.js';
 
-const chatSyncCommands = 'chat-sync commands: being converted';
 const seed = 'the benches build their datasets from the seed, section by section';
 const explain = 'the query-plan tests EXPLAIN exactly the statement it runs';
 const follows = 'the tests follow the constant, not a copy of it';
@@ -34,8 +33,6 @@ const benchDb = 'the benches and the test harness open databases as the server d
  */
 export const justifiedExports: Readonly<Record<string, string>> = {
   'src/cli/index.ts#runCli': "the bin's entry point (bin/community-admin.js runs the built CLI)",
-  'src/modules/chat-sync/commands/bound-feeds.ts#summaryOf': chatSyncCommands,
-  'src/modules/chat-sync/commands/sync-jobs.ts#emptyProgress': chatSyncCommands,
   'src/chat/index.ts#ChatNotConfiguredError': "the chat port's surface: the tests tell the chat-less refusal by its class",
   'src/chat/index.ts#noChatWorkspace': "the chat port's surface: the tests drive the chat-less workspace",
   'src/chat/index.ts#createSlackWorkspace':
