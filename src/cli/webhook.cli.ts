@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
-import { listWebhookDeliveries, redeliverWebhooks, type WebhookDeliveryView } from '../modules/webhooks/commands/deliveries.js';
+import { listWebhookDeliveries, redeliverWebhooks } from '../modules/webhooks/commands/deliveries.js';
 import {
   createWebhookEndpoint,
   listWebhookEndpoints,
@@ -10,6 +10,7 @@ import {
   type WebhookEndpointChange,
 } from '../modules/webhooks/commands/endpoints.js';
 import { sendTestWebhook } from '../modules/webhooks/commands/test-send.js';
+import type { WebhookDeliveryView } from '../modules/webhooks/records/deliveries.js';
 import { systemClock } from '../shared/clock.js';
 import { type DurationMs, durationMs, type EpochMillis, epochMillis, subtractMillis } from '../shared/time.js';
 import { cliActor, withDatabase } from './context.js';

@@ -16,6 +16,7 @@ import {
   selectDelivery,
 } from '../queries/deliveries.js';
 import { selectEndpoint } from '../queries/endpoints.js';
+import { deliveryViewsOf, type WebhookDeliveryView } from '../records/deliveries.js';
 import type { WebhookEventType } from '../rules/event-types.js';
 import { drainWebhookOutbox } from './fan-out.js';
 
@@ -23,30 +24,6 @@ import { drainWebhookOutbox } from './fan-out.js';
  * Deliveries and their attempt log, as the operator's CLI and the integrators' API show them, and
  * redelivery: one service for both (the API scopes everything to the key's community, the CLI does not).
  */
-
-/** One attempt of a delivery: when, what the receiver answered (or null), how long it took, the error. */
-export interface WebhookAttemptView {
-  attempted_at: string;
-  status: number | null;
-  duration_ms: DurationMs;
-  error: string | null;
-}
-
-export interface WebhookDeliveryView {
-  id: string;
-  endpoint_id: string;
-  webhook_id: string;
-  type: WebhookEventType;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-  /** Every attempt still logged, oldest first (attempts made before the log existed are counted, not listed). */
-  attempt_log: WebhookAttemptView[];
-}
 
 const deliveryStatuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
@@ -65,31 +42,7 @@ async function deliveryViews({ database }: DatabaseDeps, rows: readonly Delivery
     database.db,
     rows.map((row) => row.id),
   );
-  const byDelivery = new Map<string, WebhookAttemptView[]>();
-  for (const attempt of attempts) {
-    const list = byDelivery.get(attempt.delivery_id) ?? [];
-    list.push({
-      attempted_at: toIso(epochMillis(Number(attempt.attempted_at))),
-      status: attempt.response_status,
-      duration_ms: attempt.duration_ms,
-      error: attempt.error,
-    });
-    byDelivery.set(attempt.delivery_id, list);
-  }
-  return rows.map((row) => ({
-    id: row.id,
-    endpoint_id: row.endpoint_id,
-    webhook_id: row.webhook_id,
-    type: row.type,
-    status: row.status,
-    attempts: row.attempts,
-    next_attempt_at: row.status === 'pending' ? toIso(row.next_attempt_at) : null,
-    last_response_status: row.last_response_status,
-    last_error: row.last_error,
-    created_at: toIso(row.created_at),
-    delivered_at: row.delivered_at === null ? null : toIso(row.delivered_at),
-    attempt_log: byDelivery.get(row.id) ?? [],
-  }));
+  return deliveryViewsOf(rows, attempts);
 }
 
 /** The endpoint (of the community when one is given), the outbox fanned out first, or a 404. */

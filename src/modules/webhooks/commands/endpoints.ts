@@ -17,6 +17,7 @@ import {
   updateEndpoint,
   updateEndpointSecrets,
 } from '../queries/endpoints.js';
+import { endpointView, type WebhookEndpointView } from '../records/endpoints.js';
 import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from '../rules/event-types.js';
 import { newWebhookSecret } from '../rules/signing.js';
 import { parseWebhookUrl, type Resolver, resolveWebhookTarget } from '../rules/target-address.js';
@@ -34,19 +35,6 @@ export interface EndpointDeps extends ActorDeps {
   resolver?: Resolver;
 }
 
-/** An endpoint as listed: never its secret. */
-export interface WebhookEndpointView {
-  id: string;
-  community_id: string;
-  url: string;
-  /** The event types sent to it; null is every type. */
-  events: WebhookEventType[] | null;
-  disabled: boolean;
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  created_at: string;
-}
-
 export interface CreatedWebhookEndpoint {
   id: string;
   url: string;
@@ -57,19 +45,6 @@ export interface CreatedWebhookEndpoint {
 }
 
 const maxEndpointsPerCommunity = 20;
-
-function endpointView(row: WebhookEndpointsTable): WebhookEndpointView {
-  return {
-    id: row.id,
-    community_id: row.community_id,
-    url: row.url,
-    events: row.events === null ? null : (JSON.parse(row.events) as WebhookEventType[]),
-    disabled: row.disabled_at !== null,
-    disabled_at: row.disabled_at === null ? null : toIso(row.disabled_at),
-    disabled_reason: row.disabled_reason,
-    created_at: toIso(row.created_at),
-  };
-}
 
 /** Checks the URL (scheme, then every address its host resolves to); answers it normalised, or refuses it (WebhookTargetRefused, at `url`). */
 async function checkEndpointUrl(raw: string, allowPrivate: boolean, resolver?: Resolver): Promise<string> {
