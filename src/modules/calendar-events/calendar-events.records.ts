@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import fastJson from 'fast-json-stringify';
 import { emptyReferences } from '../../rich-text/build-references.js';
 import type { Mentions } from '../../rich-text/extract-mentions.js';
 import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
-import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
+import { jsonSerializer } from '../../schemas/json-text.js';
 import { formatJsonTimestamp } from '../../shared/timestamps.js';
 import type { EventPeople } from './queries/children.js';
 import type { CalendarEventMentions, CalendarEventRow } from './queries/events.js';
@@ -21,22 +20,20 @@ export function mentionsOf(row: Pick<CalendarEventRow, 'mentions'>): CalendarEve
 }
 
 /** The fields of a record that come from the row's columns, serialised by the record's own schema. */
-const serializeColumns = compiledOnFirstCall(() =>
-  fastJson(
-    Type.Pick(CalendarEventSchema, [
-      'id',
-      'created_at',
-      'updated_at',
-      'start_date',
-      'end_date',
-      'is_unlisted',
-      'publish_to_site',
-      'status',
-      'attendees_count',
-    ]),
-  ),
+const serializeColumns = jsonSerializer(
+  Type.Pick(CalendarEventSchema, [
+    'id',
+    'created_at',
+    'updated_at',
+    'start_date',
+    'end_date',
+    'is_unlisted',
+    'publish_to_site',
+    'status',
+    'attendees_count',
+  ]),
 );
-const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema));
+const serializeReferences = jsonSerializer(ReferencesSchema);
 let emptyReferencesText: string | undefined;
 const emptyReferencesJson = (): string => {
   const text = emptyReferencesText ?? serializeReferences(emptyReferences());
@@ -44,7 +41,7 @@ const emptyReferencesJson = (): string => {
   return text;
 };
 
-const serializePerson = compiledOnFirstCall(() => fastJson(EventPersonSchema));
+const serializePerson = jsonSerializer(EventPersonSchema);
 
 /**
  * The host or speaker record (EventPersonSchema's fields only) of a stored profile's JSON text. The

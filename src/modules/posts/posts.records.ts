@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import fastJson from 'fast-json-stringify';
 import { type References, ReferencesSchema } from '../../rich-text/rich-text.schemas.js';
-import { compiledOnFirstCall } from '../../shared/compiled-on-first-call.js';
+import { jsonSerializer } from '../../schemas/json-text.js';
 import { derivedOnce } from '../../shared/derived-once.js';
 import { epochMicros } from '../../shared/time.js';
 import { formatTextTimestamp, parseTimestamp } from '../../shared/timestamps.js';
@@ -11,14 +10,12 @@ import type { PostRow } from './posts.queries.js';
 import { PostSchema } from './posts.schemas.js';
 
 /** The fields of a record that come from the row's columns, serialised by the record's own schema. */
-const serializeColumns = compiledOnFirstCall(() =>
-  fastJson(
-    Type.Pick(PostSchema, ['id', 'created_at', 'updated_at', 'content_created_at', 'latest_activity_at', 'feed_id', 'author_profile_id']),
-  ),
+const serializeColumns = jsonSerializer(
+  Type.Pick(PostSchema, ['id', 'created_at', 'updated_at', 'content_created_at', 'latest_activity_at', 'feed_id', 'author_profile_id']),
 );
-const serializeFeed = compiledOnFirstCall(() => fastJson(FeedSummarySchema));
-const serializeReferences = compiledOnFirstCall(() => fastJson(ReferencesSchema));
-const serializeProfile = compiledOnFirstCall(() => fastJson(ProfileSchema));
+const serializeFeed = jsonSerializer(FeedSummarySchema);
+const serializeReferences = jsonSerializer(ReferencesSchema);
+const serializeProfile = jsonSerializer(ProfileSchema);
 
 /** An author's part of a post record from its stored profile, derived once per profile text (a page often repeats authors). */
 const authorPart = derivedOnce((_profileId, profileJson) => serializeProfile(inTextSpelling(profileJson)), 1024);
