@@ -3,7 +3,7 @@ import { createAward } from '../modules/awards/awards.commands.js';
 import { listAwards } from '../modules/awards/awards.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { cliActor, withDatabase } from './context.js';
-import { asOperatorErrors, formatTable, printResult } from './output.js';
+import { asOperatorErrors, printResult, printRows } from './output.js';
 
 /** `award create|list` (docs/awards.md). */
 export function registerAwardCommands(program: Command): void {
@@ -38,10 +38,6 @@ export function registerAwardCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
       const awards = await asOperatorErrors(() => withDatabase((database) => listAwards({ database }, options.community)));
-      printResult(
-        { json: Boolean(options.json) },
-        awards,
-        formatTable(awards as unknown as Record<string, unknown>[], ['id', 'name', 'emoji', 'assigned_count', 'description', 'created_at']),
-      );
+      printRows({ json: Boolean(options.json) }, awards, ['id', 'name', 'emoji', 'assigned_count', 'description', 'created_at']);
     });
 }

@@ -5,7 +5,7 @@ import { systemClock } from '../shared/clock.js';
 import { publicBaseUrl } from '../shared/public-base-url.js';
 import { SecretBox } from '../shared/secret-box.js';
 import { cliActor, withDatabase } from './context.js';
-import { asOperatorErrors, formatTable, printResult } from './output.js';
+import { asOperatorErrors, printResult, printRows } from './output.js';
 
 /** `calendar-feed create|list|revoke` (docs/calendar-feeds.md). */
 export function registerCalendarFeedCommands(program: Command): void {
@@ -47,18 +47,7 @@ export function registerCalendarFeedCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
       const feeds = await asOperatorErrors(() => withDatabase((database) => listCalendarFeeds({ database }, options.community)));
-      printResult(
-        { json: Boolean(options.json) },
-        feeds,
-        formatTable(feeds as unknown as Record<string, unknown>[], [
-          'id',
-          'label',
-          'member_id',
-          'tag_id',
-          'include_unlisted',
-          'created_at',
-        ]),
-      );
+      printRows({ json: Boolean(options.json) }, feeds, ['id', 'label', 'member_id', 'tag_id', 'include_unlisted', 'created_at']);
     });
   feed
     .command('revoke')

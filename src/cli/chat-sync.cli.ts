@@ -12,7 +12,7 @@ import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
 import { type EpochMillis, epochMillis } from '../shared/time.js';
 import { cliActor, withDatabase } from './context.js';
-import { asOperatorErrors, formatTable, printResult } from './output.js';
+import { asOperatorErrors, printResult, printRows } from './output.js';
 
 /** What `chat connect --json` prints: never a token or secret. */
 export interface ConnectResult {
@@ -154,16 +154,12 @@ export function registerFeedCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { community: string; json?: boolean }) => {
       const feeds = await asOperatorErrors(() => withDatabase((database) => listFeeds({ database }, options.community)));
-      printResult(
-        { json: Boolean(options.json) },
-        feeds,
-        formatTable(feeds as unknown as Record<string, unknown>[], [
-          'id',
-          'label',
-          'chat_channel_id',
-          'chat_channel_name',
-          'sync_all_incoming_messages',
-        ]),
-      );
+      printRows({ json: Boolean(options.json) }, feeds, [
+        'id',
+        'label',
+        'chat_channel_id',
+        'chat_channel_name',
+        'sync_all_incoming_messages',
+      ]);
     });
 }

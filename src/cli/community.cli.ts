@@ -3,7 +3,7 @@ import { createCommunity, setCommunityPlan } from '../modules/communities/commun
 import { listCommunities } from '../modules/communities/communities.reads.js';
 import { systemClock } from '../shared/clock.js';
 import { cliActor, withDatabase } from './context.js';
-import { asOperatorErrors, formatTable, printResult } from './output.js';
+import { asOperatorErrors, printResult, printRows } from './output.js';
 
 /** `community create|list|set-plan`. */
 export function registerCommunityCommands(program: Command): void {
@@ -28,11 +28,7 @@ export function registerCommunityCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const communities = await withDatabase((database) => listCommunities({ database }));
-      printResult(
-        { json: Boolean(options.json) },
-        communities,
-        formatTable(communities as unknown as Record<string, unknown>[], ['id', 'name', 'plan']),
-      );
+      printRows({ json: Boolean(options.json) }, communities, ['id', 'name', 'plan']);
     });
   community
     .command('set-plan')

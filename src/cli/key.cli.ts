@@ -72,16 +72,7 @@ export function registerKeyCommands(program: Command): void {
       printResult(
         { json: Boolean(options.json) },
         documented,
-        formatTable(rows as unknown as Record<string, unknown>[], [
-          'id',
-          'label',
-          'kind',
-          'permissions',
-          'expires_at',
-          'created_at',
-          'last_used_at',
-          'revoked_at',
-        ]),
+        formatTable(rows, ['id', 'label', 'kind', 'permissions', 'expires_at', 'created_at', 'last_used_at', 'revoked_at']),
       );
     });
   key

@@ -11,10 +11,15 @@ export function printResult(output: Output, value: unknown, text: string): void 
   process.stdout.write(output.json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
 
-/** Prints a table of rows as aligned columns. */
-export function formatTable(rows: Record<string, unknown>[], columns: string[]): string {
+/** Prints a list: the rows as one JSON document with --json, else as a table of `columns`. */
+export function printRows<R extends object>(output: Output, rows: readonly R[], columns: readonly (keyof R & string)[]): void {
+  printResult(output, rows, formatTable(rows, columns));
+}
+
+/** Prints a table of rows as aligned columns, the columns named by the rows' own fields. */
+export function formatTable<R extends object>(rows: readonly R[], columns: readonly (keyof R & string)[]): string {
   if (rows.length === 0) return '(none)';
-  const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))];
+  const cells = [[...columns], ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => (line[i] as string).length)));
   return cells
     .map((line) =>

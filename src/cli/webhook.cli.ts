@@ -163,7 +163,7 @@ export function registerWebhookCommands(program: Command): void {
       const deliveries = await asOperatorErrors(() =>
         withDatabase((database) => listWebhookDeliveries({ database }, options.endpoint, options.status ?? null, limit)),
       );
-      const table = formatTable(deliveries as unknown as Record<string, unknown>[], [
+      const table = formatTable(deliveries, [
         'id',
         'type',
         'status',
