@@ -14,35 +14,17 @@ import { durationMs } from '../../../src/shared/time.js';
 import { parseJsonOutput, runCli } from '../../support/cli.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { collectingLog, emitRoute } from '../webhooks/webhook-test-kit.js';
-
-interface Activity {
-  action: string;
-  actor: { type: string; id: string | null; label: string | null };
-  target: { type: string; id: string | null; name: string | null };
-  context: { request_id: string; ip: string | null; user_agent: string | null } | null;
-  changes: Record<string, [unknown, unknown]> | null;
-  metadata: Record<string, unknown> | null;
-}
-type Auth = { authorization: string };
+import { type Activity, type Auth, listActivities, onlyOne } from './activity-kit.js';
 
 const route = emitRoute();
 
 /** The community's records newest first, but the harness's own key. */
 async function records(t: TestApp, auth: Auth, action?: string): Promise<Activity[]> {
-  const query = action ? `&action=${encodeURIComponent(action)}` : '';
-  const res = await t.request({ method: 'GET', url: `/admin/v0/activities?per_page=100${query}`, headers: auth });
-  assert.equal(res.statusCode, 200, res.body);
-  return res
-    .json<{ data: { records: Activity[] } }>()
-    .data.records.filter((r) => !(r.action === 'api_key.created' && r.actor.type === 'system'));
+  return (await listActivities(t, auth, action)).filter((r) => !(r.action === 'api_key.created' && r.actor.type === 'system'));
 }
 
 /** The one record of `action` (fails when there are none or several). */
-async function only(t: TestApp, auth: Auth, action: string): Promise<Activity> {
-  const found = await records(t, auth, action);
-  assert.equal(found.length, 1, `one ${action}: ${JSON.stringify(found)}`);
-  return found[0] as Activity;
-}
+const only = async (t: TestApp, auth: Auth, action: string): Promise<Activity> => onlyOne(await records(t, auth, action), action);
 
 describeEachEngine(
   'activity records of the writers merged beside the log',

@@ -17,36 +17,15 @@ import { parseJsonOutput, runCli } from '../../support/cli.js';
 import { describeEachEngine, type TestApp } from '../../support/harness.js';
 import { fixture, multipartBody, uploadParts } from '../../support/multipart.js';
 import { emitRoute } from '../webhooks/webhook-test-kit.js';
-
-interface Activity {
-  action: string;
-  actor: { type: string; id: string | null; label: string | null };
-  target: { type: string; id: string | null; name: string | null };
-  context: { request_id: string; ip: string | null; user_agent: string | null } | null;
-  changes: Record<string, [unknown, unknown]> | null;
-  metadata: Record<string, unknown> | null;
-}
-type Auth = { authorization: string };
+import { type Activity, type Auth, listActivities, onlyOne } from './activity-kit.js';
 
 const route = emitRoute();
 
 /** The community's records of `action`, newest first. */
-async function records(t: TestApp, auth: Auth, action: string): Promise<Activity[]> {
-  const res = await t.request({
-    method: 'GET',
-    url: `/admin/v0/activities?per_page=100&action=${encodeURIComponent(action)}`,
-    headers: auth,
-  });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json<{ data: { records: Activity[] } }>().data.records;
-}
+const records = (t: TestApp, auth: Auth, action: string): Promise<Activity[]> => listActivities(t, auth, action);
 
 /** The one record of `action` (fails when there are none or several). */
-async function only(t: TestApp, auth: Auth, action: string): Promise<Activity> {
-  const found = await records(t, auth, action);
-  assert.equal(found.length, 1, `one ${action}: ${JSON.stringify(found)}`);
-  return found[0] as Activity;
-}
+const only = async (t: TestApp, auth: Auth, action: string): Promise<Activity> => onlyOne(await records(t, auth, action), action);
 
 const cli = { type: 'cli', id: null, label: userInfo().username };
 
