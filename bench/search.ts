@@ -12,6 +12,8 @@
 // Usage: npm run bench:search [-- POSTS]   (default 1,000,000 posts; a smaller corpus for a quick run)
 // BENCH_SEARCH_PARTS (http,isolation,size) and BENCH_SEARCH_ENGINES (sqlite[,postgres]) choose what is measured.
 // BENCH_SECONDS (5) per run, BENCH_RUNS (2) measured runs after a warm-up, BENCH_CONNECTIONS (50).
+// BENCH_SEARCH_KINDS (names, comma-separated: "one word,prefix") measures only those kinds besides the Home page;
+// BENCH_SERVER_NODE_ARGS adds node options to the server (after the engine's own: "--max-semi-space-size=16").
 // SEARCH_RANKINGS_MB is passed to the server (default 64: repeated searches are cut from the kept ranked list;
 // 0: every request ranks its search anew, the cost of a first search: docs/search.md, "Ranked lists").
 // The import's cost is measured by bench/search-import.ts (two builds).
@@ -140,7 +142,8 @@ async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
       BENCH_LOOP_FILE: loopFile,
       SEARCH_RANKINGS_MB: process.env.SEARCH_RANKINGS_MB ?? '64',
     },
-    nodeArgs: ['--import', loopHook],
+    // BENCH_SERVER_NODE_ARGS: node options after the engine's own (the last of an option wins), e.g. another semi-space size.
+    nodeArgs: ['--import', loopHook, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
   });
   const figures: QueryFigures[] = [];
   try {
@@ -151,12 +154,13 @@ async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
     const events = { name: 'event list (no search)', q: '', path: '/admin/v0/calendar_events?page=3&per_page=20', key: eventsKey.key };
     // The frequent word last: its backlog (no answer within the load tool's timeout) outlives its run.
     const searches = queries.map(({ name, q }) => ({ name, q, path: `/admin/v0/search?q=${encodeURIComponent(q)}`, key: key.key }));
+    const kinds = process.env.BENCH_SEARCH_KINDS?.split(',');
     const measured = [
       reference,
       events,
       ...searches.filter((s) => s.name !== 'frequent word'),
       ...searches.filter((s) => s.name === 'frequent word'),
-    ];
+    ].filter((kind) => kind === reference || !kinds || kinds.includes(kind.name));
     let homeRps = 0;
     let homeCpu: number | null = null;
     for (const { name, q, path, key: bearer } of measured) {
@@ -182,8 +186,8 @@ async function loadFigures(corpus: SearchCorpus): Promise<QueryFigures[]> {
         homeCpu = cpuMs;
       }
       // Half the Home page's capacity: what a search costing at most 1.5x the page carries at 75% busy.
-      // The frequent word cannot carry that (it costs several pages): half its own capacity instead.
-      const rate = name === 'frequent word' ? rps / 2 : homeRps / 2;
+      // The frequent word and the event list cannot carry that (each costs several pages): half their own capacity instead.
+      const rate = name === 'frequent word' || name === events.name ? rps / 2 : homeRps / 2;
       tails.sort((a, b) => a.cycleP99 / a.cycleP50 - b.cycleP99 / b.cycleP50);
       figures.push({
         name,
