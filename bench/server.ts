@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverNodeOptions } from '../src/cli/server-node-options.js';
 import { parseDatabaseUrl } from '../src/config.js';
@@ -11,6 +12,7 @@ export const hasTaskset = existsSync('/usr/bin/taskset') || existsSync('/bin/tas
 const variantHooks = fileURLToPath(new URL('./hooks/register-variant.mjs', import.meta.url));
 const ceilingScript = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
 const floorScript = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
+const loopHookPath = fileURLToPath(new URL('./hooks/loop-delay.mjs', import.meta.url));
 
 export type Variant = 'no-count' | 'no-guards';
 
@@ -115,6 +117,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...serverNodeOptions(parseDatabaseUrl(options.databaseUrl)),
     ...(options.variant ? ['--import', variantHooks] : []),
     ...(options.nodeArgs ?? []),
+    // Any bench's servers with the loop instrument (docs/performance.md, "Tail"): a file per server in that directory.
+    ...(process.env.BENCH_SERVER_LOOP_DIR ? ['--import', loopHookPath] : []),
     binPath,
     'serve',
   ];
@@ -129,6 +133,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Out of the way like the request budget (bench/fairness.ts measures the cost budget itself).
     RATE_LIMIT_COST_PER_SECOND: '1000000000',
     ...(options.variant ? { BENCH_VARIANT: options.variant } : {}),
+    ...(process.env.BENCH_SERVER_LOOP_DIR ? { BENCH_LOOP_FILE: join(process.env.BENCH_SERVER_LOOP_DIR, `loop-${port}.jsonl`) } : {}),
     ...options.env,
   };
   return startPinned(pinned(0, node), env, '/healthz', port);

@@ -133,6 +133,7 @@ export async function runServer(config: Config): Promise<void> {
   const database: Database = openDatabase(config.database, {
     timeouts: config.databaseTimeouts,
     idleInTransactionMs: config.requestDeadlineMs,
+    checkpointsOffLoop: true,
   });
   const startup = { ready: false };
   let bootstrap: Awaited<ReturnType<typeof prepareDatabase>> = null;

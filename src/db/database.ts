@@ -11,6 +11,7 @@ import { namingPool } from './pg-statements.js';
 import { registerPostgresPool, registerSqliteHandle, registerSqliteReadThread } from './prepared-query.js';
 import type { DB } from './schema.js';
 import { migratorOf } from './schema-migrator.js';
+import { SqliteCheckpoints } from './sqlite-checkpoints.js';
 import { SqliteCommitWatch } from './sqlite-commit-watch.js';
 import { sqliteDriver } from './sqlite-driver.js';
 import { SqliteReadThread } from './sqlite-read-thread.js';
@@ -73,6 +74,8 @@ export interface OpenOptions {
   timeouts?: DatabaseTimeouts;
   /** PostgreSQL ends a session left idle inside a transaction this long (a client gone silent mid-write). */
   idleInTransactionMs?: DurationMs;
+  /** SQLite: checkpoint the WAL on the read thread, not at the end of a commit on this connection (the server's). */
+  checkpointsOffLoop?: boolean;
 }
 
 /** How much longer than statement_timeout the client waits for an answer (the cancel's round trip). */
@@ -95,6 +98,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     registerSqliteHandle(db, sqlite, statements);
     const readThread = target.path === ':memory:' ? null : new SqliteReadThread(target.path, options.timeouts?.statementMs || 5000);
     if (readThread) registerSqliteReadThread(db, readThread);
+    const checkpoints = readThread && options.checkpointsOffLoop ? new SqliteCheckpoints(sqlite, `${target.path}-wal`, readThread) : null;
     // Opened on first use: the -shm file exists once a connection has used the WAL.
     let watch: SqliteCommitWatch | null = null;
     return {
@@ -109,6 +113,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       close: async () => {
         watch?.close();
         watch = null;
+        checkpoints?.stop();
         await readThread?.close();
         await db.destroy();
       },

@@ -13,8 +13,17 @@ const Driver = require(workerData.driverPath);
 const db = new Driver(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 const statements = new Map();
-parentPort.on('message', ({ id, sql, values }) => {
+// Opened on the first checkpoint asked for: copying the WAL into the database file needs a
+// connection that may write (it writes nothing else).
+let checkpointer = null;
+parentPort.on('message', ({ id, sql, values, checkpoint }) => {
   try {
+    if (checkpoint) {
+      checkpointer ??= new Driver(workerData.path, { fileMustExist: true });
+      const [row] = checkpointer.pragma('wal_checkpoint(PASSIVE)');
+      parentPort.postMessage({ id, rows: [row] });
+      return;
+    }
     let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
@@ -38,7 +47,8 @@ interface Reply {
  * the main connection holds the event loop while it runs: a search of a word in a third of 40k
  * posts holds it ~20 ms, and every other request read meanwhile waits (docs/performance.md,
  * *Fairness*). The thread's connection reads what is committed (WAL), as the main connection does
- * outside a write. Started on first use, one per database; `close` ends it.
+ * outside a write. Started on first use, one per database; `close` ends it. A server's WAL
+ * checkpoints run on the same thread (`checkpoint`).
  */
 export class SqliteReadThread {
   private worker: Worker | null = null;
@@ -51,13 +61,27 @@ export class SqliteReadThread {
   ) {}
 
   all(sql: string, values: readonly unknown[]): Promise<unknown[]> {
+    return this.ask({ sql, values });
+  }
+
+  /**
+   * A PASSIVE checkpoint of the WAL (as much as it can without waiting for the writer or any
+   * reader), run on the thread with a connection of its own: the copy and its fsyncs stay off the
+   * event loop (src/db/sqlite-checkpoints.ts).
+   */
+  async checkpoint(): Promise<{ busy: number; log: number; checkpointed: number }> {
+    const [row] = await this.ask({ checkpoint: true });
+    return row as { busy: number; log: number; checkpointed: number };
+  }
+
+  private ask(message: { sql: string; values: readonly unknown[] } | { checkpoint: true }): Promise<unknown[]> {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       // Kept alive while it has a read to answer (nothing else may hold the loop: a test's inject); idle, it holds nothing.
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, sql, values });
+      worker.postMessage({ id, ...message });
     });
   }
 
