@@ -98,7 +98,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     registerSqliteHandle(db, sqlite, statements);
     const readThread = target.path === ':memory:' ? null : new SqliteReadThread(target.path, options.timeouts?.statementMs || 5000);
     if (readThread) registerSqliteReadThread(db, readThread);
-    const checkpoints = readThread && options.checkpointsOffLoop ? new SqliteCheckpoints(sqlite, `${target.path}-wal`, readThread) : null;
+    const checkpoints = readThread && options.checkpointsOffLoop ? new SqliteCheckpoints(sqlite, target.path, readThread) : null;
     // Opened on first use: the -shm file exists once a connection has used the WAL.
     let watch: SqliteCommitWatch | null = null;
     return {
