@@ -43,7 +43,10 @@ export function hurryRequests(app: FastifyInstance, withinMs: DurationMs): void 
  * bounded by the database's statement timeout. What the route returns after the deadline is dropped.
  */
 export function registerRequestDeadline(app: FastifyInstance, deadlineMs: DurationMs, exempt: (url: string) => boolean): void {
-  const pending = new WeakMap<FastifyRequest, Pending>();
+  // Each request's state, a property of the request, not a WeakMap entry (see setRequestDeadline).
+  const stateOf = Symbol('deadlineState');
+  type Carrying = { [stateOf]?: Pending };
+  const pendingOf = (request: FastifyRequest) => (request as Carrying)[stateOf];
   const live = new Set<Pending>();
   inFlight.set(app, live);
   const expire = (request: FastifyRequest, reply: FastifyReply, deadline: RequestDeadline) => {
@@ -54,7 +57,7 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: Durati
     reply.send(deadlinePassed());
   };
   const clear = (request: FastifyRequest) => {
-    const state = pending.get(request);
+    const state = pendingOf(request);
     if (!state) return;
     clearTimeout(state.timer);
     live.delete(state);
@@ -67,7 +70,7 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: Durati
     const timer = setTimeout(fire, deadlineMs);
     timer.unref();
     const state: Pending = { deadline, timer, at: Date.now() + deadlineMs, expire: fire };
-    pending.set(request, state);
+    (request as Carrying)[stateOf] = state;
     setRequestDeadline(request, deadline);
     live.add(state);
     done();
@@ -85,7 +88,7 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: Durati
     route.handler = function withDeadline(this: FastifyInstance, request, reply) {
       const result: unknown = handler.call(this, request, reply);
       if (!(result instanceof Promise)) return result;
-      const expired = () => pending.get(request)?.deadline.expired === true;
+      const expired = () => pendingOf(request)?.deadline.expired === true;
       return result.then(
         (payload: unknown) => (expired() ? undefined : payload),
         (error: unknown) => {
