@@ -118,7 +118,18 @@ export interface IdempotencyStore {
  * response is stored in onSend, before it leaves, so a retry right after it already replays.
  */
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyStore, metrics: Pick<Metrics, 'idempotency'>): void {
-  const states = new WeakMap<FastifyRequest, KeyState>();
+  // Each request's key state, a property of the request, not a WeakMap entry keyed by it (an
+  // ephemeron per request makes every scavenge dearer: docs/performance.md, "Cost: per-request
+  // WeakMap entries and timers").
+  const stateOf = Symbol('idempotencyKeyState');
+  type Carrying = { [stateOf]?: KeyState };
+  const states = {
+    set: (request: FastifyRequest, state: KeyState) => {
+      (request as Carrying)[stateOf] = state;
+    },
+    get: (request: FastifyRequest): KeyState | undefined => (request as Carrying)[stateOf],
+    has: (request: FastifyRequest): boolean => (request as Carrying)[stateOf] !== undefined,
+  };
   app.decorateRequest('claimIdempotencyKey', null);
 
   const checkHeader = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {

@@ -5,18 +5,62 @@ import { deadlinePassed } from './error-handler.js';
 
 interface Pending {
   deadline: RequestDeadline;
-  timer: NodeJS.Timeout;
-  /** When the timer fires (ms since the epoch). */
+  /** When it expires (ms since the epoch). */
   at: number;
+  /** True once expire has run: it runs once. */
+  fired: boolean;
   expire: () => void;
 }
 
+/**
+ * The requests in flight of one app, with one timer for all of them: armed for the earliest
+ * deadline, it fires about once a deadline whatever the rate of requests, where a timer per request
+ * was set and cleared on every one (docs/performance.md, "Cost: per-request WeakMap entries and
+ * timers").
+ */
+class Deadlines {
+  /** In arrival order, which is deadline order except after a hurry. */
+  readonly live = new Set<Pending>();
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+
+  add(pending: Pending): void {
+    this.live.add(pending);
+    this.arm(pending.at);
+  }
+
+  /** Fires at `at` at the latest (sooner when an earlier deadline is already armed). */
+  arm(at: number): void {
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.sweep(), Math.max(0, at - Date.now()));
+    this.timer.unref();
+  }
+
+  /** Expires every request past its deadline, then arms the timer for the earliest one left. */
+  private sweep(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const pending of this.live) {
+      if (pending.fired) continue;
+      if (pending.at <= now) {
+        pending.fired = true;
+        pending.expire();
+      } else if (pending.at < next) next = pending.at;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  }
+}
+
 /** The requests in flight of each app, so that a stop can bring their deadlines forward. */
-const inFlight = new WeakMap<FastifyInstance, Set<Pending>>();
+const inFlight = new WeakMap<FastifyInstance, Deadlines>();
 
 /** How many requests of the app are still waiting for their answer. */
 export function inFlightRequests(app: FastifyInstance): number {
-  return inFlight.get(app)?.size ?? 0;
+  return inFlight.get(app)?.live.size ?? 0;
 }
 
 /**
@@ -25,14 +69,16 @@ export function inFlightRequests(app: FastifyInstance): number {
  * request's full deadline.
  */
 export function hurryRequests(app: FastifyInstance, withinMs: DurationMs): void {
+  const deadlines = inFlight.get(app);
+  if (!deadlines) return;
   const at = Date.now() + withinMs;
-  for (const pending of inFlight.get(app) ?? []) {
+  let hurried = false;
+  for (const pending of deadlines.live) {
     if (pending.at <= at) continue;
-    clearTimeout(pending.timer);
     pending.at = at;
-    pending.timer = setTimeout(pending.expire, withinMs);
-    pending.timer.unref();
+    hurried = true;
   }
+  if (hurried) deadlines.arm(at);
 }
 
 /**
@@ -43,9 +89,12 @@ export function hurryRequests(app: FastifyInstance, withinMs: DurationMs): void 
  * bounded by the database's statement timeout. What the route returns after the deadline is dropped.
  */
 export function registerRequestDeadline(app: FastifyInstance, deadlineMs: DurationMs, exempt: (url: string) => boolean): void {
-  const pending = new WeakMap<FastifyRequest, Pending>();
-  const live = new Set<Pending>();
-  inFlight.set(app, live);
+  // Each request's state, a property of the request, not a WeakMap entry (see setRequestDeadline).
+  const stateOf = Symbol('deadlineState');
+  type Carrying = { [stateOf]?: Pending };
+  const pendingOf = (request: FastifyRequest) => (request as Carrying)[stateOf];
+  const deadlines = new Deadlines();
+  inFlight.set(app, deadlines);
   const expire = (request: FastifyRequest, reply: FastifyReply, deadline: RequestDeadline) => {
     // A streamed answer whose headers are out (an activity export) can no longer become a 503.
     if (reply.sent || reply.raw.headersSent || deadline.committing || request.raw.destroyed) return;
@@ -54,22 +103,17 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: Durati
     reply.send(deadlinePassed());
   };
   const clear = (request: FastifyRequest) => {
-    const state = pending.get(request);
-    if (!state) return;
-    clearTimeout(state.timer);
-    live.delete(state);
+    const state = pendingOf(request);
+    if (state) deadlines.live.delete(state);
   };
 
   app.addHook('onRequest', (request, reply, done) => {
     if (exempt(request.url)) return done();
     const deadline: RequestDeadline = { expired: false, committing: false };
-    const fire = () => expire(request, reply, deadline);
-    const timer = setTimeout(fire, deadlineMs);
-    timer.unref();
-    const state: Pending = { deadline, timer, at: Date.now() + deadlineMs, expire: fire };
-    pending.set(request, state);
+    const state: Pending = { deadline, at: Date.now() + deadlineMs, fired: false, expire: () => expire(request, reply, deadline) };
+    (request as Carrying)[stateOf] = state;
     setRequestDeadline(request, deadline);
-    live.add(state);
+    deadlines.add(state);
     done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
@@ -85,7 +129,7 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: Durati
     route.handler = function withDeadline(this: FastifyInstance, request, reply) {
       const result: unknown = handler.call(this, request, reply);
       if (!(result instanceof Promise)) return result;
-      const expired = () => pending.get(request)?.deadline.expired === true;
+      const expired = () => pendingOf(request)?.deadline.expired === true;
       return result.then(
         (payload: unknown) => (expired() ? undefined : payload),
         (error: unknown) => {

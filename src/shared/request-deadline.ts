@@ -26,12 +26,18 @@ export function enterCommit(deadline: RequestDeadline | undefined): void {
   deadline.committing = true;
 }
 
-/** Each request's deadline, keyed by the request (set by the HTTP layer when the request arrives). */
-const deadlines = new WeakMap<object, RequestDeadline>();
+/**
+ * Each request's deadline, a property of the request under a symbol of this module. It was an
+ * entry of a WeakMap keyed by the request: a WeakMap entry per short-lived request is an ephemeron
+ * that every scavenge must trace, which cost an uncached page of posts several percent of its CPU
+ * (docs/performance.md, "Cost: per-request WeakMap entries and timers").
+ */
+const deadlineOf = Symbol('requestDeadline');
+type Carrying = { [deadlineOf]?: RequestDeadline };
 
 /** Gives the request its deadline (src/http/request-deadline.ts). */
 export function setRequestDeadline(request: object, deadline: RequestDeadline): void {
-  deadlines.set(request, deadline);
+  (request as Carrying)[deadlineOf] = deadline;
 }
 
 /**
@@ -40,6 +46,6 @@ export function setRequestDeadline(request: object, deadline: RequestDeadline): 
  * through AsyncLocalStorage, which on Node 20 taxes every promise of every request.
  */
 export function withDeadline<D extends object>(request: object, deps: D): D & { deadline?: RequestDeadline } {
-  const deadline = deadlines.get(request);
+  const deadline = (request as Carrying)[deadlineOf];
   return deadline ? { ...deps, deadline } : deps;
 }
