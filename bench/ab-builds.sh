@@ -20,7 +20,7 @@ wrk_args=()
 # same build on both compares the engines, alternately, so that the machine's drift hits both alike.
 # A PostgreSQL server gets the node option the README asks for (serverNodeOptions).
 url_of() { if [[ $1 == postgres* ]]; then echo "$1"; else echo "sqlite:$1"; fi; }
-node_options_of() { if [[ $1 == postgres* ]]; then echo "--max-semi-space-size=64"; fi; }
+node_options_of() { if [[ $1 == postgres* ]]; then echo "--max-semi-space-size=32"; fi; }
 
 key_for() { # checkout db -> a new key of the first community
   (cd "$1" && export DATABASE_URL="$(url_of "$2")" &&

@@ -7,7 +7,7 @@ import { runInNewContext } from 'node:vm';
  * returns them) are freed only by a collection of the young generation. V8 starts one by the count
  * of small objects allocated, not by the bytes those buffers hold, so a 10 MB upload leaves 10 MB of
  * dead buffers in the process until some later request allocates enough, and V8 only steps in by
- * itself at twice the semi-space size of buffers (32 MB with node's defaults, 128 MB with the 64 MB
+ * itself at twice the semi-space size of buffers (32 MB with node's defaults, 64 MB with the 32 MB
  * semi-spaces the server runs with on PostgreSQL). The file routes count what they pass through
  * and ask for a young-generation collection (a scavenge: it copies the live young objects only, a
  * millisecond or so) every `scavengeEveryBytes`, so a transfer's garbage stays bounded whatever its size.

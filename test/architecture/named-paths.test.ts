@@ -78,6 +78,9 @@ const notOurs = new Set([
   'FileStore', // the port docs/files.md proposes for object storage, not built
   'dangerouslySetInnerHTML', // Preact's (and React's) raw-HTML property, which the console never uses (docs/dependencies.md)
   'pcache1TruncateUnsafe', // a function of SQLite's page cache, seen in a profile (docs/activity.md)
+  'walChecksumBytes', // SQLite's WAL checksum, seen in a profile (docs/activity.md)
+  'sqlite3VdbeExec', // SQLite's statement interpreter, seen in a profile (docs/activity.md)
+  'sqlite3BtreeIndexMoveto', // SQLite's index descent, seen in a profile (docs/activity.md)
   'allowScripts', // npm's setting naming the packages whose install scripts run (package.json, docs/dependencies.md)
 ]);
 

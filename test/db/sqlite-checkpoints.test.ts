@@ -43,7 +43,7 @@ describe(
       );
       const { key } = parseJsonOutput<{ key: string }>(await runCli(['key', 'create', '--community', community.id, '--json'], env));
       // The request budget out of the way: the test sends as fast as the server answers.
-    const server = await startServerProcess({ ...env, RATE_LIMIT_PER_SECOND: '100000' });
+      const server = await startServerProcess({ ...env, RATE_LIMIT_PER_SECOND: '100000' });
       try {
         const pid = server.child.pid as number;
         const pageBytes = 4096;
@@ -65,12 +65,15 @@ describe(
         }
         let wrote = threadsWrote();
         // The pages a run of member adds rewrites: the members' tables, their indexes, the community's row.
-      const pagesCopied = 16;
-      for (let waited = 0; wrote.others < pagesCopied * pageBytes && waited < 5000; waited += 100) {
+        const pagesCopied = 16;
+        for (let waited = 0; wrote.others < pagesCopied * pageBytes && waited < 5000; waited += 100) {
           await sleep(100);
           wrote = threadsWrote();
         }
-        assert.ok(wrote.others >= pagesCopied * pageBytes, `a thread other than the event loop's copied the WAL (${JSON.stringify(wrote)})`);
+        assert.ok(
+          wrote.others >= pagesCopied * pageBytes,
+          `a thread other than the event loop's copied the WAL (${JSON.stringify(wrote)})`,
+        );
       } finally {
         await server.stop();
       }

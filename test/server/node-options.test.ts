@@ -9,7 +9,7 @@ import { createTestDatabase, postgresUrl, type TestDatabase } from '../support/h
 // On PostgreSQL the server wants a larger young generation than node's default (docs/performance.md),
 // which node takes only at start: `serve` says so when node was started without it.
 
-const option = '--max-semi-space-size=64';
+const option = '--max-semi-space-size=32';
 
 async function startupOutput(env: Record<string, string>): Promise<string> {
   const server = await startServerProcess(env);
