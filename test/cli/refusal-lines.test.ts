@@ -462,7 +462,6 @@ for (const { engine, skip } of engines) {
     for (const [what, args, text, extra] of cases) {
       it(`${what}: exits 1 saying so`, async () => {
         const run = await runCli(args(made), { ...env, ...extra });
-        writeFileSync(`/tmp/s37/${engine}-${what.replace(/[^a-z0-9]+/gi, '_')}.json`, JSON.stringify([what, run]));
         assert.deepEqual({ code: run.code, stdout: run.stdout, stderr: run.stderr }, { code: 1, stdout: '', stderr: `${text(made)}\n` });
         assert.equal(run.stderr.includes('body.'), false, "a CLI message names no field of the API's body");
       });
