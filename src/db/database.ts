@@ -98,22 +98,26 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     registerSqliteHandle(db, sqlite, statements);
     const readThread = target.path === ':memory:' ? null : new SqliteReadThread(target.path, options.timeouts?.statementMs || 5000);
     if (readThread) registerSqliteReadThread(db, readThread);
-    const checkpoints = readThread && options.checkpointsOffLoop ? new SqliteCheckpoints(sqlite, target.path, readThread) : null;
     // Opened on first use: the -shm file exists once a connection has used the WAL.
     let watch: SqliteCommitWatch | null = null;
+    const commitWatch = () => {
+      if (watch === null && target.path !== ':memory:') watch = SqliteCommitWatch.open(target.path);
+      return watch;
+    };
+    const checkpoints =
+      readThread && options.checkpointsOffLoop
+        ? new SqliteCheckpoints(sqlite, () => commitWatch()?.framesNotCopied() ?? 0, readThread)
+        : null;
     return {
       engine: 'sqlite',
       db,
       sqlite,
-      commitWatch: () => {
-        if (watch === null && target.path !== ':memory:') watch = SqliteCommitWatch.open(target.path);
-        return watch;
-      },
+      commitWatch,
       poolUse: () => null,
       close: async () => {
+        checkpoints?.stop();
         watch?.close();
         watch = null;
-        checkpoints?.stop();
         await readThread?.close();
         await db.destroy();
       },

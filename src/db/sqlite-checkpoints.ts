@@ -1,5 +1,3 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { endianness } from 'node:os';
 import type SqliteDatabase from 'better-sqlite3';
 import type { SqliteReadThread } from './sqlite-read-thread.js';
 
@@ -7,17 +5,6 @@ import type { SqliteReadThread } from './sqlite-read-thread.js';
 const pollMs = 250;
 /** SQLite's own threshold (pages of WAL), kept: a checkpoint as often as before, only elsewhere. */
 const checkpointAtFrames = 1000;
-/**
- * Where the WAL index (`-shm`, https://www.sqlite.org/walformat.html) keeps the last frame of the
- * WAL (`mxFrame`, in the first copy of its header) and how many frames are already copied into the
- * database file (`nBackfill`, first field of the checkpoint information after both header copies):
- * 32-bit integers in the machine's byte order.
- */
-const mxFrameOffset = 16;
-const nBackfillOffset = 96;
-const readUInt32 = (buffer: Buffer, offset: number): number =>
-  endianness() === 'LE' ? buffer.readUInt32LE(offset) : buffer.readUInt32BE(offset);
-
 /**
  * A server's WAL checkpoints, off the event loop. By default SQLite checkpoints at the end of the
  * commit that grows the WAL past 1,000 pages, on the committing connection: the server's event
@@ -33,14 +20,13 @@ const readUInt32 = (buffer: Buffer, offset: number): number =>
  */
 export class SqliteCheckpoints {
   private readonly timer: NodeJS.Timeout;
-  private readonly index = Buffer.alloc(nBackfillOffset + 4);
-  private fd: number | null = null;
   private running = false;
   private stopped = false;
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
-    private readonly path: string,
+    /** Frames of the WAL not yet in the database file (SqliteCommitWatch.framesNotCopied: the WAL index). */
+    private readonly framesNotCopied: () => number,
     private readonly thread: SqliteReadThread,
   ) {
     sqlite.pragma('wal_autocheckpoint = 0');
@@ -51,8 +37,6 @@ export class SqliteCheckpoints {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
   }
 
   private async tick(): Promise<void> {
@@ -67,18 +51,5 @@ export class SqliteCheckpoints {
     } finally {
       this.running = false;
     }
-  }
-
-  /** Frames of the WAL not yet copied into the database file (0 when there is no WAL index to read). */
-  private framesNotCopied(): number {
-    try {
-      this.fd ??= openSync(`${this.path}-shm`, 'r');
-      if (readSync(this.fd, this.index, 0, this.index.length, 0) !== this.index.length) return 0;
-    } catch {
-      return 0;
-    }
-    // Read without SQLite's locks: a commit may be half written, which at worst starts a
-    // checkpoint a look early or late.
-    return Math.max(0, readUInt32(this.index, mxFrameOffset) - readUInt32(this.index, nBackfillOffset));
   }
 }

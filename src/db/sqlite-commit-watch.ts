@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 
 /**
  * Both copies of the WAL-index header, at the start of the `-shm` file (unix VFS:
@@ -6,6 +7,15 @@ import { closeSync, openSync, readSync } from 'node:fs';
  * follows them is left out: readers write their read marks there.
  */
 const headerBytes = 96;
+/**
+ * The WAL's last frame (`mxFrame`, in the first copy of the header) and how many frames are already
+ * copied into the database file (`nBackfill`, the first field of the checkpoint information after
+ * both copies): 32-bit integers in the machine's byte order.
+ */
+const mxFrameOffset = 16;
+const nBackfillOffset = 96;
+const readUInt32 = (buffer: Buffer, offset: number): number =>
+  endianness() === 'LE' ? buffer.readUInt32LE(offset) : buffer.readUInt32BE(offset);
 
 /**
  * Tells whether any connection to a SQLite database in WAL mode, in this process or another, may
@@ -25,6 +35,7 @@ const headerBytes = 96;
 export class SqliteCommitWatch {
   private readonly current = Buffer.alloc(headerBytes);
   private readonly last = Buffer.alloc(headerBytes);
+  private readonly frames = Buffer.alloc(nBackfillOffset + 4);
   private epoch = 0;
 
   private constructor(private readonly fd: number) {}
@@ -51,6 +62,20 @@ export class SqliteCommitWatch {
       this.epoch++;
     }
     return this.epoch;
+  }
+
+  /**
+   * Frames of the WAL not yet copied into the database file (src/db/sqlite-checkpoints.ts), 0 when
+   * the index cannot be read. Read without SQLite's locks: a commit half written starts a checkpoint
+   * a look early or late, no worse.
+   */
+  framesNotCopied(): number {
+    try {
+      if (readSync(this.fd, this.frames, 0, this.frames.length, 0) !== this.frames.length) return 0;
+    } catch {
+      return 0;
+    }
+    return Math.max(0, readUInt32(this.frames, mxFrameOffset) - readUInt32(this.frames, nBackfillOffset));
   }
 
   close(): void {

@@ -1,16 +1,10 @@
 // What the activity log's tests read back: GET /admin/v0/activities through the app.
 import assert from 'node:assert/strict';
+import type { ActivityRecord } from '../../../src/modules/activities/activities.records.js';
 import type { TestApp } from '../../support/harness.js';
 
 /** A record as GET /activities answers it (the fields these tests look at). */
-export interface Activity {
-  action: string;
-  actor: { type: string; id: string | null; label: string | null };
-  target: { type: string; id: string | null; name: string | null };
-  context: { request_id: string; ip: string | null; user_agent: string | null } | null;
-  changes: Record<string, [unknown, unknown]> | null;
-  metadata: Record<string, unknown> | null;
-}
+export type Activity = Pick<ActivityRecord, 'action' | 'actor' | 'target' | 'context' | 'changes' | 'metadata'>;
 
 export type Auth = { authorization: string };
 
