@@ -106,7 +106,12 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     };
     const checkpoints =
       readThread && options.checkpointsOffLoop
-        ? new SqliteCheckpoints(sqlite, () => commitWatch()?.framesNotCopied() ?? 0, readThread)
+        ? new SqliteCheckpoints(
+            sqlite,
+            () => commitWatch()?.walFrames() ?? { inWal: 0, notCopied: 0 },
+            readThread,
+            (step) => db.connection().execute(() => step()),
+          )
         : null;
     return {
       engine: 'sqlite',

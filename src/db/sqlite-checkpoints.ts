@@ -1,10 +1,22 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { WalFrames } from './sqlite-commit-watch.js';
 import type { SqliteReadThread } from './sqlite-read-thread.js';
 
 /** How often the server looks how much of its WAL is not yet in the database file. */
 const pollMs = 250;
 /** SQLite's own threshold (pages of WAL), kept: a checkpoint as often as before, only elsewhere. */
 const checkpointAtFrames = 1000;
+/**
+ * The WAL's length (pages) past which it is started over from its beginning: two of the WAL index's
+ * hash tables (4,096 frames each), which every read of a page not in the WAL searches through.
+ */
+const restartAtFrames = 8192;
+/**
+ * The WAL file's size after the WAL started over: a burst of writes (an import) leaves no larger
+ * file behind than this (SQLite truncates it at the first commit after the start over).
+ */
+const walSizeLimitBytes = restartAtFrames * 4096;
+
 /**
  * A server's WAL checkpoints, off the event loop. By default SQLite checkpoints at the end of the
  * commit that grows the WAL past 1,000 pages, on the committing connection: the server's event
@@ -13,10 +25,22 @@ const checkpointAtFrames = 1000;
  * writing back other files, a request held 990 ms: docs/performance.md, "Checkpoints off the event
  * loop"). So the server's connection never checkpoints (`wal_autocheckpoint = 0`): every 250 ms the
  * server reads from the WAL index how many frames are not yet in the database file, and past
- * SQLite's own 1,000 a PASSIVE checkpoint (it waits for no writer and no reader) runs on the read
- * thread's own connection. The thread is started by the first one, so a server that writes little
- * never pays its memory (~11 MB). If the thread cannot checkpoint, the connection goes back to
- * SQLite's own checkpoints: a WAL must not grow without end.
+ * SQLite's own 1,000 the read thread's own connection checkpoints, in two steps:
+ *
+ * - PASSIVE (it waits for no writer and no reader), while the server goes on writing: the bulk of
+ *   the copy and its fsyncs;
+ * - once the WAL is 8,192 frames long, RESTART with the server's connection held (`holdWrites`:
+ *   its transactions queue, the event loop runs on): the frames written during the first step, so
+ *   that the WAL is copied whole. Only a writer that finds the WAL copied whole starts it over
+ *   from its beginning; under writes that never pause none ever did, and the WAL grew by every page
+ *   written (5.4 GB in a minute of member adds, each 40% dearer by then: docs/performance.md,
+ *   "The WAL that never started over"). The hold lasts the copy of what the first step left and two
+ *   fsyncs (50-135 ms on this machine under member adds); more PASSIVE steps first did not shorten
+ *   it (each lasts its fsyncs, and the server writes as much again meanwhile).
+ *
+ * The thread is started by the first checkpoint, so a server that writes little never pays its
+ * memory (~11 MB). If the thread cannot checkpoint, the connection goes back to SQLite's own
+ * checkpoints: a WAL must not grow without end.
  */
 export class SqliteCheckpoints {
   private readonly timer: NodeJS.Timeout;
@@ -25,11 +49,14 @@ export class SqliteCheckpoints {
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
-    /** Frames of the WAL not yet in the database file (SqliteCommitWatch.framesNotCopied: the WAL index). */
-    private readonly framesNotCopied: () => number,
+    /** The WAL's length and what of it is not yet in the database file (SqliteCommitWatch.walFrames: the WAL index). */
+    private readonly walFrames: () => WalFrames,
     private readonly thread: SqliteReadThread,
+    /** Runs `step` while no transaction of the server's connection is open or can open (Kysely's connection, held). */
+    private readonly holdWrites: <T>(step: () => Promise<T>) => Promise<T>,
   ) {
     sqlite.pragma('wal_autocheckpoint = 0');
+    sqlite.pragma(`journal_size_limit = ${walSizeLimitBytes}`);
     this.timer = setInterval(() => void this.tick(), pollMs);
     this.timer.unref();
   }
@@ -40,10 +67,12 @@ export class SqliteCheckpoints {
   }
 
   private async tick(): Promise<void> {
-    if (this.running || this.stopped || this.framesNotCopied() < checkpointAtFrames) return;
+    if (this.running || this.stopped || this.walFrames().notCopied < checkpointAtFrames) return;
     this.running = true;
     try {
-      await this.thread.checkpoint();
+      await this.thread.checkpoint('PASSIVE');
+      if (this.stopped || this.walFrames().inWal < restartAtFrames) return;
+      await this.holdWrites(() => this.thread.checkpoint('RESTART'));
     } catch {
       if (this.stopped) return;
       this.stop();

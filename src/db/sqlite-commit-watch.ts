@@ -17,6 +17,14 @@ const nBackfillOffset = 96;
 const readUInt32 = (buffer: Buffer, offset: number): number =>
   endianness() === 'LE' ? buffer.readUInt32LE(offset) : buffer.readUInt32BE(offset);
 
+/** How long the WAL is, in frames (pages), and how much of it is not yet in the database file. */
+export interface WalFrames {
+  inWal: number;
+  notCopied: number;
+}
+
+const noFrames: WalFrames = { inWal: 0, notCopied: 0 };
+
 /**
  * Tells whether any connection to a SQLite database in WAL mode, in this process or another, may
  * have committed since the last look, for the price of one 96-byte read instead of the read
@@ -65,17 +73,18 @@ export class SqliteCommitWatch {
   }
 
   /**
-   * Frames of the WAL not yet copied into the database file (src/db/sqlite-checkpoints.ts), 0 when
-   * the index cannot be read. Read without SQLite's locks: a commit half written starts a checkpoint
-   * a look early or late, no worse.
+   * The WAL's length in frames and how many of them are not yet copied into the database file
+   * (src/db/sqlite-checkpoints.ts), zeros when the index cannot be read. Read without SQLite's
+   * locks: a commit half written starts a checkpoint a look early or late, no worse.
    */
-  framesNotCopied(): number {
+  walFrames(): WalFrames {
     try {
-      if (readSync(this.fd, this.frames, 0, this.frames.length, 0) !== this.frames.length) return 0;
+      if (readSync(this.fd, this.frames, 0, this.frames.length, 0) !== this.frames.length) return noFrames;
     } catch {
-      return 0;
+      return noFrames;
     }
-    return Math.max(0, readUInt32(this.frames, mxFrameOffset) - readUInt32(this.frames, nBackfillOffset));
+    const inWal = readUInt32(this.frames, mxFrameOffset);
+    return { inWal, notCopied: Math.max(0, inWal - readUInt32(this.frames, nBackfillOffset)) };
   }
 
   close(): void {

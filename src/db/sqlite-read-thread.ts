@@ -19,8 +19,12 @@ let checkpointer = null;
 parentPort.on('message', ({ id, sql, values, checkpoint }) => {
   try {
     if (checkpoint) {
-      checkpointer ??= new Driver(workerData.path, { fileMustExist: true });
-      const [row] = checkpointer.pragma('wal_checkpoint(PASSIVE)');
+      if (checkpointer === null) {
+        checkpointer = new Driver(workerData.path, { fileMustExist: true });
+        // Only RESTART waits (for readers of the WAL, the server's writes held meanwhile): briefly.
+        checkpointer.pragma('busy_timeout = ' + workerData.restartWaitMs);
+      }
+      const [row] = checkpointer.pragma(checkpoint === 'RESTART' ? 'wal_checkpoint(RESTART)' : 'wal_checkpoint(PASSIVE)');
       parentPort.postMessage({ id, rows: [row] });
       return;
     }
@@ -35,6 +39,12 @@ parentPort.on('message', ({ id, sql, values, checkpoint }) => {
   }
 });
 `;
+
+/**
+ * How long a RESTART checkpoint waits for readers of the WAL (another process's, since the server's
+ * writes are held meanwhile): past it the checkpoint gives up, and the next one tries again.
+ */
+const restartWaitMs = 100;
 
 interface Reply {
   id: number;
@@ -65,16 +75,17 @@ export class SqliteReadThread {
   }
 
   /**
-   * A PASSIVE checkpoint of the WAL (as much as it can without waiting for the writer or any
-   * reader), run on the thread with a connection of its own: the copy and its fsyncs stay off the
-   * event loop (src/db/sqlite-checkpoints.ts).
+   * A checkpoint of the WAL, run on the thread with a connection of its own: the copy and its
+   * fsyncs stay off the event loop (src/db/sqlite-checkpoints.ts). PASSIVE copies as much as it can
+   * without waiting for the writer or any reader; RESTART copies everything and waits (at most
+   * `restartWaitMs`) until no reader uses the WAL, so that the next write starts it over.
    */
-  async checkpoint(): Promise<{ busy: number; log: number; checkpointed: number }> {
-    const [row] = await this.ask({ checkpoint: true });
+  async checkpoint(mode: 'PASSIVE' | 'RESTART' = 'PASSIVE'): Promise<{ busy: number; log: number; checkpointed: number }> {
+    const [row] = await this.ask({ checkpoint: mode });
     return row as { busy: number; log: number; checkpointed: number };
   }
 
-  private ask(message: { sql: string; values: readonly unknown[] } | { checkpoint: true }): Promise<unknown[]> {
+  private ask(message: { sql: string; values: readonly unknown[] } | { checkpoint: 'PASSIVE' | 'RESTART' }): Promise<unknown[]> {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -97,7 +108,7 @@ export class SqliteReadThread {
     const driverPath = createRequire(import.meta.url).resolve(sqliteDriverName());
     const worker = new Worker(threadCode, {
       eval: true,
-      workerData: { path: this.path, driverPath, busyTimeoutMs: this.busyTimeoutMs },
+      workerData: { path: this.path, driverPath, busyTimeoutMs: this.busyTimeoutMs, restartWaitMs },
       // tsx and other loaders of the parent are not needed by plain CommonJS.
       execArgv: [],
     });
