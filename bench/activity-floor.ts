@@ -75,8 +75,24 @@ function variant(name: string, parts: Parts): Variant {
   const release = db.prepare('release w');
   const record = () => {
     seq += 1;
-    return [communityId, seq, randomUUID(), Date.now() * 1000, 'member.created', 'api_key', actorId, 'bench', 'member', randomUUID(),
-      'Bench Member', context, null, null, fakeHash, fakeHash] as const;
+    return [
+      communityId,
+      seq,
+      randomUUID(),
+      Date.now() * 1000,
+      'member.created',
+      'api_key',
+      actorId,
+      'bench',
+      'member',
+      randomUUID(),
+      'Bench Member',
+      context,
+      null,
+      null,
+      fakeHash,
+      fakeHash,
+    ] as const;
   };
   const write = () => {
     if (parts.tail !== undefined) {

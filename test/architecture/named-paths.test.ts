@@ -81,6 +81,7 @@ const notOurs = new Set([
   'walChecksumBytes', // SQLite's WAL checksum, seen in a profile (docs/activity.md)
   'sqlite3VdbeExec', // SQLite's statement interpreter, seen in a profile (docs/activity.md)
   'sqlite3BtreeIndexMoveto', // SQLite's index descent, seen in a profile (docs/activity.md)
+  'pcache1Fetch', // SQLite's page cache lookup, seen in a profile (docs/activity.md)
   'allowScripts', // npm's setting naming the packages whose install scripts run (package.json, docs/dependencies.md)
 ]);
 
