@@ -12,6 +12,14 @@ const checkpointAtFrames = 1000;
  */
 const restartAtFrames = 8192;
 /**
+ * A start over that held the writes longer than this (the disk is behind: its fsyncs wait)
+ * quadruples the length the WAL may reach before the next one, up to `longestWalFrames` (512 MB); a
+ * quick one halves it back. Under a disk busy writing back other files a hold lasted up to 1.1 s
+ * (member adds with 8 GB of `dd` beside them), and a longer WAL is the lesser harm for a while.
+ */
+const slowHoldMs = 250;
+const longestWalFrames = 16 * restartAtFrames;
+/**
  * The WAL file's size after the WAL started over: a burst of writes (an import) leaves no larger
  * file behind than this (SQLite truncates it at the first commit after the start over).
  */
@@ -35,8 +43,9 @@ const walSizeLimitBytes = restartAtFrames * 4096;
  *   from its beginning; under writes that never pause none ever did, and the WAL grew by every page
  *   written (5.4 GB in a minute of member adds, each 40% dearer by then: docs/performance.md,
  *   "The WAL that never started over"). The hold lasts the copy of what the first step left and two
- *   fsyncs (50-135 ms on this machine under member adds); more PASSIVE steps first did not shorten
- *   it (each lasts its fsyncs, and the server writes as much again meanwhile).
+ *   fsyncs (50-150 ms on this machine under member adds; up to 1.1 s with the disk behind, so then
+ *   the WAL may grow longer before the next: `slowHoldMs`); more PASSIVE steps first did not
+ *   shorten it (each lasts its fsyncs, and the server writes as much again meanwhile).
  *
  * The thread is started by the first checkpoint, so a server that writes little never pays its
  * memory (~11 MB). If the thread cannot checkpoint, the connection goes back to SQLite's own
@@ -46,6 +55,7 @@ export class SqliteCheckpoints {
   private readonly timer: NodeJS.Timeout;
   private running = false;
   private stopped = false;
+  private restartAt = restartAtFrames;
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
@@ -71,8 +81,13 @@ export class SqliteCheckpoints {
     this.running = true;
     try {
       await this.thread.checkpoint('PASSIVE');
-      if (this.stopped || this.walFrames().inWal < restartAtFrames) return;
+      if (this.stopped || this.walFrames().inWal < this.restartAt) return;
+      const held = performance.now();
       await this.holdWrites(() => this.thread.checkpoint('RESTART'));
+      this.restartAt =
+        performance.now() - held > slowHoldMs
+          ? Math.min(longestWalFrames, this.restartAt * 4)
+          : Math.max(restartAtFrames, this.restartAt / 2);
     } catch {
       if (this.stopped) return;
       this.stop();
