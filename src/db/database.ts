@@ -8,7 +8,7 @@ import { lazyRequire } from '../shared/lazy-require.js';
 import { type DurationMs, durationMs } from '../shared/time.js';
 import type { Db } from './handles.js';
 import { namingPool } from './pg-statements.js';
-import { registerPostgresPool, registerSqliteHandle, registerSqliteReadThread } from './prepared-query.js';
+import { holdSqliteWrites, registerPostgresPool, registerSqliteHandle, registerSqliteReadThread } from './prepared-query.js';
 import type { DB } from './schema.js';
 import { migratorOf } from './schema-migrator.js';
 import { SqliteCheckpoints } from './sqlite-checkpoints.js';
@@ -110,7 +110,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
             sqlite,
             () => commitWatch()?.walFrames() ?? { inWal: 0, notCopied: 0 },
             readThread,
-            (step) => db.connection().execute(() => step()),
+            (step) => holdSqliteWrites(db, step),
           )
         : null;
     return {

@@ -41,6 +41,8 @@ interface SqliteHandle {
   statements: StatementCache;
   /** True for the handle of a transaction: it runs inside the open transaction, which is its own. */
   transaction: boolean;
+  /** Set while the database's writes are held (holdSqliteWrites); one object for the database and its transactions. */
+  writeHold: { held: boolean };
 }
 
 /**
@@ -53,7 +55,27 @@ const sqliteHandles = new WeakMap<Db | Tx, SqliteHandle>();
 
 /** Called by openDatabase for SQLite databases. */
 export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database, statements: StatementCache): void {
-  sqliteHandles.set(db, { sqlite, statements, transaction: false });
+  sqliteHandles.set(db, { sqlite, statements, transaction: false, writeHold: { held: false } });
+}
+
+/**
+ * Runs `step` while no write of `db` can start: it holds Kysely's one SQLite connection (so
+ * transactions queue without blocking the event loop), and the writes that skip Kysely (a prepared
+ * write outside a transaction: `executeNow`) go through it meanwhile, so they queue too. For a step
+ * that takes SQLite's write lock on another connection (the WAL's start over,
+ * sqlite-checkpoints.ts): a write on the handle would wait for that lock in SQLite's busy handler,
+ * which sleeps on the event loop.
+ */
+export async function holdSqliteWrites<T>(db: Db, step: () => Promise<T>): Promise<T> {
+  const hold = sqliteHandles.get(db)?.writeHold;
+  return db.connection().execute(async () => {
+    if (hold) hold.held = true;
+    try {
+      return await step();
+    } finally {
+      if (hold) hold.held = false;
+    }
+  });
 }
 
 /**
@@ -164,7 +186,9 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
    */
   allNow(db: Db | Tx, params: P): InferResult<Q> | Promise<InferResult<Q>> {
     const call = this.bind(db, params);
-    if (call.statement) return call.statement.all(...call.values) as InferResult<Q>;
+    // A write with RETURNING waits like executeNow's while the writes are held (holdSqliteWrites).
+    if (call.statement && (call.statement.readonly || !sqliteHandles.get(db)?.writeHold.held))
+      return call.statement.all(...call.values) as InferResult<Q>;
     if (call.pool) return onPool(call.pool, call).then((result) => result.rows as InferResult<Q>);
     return this.throughKysely(db, call).then((result) => result.rows as InferResult<Q>);
   }
@@ -189,7 +213,8 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
    */
   executeNow(db: Db | Tx, params: P): number | Promise<number> {
     const call = this.bind(db, params);
-    if (call.statement) return call.statement.run(...call.values).changes;
+    // While the writes are held (holdSqliteWrites) a write outside a transaction waits in Kysely's queue.
+    if (call.statement && !sqliteHandles.get(db)?.writeHold.held) return call.statement.run(...call.values).changes;
     if (call.pool) return onPool(call.pool, call).then((result) => Number(result.rowCount ?? 0));
     return this.throughKysely(db, call).then((result) => Number(result.numAffectedRows ?? 0));
   }

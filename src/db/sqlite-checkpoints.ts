@@ -62,7 +62,7 @@ export class SqliteCheckpoints {
     /** The WAL's length and what of it is not yet in the database file (SqliteCommitWatch.walFrames: the WAL index). */
     private readonly walFrames: () => WalFrames,
     private readonly thread: SqliteReadThread,
-    /** Runs `step` while no transaction of the server's connection is open or can open (Kysely's connection, held). */
+    /** Runs `step` while the server's connection can start no write (holdSqliteWrites). */
     private readonly holdWrites: <T>(step: () => Promise<T>) => Promise<T>,
   ) {
     sqlite.pragma('wal_autocheckpoint = 0');
