@@ -82,6 +82,7 @@ const notOurs = new Set([
   'sqlite3VdbeExec', // SQLite's statement interpreter, seen in a profile (docs/activity.md)
   'sqlite3BtreeIndexMoveto', // SQLite's index descent, seen in a profile (docs/activity.md)
   'pcache1Fetch', // SQLite's page cache lookup, seen in a profile (docs/activity.md)
+  'monitorEventLoopDelay', // Node's perf_hooks histogram, used by hand to read the event loop's turns (docs/performance.md)
   'allowScripts', // npm's setting naming the packages whose install scripts run (package.json, docs/dependencies.md)
 ]);
 
