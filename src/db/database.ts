@@ -12,7 +12,7 @@ import { holdSqliteWrites, registerPostgresPool, registerSqliteHandle, registerS
 import type { DB } from './schema.js';
 import { migratorOf } from './schema-migrator.js';
 import { SqliteCheckpoints } from './sqlite-checkpoints.js';
-import { SqliteCommitWatch } from './sqlite-commit-watch.js';
+import { noFrames, SqliteCommitWatch } from './sqlite-commit-watch.js';
 import { sqliteDriver } from './sqlite-driver.js';
 import { SqliteReadThread } from './sqlite-read-thread.js';
 import { type WriteLockWaits, withStatementCache } from './statement-cache.js';
@@ -108,7 +108,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       readThread && options.checkpointsOffLoop
         ? new SqliteCheckpoints(
             sqlite,
-            () => commitWatch()?.walFrames() ?? { inWal: 0, notCopied: 0 },
+            () => commitWatch()?.walFrames() ?? noFrames,
             readThread,
             (step) => holdSqliteWrites(db, step),
           )

@@ -61,7 +61,7 @@ export function registerSqliteHandle(db: Db, sqlite: SqliteDatabase.Database, st
 /**
  * Runs `step` while no write of `db` can start: it holds Kysely's one SQLite connection (so
  * transactions queue without blocking the event loop), and the writes that skip Kysely (a prepared
- * write outside a transaction: `executeNow`) go through it meanwhile, so they queue too. For a step
+ * write outside a transaction: `bind` gives them no statement) go through it meanwhile, so they queue too. For a step
  * that takes SQLite's write lock on another connection (the WAL's start over,
  * sqlite-checkpoints.ts): a write on the handle would wait for that lock in SQLite's busy handler,
  * which sleeps on the event loop.
@@ -186,9 +186,7 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
    */
   allNow(db: Db | Tx, params: P): InferResult<Q> | Promise<InferResult<Q>> {
     const call = this.bind(db, params);
-    // A write with RETURNING waits like executeNow's while the writes are held (holdSqliteWrites).
-    if (call.statement && (call.statement.readonly || !sqliteHandles.get(db)?.writeHold.held))
-      return call.statement.all(...call.values) as InferResult<Q>;
+    if (call.statement) return call.statement.all(...call.values) as InferResult<Q>;
     if (call.pool) return onPool(call.pool, call).then((result) => result.rows as InferResult<Q>);
     return this.throughKysely(db, call).then((result) => result.rows as InferResult<Q>);
   }
@@ -213,8 +211,7 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
    */
   executeNow(db: Db | Tx, params: P): number | Promise<number> {
     const call = this.bind(db, params);
-    // While the writes are held (holdSqliteWrites) a write outside a transaction waits in Kysely's queue.
-    if (call.statement && !sqliteHandles.get(db)?.writeHold.held) return call.statement.run(...call.values).changes;
+    if (call.statement) return call.statement.run(...call.values).changes;
     if (call.pool) return onPool(call.pool, call).then((result) => Number(result.rowCount ?? 0));
     return this.throughKysely(db, call).then((result) => Number(result.numAffectedRows ?? 0));
   }
@@ -224,7 +221,9 @@ export class PreparedQuery<P extends Params, Q extends Compilable<unknown>> {
     const compiled = this.compile(db, params);
     const values = compiled.slots.map((slot) => slotValue(slot, params));
     const handle = sqliteHandles.get(db);
-    const statement = handle && handle.transaction === handle.sqlite.inTransaction ? handle.statements.prepare(compiled.sql) : null;
+    let statement = handle && handle.transaction === handle.sqlite.inTransaction ? handle.statements.prepare(compiled.sql) : null;
+    // While the writes are held (holdSqliteWrites) a write on the handle waits in Kysely's queue instead.
+    if (statement && handle?.writeHold.held && !statement.readonly) statement = null;
     return { compiled, values, statement, pool: postgresPools.get(db) ?? null };
   }
 

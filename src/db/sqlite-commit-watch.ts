@@ -23,7 +23,8 @@ export interface WalFrames {
   notCopied: number;
 }
 
-const noFrames: WalFrames = { inWal: 0, notCopied: 0 };
+/** What walFrames answers when there is no WAL index to read. */
+export const noFrames: WalFrames = { inWal: 0, notCopied: 0 };
 
 /**
  * Tells whether any connection to a SQLite database in WAL mode, in this process or another, may

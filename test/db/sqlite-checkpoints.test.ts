@@ -33,17 +33,21 @@ describe(
   () => {
     const dir = mkdtempSync(join(tmpdir(), 'community-admin-checkpoints-'));
     after(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'community.db');
-    const env = { DATABASE_URL: `sqlite:${path}` };
 
-    it("past 1,000 pages of WAL, the pages are copied into the database file by another thread than the event loop's", async () => {
+    /** A server on a new database file of `dir`, with a community and its key (the CLI's). */
+    async function serverWithKey(file: string) {
       ensureBuilt();
+      const env = { DATABASE_URL: `sqlite:${join(dir, file)}` };
       const community = parseJsonOutput<{ id: string }>(
         await runCli(['community', 'create', '--name', 'Checkpoints', '--plan', 'enterprise', '--json'], env),
       );
       const { key } = parseJsonOutput<{ key: string }>(await runCli(['key', 'create', '--community', community.id, '--json'], env));
-      // The request budget out of the way: the test sends as fast as the server answers.
-      const server = await startServerProcess({ ...env, RATE_LIMIT_PER_SECOND: '100000' });
+      // The request budget out of the way: the tests send as fast as the server answers.
+      return { server: await startServerProcess({ ...env, RATE_LIMIT_PER_SECOND: '100000' }), key };
+    }
+
+    it("past 1,000 pages of WAL, the pages are copied into the database file by another thread than the event loop's", async () => {
+      const { server, key } = await serverWithKey('community.db');
       try {
         const pid = server.child.pid as number;
         const pageBytes = 4096;
@@ -80,14 +84,8 @@ describe(
     });
 
     it('under writes that never pause, the WAL starts over from its beginning: its file stays a fraction of what was written', async () => {
-      ensureBuilt();
       const walPath = join(dir, 'saturated.db');
-      const saturated = { DATABASE_URL: `sqlite:${walPath}` };
-      const community = parseJsonOutput<{ id: string }>(
-        await runCli(['community', 'create', '--name', 'Saturated', '--plan', 'enterprise', '--json'], saturated),
-      );
-      const { key } = parseJsonOutput<{ key: string }>(await runCli(['key', 'create', '--community', community.id, '--json'], saturated));
-      const server = await startServerProcess({ ...saturated, RATE_LIMIT_PER_SECOND: '100000' });
+      const { server, key } = await serverWithKey('saturated.db');
       try {
         const pid = server.child.pid as number;
         const mainWrote = () => bytesWrittenByThread(pid).get(pid) ?? 0;
